@@ -1,0 +1,65 @@
+"""pulse_core: a small event-sourced workflow core.
+
+An append-only event log (ULID ids, kind ``workflow.role``, key = topic id, content in a
+content-addressed object store, decision signals in ``meta``), workflow definitions (roles
+and a moderator), and an adapter whose ``tick()`` moves every topic one step.
+"""
+
+from .adapter import TopicStatus, WorkflowRule
+from .errors import (
+    ConflictError,
+    CorruptObjectError,
+    GraphError,
+    ImmutableLogError,
+    InvalidEventError,
+    ObjectNotFoundError,
+    PulseError,
+    TopicFileError,
+    WorkflowError,
+)
+from .events import CODE_REV, Draft, Event, JSONValue, Meta, check_kind, split_kind
+from .ids import Clock, IdSource, is_ulid, system_clock
+from .objects import FileObjectStore, MemoryObjectStore, ObjectStore, digest_of
+from .sqlite_store import SQLiteEventStore
+from .store import EventStore, MemoryEventStore
+from .workflow import END, ERROR, RESUME, START, Role, RoleResult, WorkflowType, read_content
+
+__all__ = [
+    "CODE_REV",
+    "END",
+    "ERROR",
+    "RESUME",
+    "START",
+    "Clock",
+    "ConflictError",
+    "CorruptObjectError",
+    "Draft",
+    "Event",
+    "EventStore",
+    "FileObjectStore",
+    "GraphError",
+    "IdSource",
+    "ImmutableLogError",
+    "InvalidEventError",
+    "JSONValue",
+    "MemoryEventStore",
+    "MemoryObjectStore",
+    "Meta",
+    "ObjectNotFoundError",
+    "ObjectStore",
+    "PulseError",
+    "Role",
+    "RoleResult",
+    "SQLiteEventStore",
+    "TopicFileError",
+    "TopicStatus",
+    "WorkflowError",
+    "WorkflowRule",
+    "WorkflowType",
+    "check_kind",
+    "digest_of",
+    "is_ulid",
+    "read_content",
+    "split_kind",
+    "system_clock",
+]

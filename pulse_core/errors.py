@@ -1,0 +1,97 @@
+"""The one exception tree of pulse_core.
+
+::
+
+    PulseError(Exception)
+    ├── ConflictError              a stale writer: the topic moved past the expected version
+    ├── InvalidEventError(ValueError)      an event that breaks the model (kind, key, meta)
+    ├── ObjectNotFoundError(KeyError)      no object with that hash
+    ├── CorruptObjectError(ValueError)     an object whose bytes no longer match its hash
+    ├── TopicFileError(ValueError)         a damaged or unreadable exported topic file
+    ├── ImmutableLogError                  an attempt to update or delete an event
+    └── WorkflowError                      a workflow definition or run that cannot go on
+        └── GraphError(ValueError)         a status graph with problems (see ``problems``)
+
+Callers catch ``PulseError`` for anything the core raises on purpose.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConflictError",
+    "CorruptObjectError",
+    "GraphError",
+    "ImmutableLogError",
+    "InvalidEventError",
+    "ObjectNotFoundError",
+    "PulseError",
+    "TopicFileError",
+    "WorkflowError",
+]
+
+
+class PulseError(Exception):
+    """Base of every error pulse_core raises on purpose."""
+
+
+class ConflictError(PulseError):
+    """An append named a version the topic has already moved past; nothing was written."""
+
+    def __init__(self, key: str, expected: int, actual: int) -> None:
+        super().__init__(
+            f"topic {key} is at version {actual}, not {expected}: re-read the topic and retry"
+        )
+        self.key = key
+        self.expected = expected
+        self.actual = actual
+
+
+class InvalidEventError(PulseError, ValueError):
+    """An event that breaks the event model."""
+
+
+class ObjectNotFoundError(PulseError, KeyError):
+    """No object is stored under this hash."""
+
+    def __init__(self, digest: str) -> None:
+        super().__init__(f"no object {digest}")
+        self.digest = digest
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class CorruptObjectError(PulseError, ValueError):
+    """The bytes stored under a hash no longer hash to it."""
+
+    def __init__(self, digest: str, detail: str = "") -> None:
+        msg = f"object {digest} is corrupt: its content does not match its hash"
+        super().__init__(f"{msg} ({detail})" if detail else msg)
+        self.digest = digest
+
+
+class TopicFileError(PulseError, ValueError):
+    """An exported topic file that cannot be imported; names the file and line."""
+
+    def __init__(self, path: str, line: int, detail: str) -> None:
+        super().__init__(f"{path}:{line}: {detail}")
+        self.path = path
+        self.line = line
+        self.detail = detail
+
+
+class ImmutableLogError(PulseError):
+    """Events are append-only: updates and deletes are refused."""
+
+
+class WorkflowError(PulseError):
+    """A workflow definition or run that cannot go on."""
+
+
+class GraphError(WorkflowError, ValueError):
+    """A status graph with problems; ``problems`` lists each with its dot path."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        lines = "; ".join(f"{path}: {msg}" for path, msg in problems)
+        super().__init__(f"invalid status graph: {lines}")
+        self.problems = problems

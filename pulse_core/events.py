@@ -1,0 +1,139 @@
+"""The event: one immutable entry of the append-only log.
+
+``kind`` is ``{workflow}.{role}`` (a stable string, never a class path), ``key`` the topic's
+ULID, ``hash`` the SHA-256 of the content held in the object store, ``meta`` a small JSON
+object of decision signals. A ``Draft`` is an event before it is appended: its id is made
+first, so retrying an append is idempotent. The store adds the per-topic ``version``
+(1, 2, 3, ...) and the global ``seq`` (commit order).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from importlib import metadata
+from typing import Any, TypeAlias
+
+from .errors import InvalidEventError
+from .ids import is_ulid
+
+__all__ = [
+    "CODE_REV",
+    "Draft",
+    "Event",
+    "JSONValue",
+    "Meta",
+    "check_kind",
+    "meta_json",
+    "split_kind",
+]
+
+JSONValue: TypeAlias = Any  # a value json.dumps accepts: dict, list, str, int, float, bool, None
+Meta: TypeAlias = dict[str, JSONValue]
+
+_NAME = r"[a-z_][a-z0-9_-]*"
+_KIND_RE = re.compile(rf"^{_NAME}\.{_NAME}$")
+
+
+def _code_rev() -> str:
+    try:
+        return metadata.version("pulse-werewolf")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+CODE_REV = _code_rev()
+
+
+def check_kind(kind: str) -> str:
+    """Return ``kind`` if it reads ``workflow.role`` (lower-case names), else raise."""
+    if not _KIND_RE.match(kind):
+        raise InvalidEventError(f"kind {kind!r} is not of the form 'workflow.role'")
+    return kind
+
+
+def split_kind(kind: str) -> tuple[str, str]:
+    """``"werewolf.vote"`` -> ``("werewolf", "vote")``."""
+    workflow, _, role = check_kind(kind).partition(".")
+    return workflow, role
+
+
+def meta_json(meta: Meta) -> str:
+    """The canonical JSON text of a meta object (sorted keys, no spaces, UTF-8 kept)."""
+    try:
+        return json.dumps(meta, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidEventError(f"meta is not JSON: {exc}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """An event before it is appended."""
+
+    id: str
+    occurred_at: datetime
+    kind: str
+    key: str
+    hash: str
+    meta: Meta = field(default_factory=dict)
+    code_rev: str = CODE_REV
+
+    def __post_init__(self) -> None:
+        check_kind(self.kind)
+        if not is_ulid(self.id):
+            raise InvalidEventError(f"event id {self.id!r} is not a ULID")
+        if not is_ulid(self.key):
+            raise InvalidEventError(f"topic key {self.key!r} is not a ULID")
+        if self.occurred_at.tzinfo is None:
+            raise InvalidEventError("occurred_at must be timezone-aware (UTC)")
+        if not isinstance(self.meta, dict):
+            raise InvalidEventError("meta must be a JSON object")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """An appended event. Treat ``meta`` as read-only: the log is immutable."""
+
+    id: str
+    occurred_at: datetime
+    kind: str
+    key: str
+    hash: str
+    meta: Meta
+    code_rev: str
+    version: int
+    seq: int
+
+    @property
+    def workflow(self) -> str:
+        return self.kind.partition(".")[0]
+
+    @property
+    def role(self) -> str:
+        return self.kind.partition(".")[2]
+
+    @classmethod
+    def from_draft(cls, draft: Draft, version: int, seq: int) -> Event:
+        return cls(
+            id=draft.id,
+            occurred_at=draft.occurred_at,
+            kind=draft.kind,
+            key=draft.key,
+            hash=draft.hash,
+            meta=draft.meta,
+            code_rev=draft.code_rev,
+            version=version,
+            seq=seq,
+        )
+
+    def same_draft(self, draft: Draft) -> bool:
+        """True when this stored event is exactly what ``draft`` asked to append."""
+        return (
+            self.id == draft.id
+            and self.kind == draft.kind
+            and self.key == draft.key
+            and self.hash == draft.hash
+            and meta_json(self.meta) == meta_json(draft.meta)
+        )

@@ -1,0 +1,154 @@
+"""Content-addressed object store: content by its SHA-256, verified on every read.
+
+``FileObjectStore`` lays objects out as ``objects/ab/cdef...``; a write goes to a temp file in
+the same folder, is fsynced, then renamed into place, so a reader never sees half an object
+and a crash leaves at most a temp file, which the next open sweeps away.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import threading
+from pathlib import Path
+from typing import Protocol
+
+from .errors import CorruptObjectError, ObjectNotFoundError
+
+__all__ = ["FileObjectStore", "MemoryObjectStore", "ObjectStore", "digest_of"]
+
+_TMP_SUFFIX = ".tmp"
+
+
+def digest_of(data: bytes) -> str:
+    """The hex SHA-256 of ``data``: the object's address."""
+    return hashlib.sha256(data).hexdigest()
+
+
+class ObjectStore(Protocol):
+    def put(self, data: bytes) -> str:
+        """Store ``data``; return its hash. Storing the same bytes again is a no-op."""
+        ...
+
+    def get(self, digest: str) -> bytes:
+        """The bytes under ``digest``; raises ObjectNotFoundError or CorruptObjectError."""
+        ...
+
+    def has(self, digest: str) -> bool: ...
+
+
+class MemoryObjectStore:
+    """An object store in a dict, for tests and throwaway runs."""
+
+    def __init__(self) -> None:
+        self._objects: dict[str, bytes] = {}
+
+    def put(self, data: bytes) -> str:
+        digest = digest_of(data)
+        self._objects.setdefault(digest, bytes(data))
+        return digest
+
+    def get(self, digest: str) -> bytes:
+        try:
+            data = self._objects[digest]
+        except KeyError:
+            raise ObjectNotFoundError(digest) from None
+        if digest_of(data) != digest:
+            raise CorruptObjectError(digest)
+        return data
+
+    def has(self, digest: str) -> bool:
+        return digest in self._objects
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class FileObjectStore:
+    """Objects as files under ``root`` (``root/ab/cdef...``), written atomically."""
+
+    def __init__(self, root: str | os.PathLike[str], *, durable: bool = True) -> None:
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._durable = durable
+        self._counter = 0
+        self._lock = threading.Lock()
+        self.swept = self.sweep_temp_files()
+
+    def path_of(self, digest: str) -> Path:
+        if len(digest) != 64 or not all(c in "0123456789abcdef" for c in digest):
+            raise ObjectNotFoundError(digest)
+        return self.root / digest[:2] / digest[2:]
+
+    def sweep_temp_files(self) -> int:
+        """Remove temp files left by writers that died; return how many were removed."""
+        removed = 0
+        for tmp in self.root.glob(f"*/*{_TMP_SUFFIX}"):
+            # name: <rest-of-hash>.<pid>.<n>.tmp; a live writer's file is left alone
+            parts = tmp.name.split(".")
+            try:
+                pid = int(parts[-3])
+            except (IndexError, ValueError):
+                pid = -1
+            if pid == os.getpid() or (pid > 0 and _pid_alive(pid)):
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+                removed += 1
+        return removed
+
+    def put(self, data: bytes) -> str:
+        digest = digest_of(data)
+        final = self.path_of(digest)
+        if final.exists():
+            return digest
+        final.parent.mkdir(exist_ok=True)
+        with self._lock:
+            self._counter += 1
+            n = self._counter
+        tmp = final.with_name(f"{final.name}.{os.getpid()}.{n}{_TMP_SUFFIX}")
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+                if self._durable:
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            os.replace(tmp, final)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+            raise
+        if self._durable:
+            self._fsync_dir(final.parent)
+        return digest
+
+    @staticmethod
+    def _fsync_dir(path: Path) -> None:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def get(self, digest: str) -> bytes:
+        try:
+            data = self.path_of(digest).read_bytes()
+        except FileNotFoundError:
+            raise ObjectNotFoundError(digest) from None
+        if digest_of(data) != digest:
+            raise CorruptObjectError(digest, str(self.path_of(digest)))
+        return data
+
+    def has(self, digest: str) -> bool:
+        try:
+            return self.path_of(digest).exists()
+        except ObjectNotFoundError:
+            return False

@@ -1,0 +1,240 @@
+"""The embedded default event store: one SQLite file plus an ``objects/`` folder beside it.
+
+WAL journal, ``BEGIN IMMEDIATE`` for every write, one transaction per append. With
+``durable=True`` (the default) ``synchronous=FULL`` and fsynced objects make an append
+durable when it returns; ``durable=False`` (``synchronous=NORMAL``, no fsync of objects)
+is several times faster and can lose the last appends on a power cut, never on a crash of
+the process alone. ``UNIQUE(key, version)`` is the concurrency control; triggers refuse
+updates and deletes. Schema versions live in ``PRAGMA user_version``; ``MIGRATIONS`` lists
+them in order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from datetime import datetime
+from pathlib import Path
+
+from .errors import ConflictError, ImmutableLogError, InvalidEventError, PulseError
+from .events import Draft, Event, meta_json
+from .objects import FileObjectStore, ObjectStore
+from .store import check_append
+
+__all__ = ["MIGRATIONS", "SQLiteEventStore"]
+
+# Each entry moves the schema from version i to i + 1. Never edit a released entry: add one.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE events (
+        seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+        id          TEXT    NOT NULL UNIQUE,
+        occurred_at TEXT    NOT NULL,
+        kind        TEXT    NOT NULL,
+        key         TEXT    NOT NULL,
+        version     INTEGER NOT NULL CHECK (version >= 1),
+        hash        TEXT    NOT NULL,
+        meta        TEXT    NOT NULL,
+        code_rev    TEXT    NOT NULL,
+        UNIQUE (key, version)
+    );
+    CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    """,
+)
+
+_COLUMNS = "seq, id, occurred_at, kind, key, version, hash, meta, code_rev"
+
+
+def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str]) -> Event:
+    seq, id_, occurred_at, kind, key, version, digest, meta, code_rev = row
+    return Event(
+        id=id_,
+        occurred_at=datetime.fromisoformat(occurred_at),
+        kind=kind,
+        key=key,
+        hash=digest,
+        meta=json.loads(meta),
+        code_rev=code_rev,
+        version=version,
+        seq=seq,
+    )
+
+
+class SQLiteEventStore:
+    """Events in a SQLite file; content in ``objects`` (default: ``objects/`` beside it)."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        objects: ObjectStore | None = None,
+        durable: bool = True,
+        busy_timeout: float = 30.0,
+    ) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.objects: ObjectStore = (
+            objects
+            if objects is not None
+            else FileObjectStore(self.path.parent / "objects", durable=durable)
+        )
+        self._lock = threading.RLock()
+        try:
+            self._db = sqlite3.connect(
+                self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
+
+    # -- schema ---------------------------------------------------------------------------
+    @property
+    def schema_version(self) -> int:
+        with self._lock:
+            return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        current = self.schema_version
+        if current > len(MIGRATIONS):
+            raise PulseError(
+                f"{self.path}: schema version {current} is newer than this code "
+                f"({len(MIGRATIONS)}): upgrade pulse_core"
+            )
+        for target in range(current + 1, len(MIGRATIONS) + 1):
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                # re-check under the write lock: another process may have migrated meanwhile
+                if int(self._db.execute("PRAGMA user_version").fetchone()[0]) >= target:
+                    self._db.execute("ROLLBACK")
+                    continue
+                for statement in MIGRATIONS[target - 1].split(";\n"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version={target}")
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    # -- writes ---------------------------------------------------------------------------
+    def append(self, draft: Draft, expected_version: int) -> Event:
+        check_append(self.objects, draft, expected_version)
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                row = db.execute(f"SELECT {_COLUMNS} FROM events WHERE id = ?", (draft.id,))
+                found = row.fetchone()
+                if found is not None:
+                    db.execute("ROLLBACK")
+                    stored = _row_to_event(found)
+                    if stored.same_draft(draft):
+                        return stored
+                    raise InvalidEventError(f"event id {draft.id} is already used by another event")
+                actual = self._version(draft.key)
+                if actual != expected_version:
+                    db.execute("ROLLBACK")
+                    raise ConflictError(draft.key, expected_version, actual)
+                cursor = db.execute(
+                    "INSERT INTO events (id, occurred_at, kind, key, version, hash, meta, code_rev)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        draft.id,
+                        draft.occurred_at.isoformat(),
+                        draft.kind,
+                        draft.key,
+                        actual + 1,
+                        draft.hash,
+                        meta_json(draft.meta),
+                        draft.code_rev,
+                    ),
+                )
+                seq = cursor.lastrowid
+                db.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                db.execute("ROLLBACK")
+                actual = self._version(draft.key)
+                raise ConflictError(draft.key, expected_version, actual) from exc
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        assert seq is not None
+        return Event.from_draft(draft, version=actual + 1, seq=seq)
+
+    def _version(self, key: str) -> int:
+        row = self._db.execute(
+            "SELECT COALESCE(MAX(version), 0) FROM events WHERE key = ?", (key,)
+        ).fetchone()
+        return int(row[0])
+
+    def execute_raw(self, sql: str, params: tuple[object, ...] = ()) -> None:
+        """Run raw SQL (for tests and maintenance); a write to events raises ImmutableLogError."""
+        with self._lock:
+            try:
+                self._db.execute(sql, params)
+            except sqlite3.IntegrityError as exc:
+                if "append-only" in str(exc):
+                    raise ImmutableLogError(str(exc)) from exc
+                raise
+
+    # -- reads ----------------------------------------------------------------------------
+    def chain(self, key: str) -> list[Event]:
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_COLUMNS} FROM events WHERE key = ? ORDER BY version", (key,)
+            ).fetchall()
+        return [_row_to_event(r) for r in rows]
+
+    def read_after(self, seq: int, limit: int | None = None) -> list[Event]:
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+                (seq, -1 if limit is None else limit),
+            ).fetchall()
+        return [_row_to_event(r) for r in rows]
+
+    def version(self, key: str) -> int:
+        with self._lock:
+            return self._version(key)
+
+    def get(self, event_id: str) -> Event | None:
+        with self._lock:
+            row = self._db.execute(
+                f"SELECT {_COLUMNS} FROM events WHERE id = ?", (event_id,)
+            ).fetchone()
+        return None if row is None else _row_to_event(row)
+
+    def topics(self) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT key FROM events WHERE version = 1 ORDER BY seq"
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def last_seq(self) -> int:
+        with self._lock:
+            row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
+        return int(row[0])
+
+    def integrity_check(self) -> str:
+        """SQLite's ``PRAGMA integrity_check`` answer: ``"ok"`` when the file is sound."""
+        with self._lock:
+            return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> SQLiteEventStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

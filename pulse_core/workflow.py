@@ -1,0 +1,122 @@
+"""Workflow definitions: roles, moderator, and the optional fold of a topic's state.
+
+A ``Role`` is pure in the seed's sense: it reads the topic's chain and returns a
+``RoleResult(content, meta)``; the adapter writes the event. The ``moderator`` names the
+next role (or ``END``) from the topic's last workflow event and its folded state; it and
+``fold`` must be pure functions of the events (no clock, no global random, no set order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from .errors import WorkflowError
+from .events import Event, Meta, check_kind
+from .store import EventStore
+
+__all__ = [
+    "END",
+    "ERROR",
+    "RESUME",
+    "START",
+    "Role",
+    "RoleResult",
+    "WorkflowType",
+    "is_control",
+    "read_content",
+]
+
+START = "__start__"
+"""The role name of a topic's input event."""
+END = "__end__"
+"""What a moderator returns to end a topic."""
+ERROR = "__error__"
+"""The role name of the event recorded when a role raised; the topic waits to be resumed."""
+RESUME = "__resume__"
+"""The role name of the event that lets a failed topic go on."""
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class RoleResult:
+    """What a role returns: ``content`` goes to the object store, ``meta`` into the event."""
+
+    content: str
+    meta: Meta = field(default_factory=dict)
+
+
+class Role(Protocol):
+    async def __call__(
+        self, chain: Sequence[Event], topic_id: str, store: EventStore
+    ) -> RoleResult: ...
+
+
+def is_control(event: Event) -> bool:
+    """True for the adapter's own bookkeeping events (errors, resumes), which roles skip."""
+    role = event.role
+    return role.startswith("__") and role != START
+
+
+def read_content(store: EventStore, event: Event) -> str:
+    """The event's content, read from the object store and verified against its hash."""
+    return store.objects.get(event.hash).decode("utf-8")
+
+
+def _no_fold(state: Any, event: Event) -> Any:
+    return state
+
+
+@dataclass(frozen=True)
+class WorkflowType(Generic[S]):
+    """A workflow: its name (the kind prefix), roles by name, and a moderator.
+
+    ``fold(state, event)`` with ``initial`` rebuilds a topic's state from its workflow events
+    (everything but control events); the moderator is called as ``moderator(last, state)``.
+    Without a fold the state stays ``initial`` (``None`` by default).
+    """
+
+    name: str
+    roles: Mapping[str, Role]
+    moderator: Callable[[Event, S], str]
+    fold: Callable[[S, Event], S] = field(default=_no_fold)
+    initial: Any = None
+
+    def __post_init__(self) -> None:
+        for role in self.roles:
+            if role.startswith("__"):
+                raise WorkflowError(f"role name {role!r} is reserved (names starting '__')")
+            check_kind(f"{self.name}.{role}")
+        check_kind(f"{self.name}.{START}")
+
+    def kind(self, role: str) -> str:
+        """``workflow.role``."""
+        return f"{self.name}.{role}"
+
+    def replay_check(self, chain: Sequence[Event]) -> list[str]:
+        """Re-fold a recorded chain and ask the moderator at every prefix.
+
+        Returns a list of disagreements (empty when the moderator names, at each step, the
+        role that was recorded next, and ``END`` after the last event of a finished topic).
+        A moderator or fold that changed, or that is not deterministic, shows up here.
+        """
+        problems: list[str] = []
+        state: S = self.initial
+        last: Event | None = None
+        pending: str | None = None
+        for event in chain:
+            if is_control(event):
+                continue
+            if pending is not None and event.role != pending:
+                problems.append(
+                    f"version {event.version}: moderator named {pending!r} "
+                    f"but {event.role!r} was recorded"
+                )
+            state = self.fold(state, event)
+            last = event
+            pending = self.moderator(event, state)
+        if last is None:
+            problems.append("chain has no workflow events")
+        return problems
