@@ -22,9 +22,21 @@ from .ids import Clock, IdSource, is_ulid, system_clock
 from .objects import FileObjectStore, MemoryObjectStore, ObjectStore, digest_of
 from .sqlite_store import SQLiteEventStore
 from .store import EventStore, MemoryEventStore
-from .workflow import END, ERROR, RESUME, START, Role, RoleResult, WorkflowType, read_content
+from .workflow import (
+    ATTACHMENTS,
+    END,
+    ERROR,
+    RESUME,
+    START,
+    Role,
+    RoleResult,
+    WorkflowType,
+    read_attachment,
+    read_content,
+)
 
 __all__ = [
+    "ATTACHMENTS",
     "CODE_REV",
     "END",
     "ERROR",
@@ -59,6 +71,7 @@ __all__ = [
     "check_kind",
     "digest_of",
     "is_ulid",
+    "read_attachment",
     "read_content",
     "split_kind",
     "system_clock",

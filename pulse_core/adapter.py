@@ -21,7 +21,7 @@ from .errors import ConflictError, WorkflowError
 from .events import Draft, Event, Meta
 from .ids import IdSource
 from .store import EventStore
-from .workflow import END, ERROR, RESUME, START, RoleResult, WorkflowType, is_control
+from .workflow import ATTACHMENTS, END, ERROR, RESUME, START, RoleResult, WorkflowType, is_control
 
 __all__ = ["TopicStatus", "WorkflowRule"]
 
@@ -209,6 +209,13 @@ class WorkflowRule(Generic[S]):
 
     def _append(self, key: str, role: str, result: RoleResult, *, expected_version: int) -> Event:
         digest = self.store.objects.put(result.content.encode("utf-8"))
+        meta = result.meta
+        if result.attachments:
+            meta = dict(meta)
+            meta[ATTACHMENTS] = {
+                name: self.store.objects.put(text.encode("utf-8"))
+                for name, text in sorted(result.attachments.items())
+            }
         moment = self.ids.now()
         draft = Draft(
             id=self.ids.new(moment),
@@ -216,7 +223,7 @@ class WorkflowRule(Generic[S]):
             kind=self.workflow.kind(role),
             key=key,
             hash=digest,
-            meta=result.meta,
+            meta=meta,
         )
         return self.store.append(draft, expected_version)
 

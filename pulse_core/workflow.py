@@ -17,6 +17,7 @@ from .events import Event, Meta, check_kind
 from .store import EventStore
 
 __all__ = [
+    "ATTACHMENTS",
     "END",
     "ERROR",
     "RESUME",
@@ -25,6 +26,7 @@ __all__ = [
     "RoleResult",
     "WorkflowType",
     "is_control",
+    "read_attachment",
     "read_content",
 ]
 
@@ -36,16 +38,24 @@ ERROR = "__error__"
 """The role name of the event recorded when a role raised; the topic waits to be resumed."""
 RESUME = "__resume__"
 """The role name of the event that lets a failed topic go on."""
+ATTACHMENTS = "attachments"
+"""The meta key that maps an event's attachment names to their object hashes."""
 
 S = TypeVar("S")
 
 
 @dataclass(frozen=True, slots=True)
 class RoleResult:
-    """What a role returns: ``content`` goes to the object store, ``meta`` into the event."""
+    """What a role returns: ``content`` goes to the object store, ``meta`` into the event.
+
+    ``attachments`` are further texts that belong to the event but are not its content
+    (private reasoning, raw model exchanges): each is stored in the object store and its
+    hash recorded in ``meta["attachments"][name]``; exports carry them inline.
+    """
 
     content: str
     meta: Meta = field(default_factory=dict)
+    attachments: Mapping[str, str] = field(default_factory=dict)
 
 
 class Role(Protocol):
@@ -63,6 +73,12 @@ def is_control(event: Event) -> bool:
 def read_content(store: EventStore, event: Event) -> str:
     """The event's content, read from the object store and verified against its hash."""
     return store.objects.get(event.hash).decode("utf-8")
+
+
+def read_attachment(store: EventStore, event: Event, name: str) -> str | None:
+    """The text of one attachment of ``event``, or None when it has none of that name."""
+    digest = event.meta.get(ATTACHMENTS, {}).get(name)
+    return None if digest is None else store.objects.get(digest).decode("utf-8")
 
 
 def _no_fold(state: Any, event: Event) -> Any:
