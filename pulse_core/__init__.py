@@ -14,14 +14,19 @@ from .errors import (
     InvalidEventError,
     ObjectNotFoundError,
     PulseError,
+    TemplateError,
     TopicFileError,
     WorkflowError,
 )
 from .events import CODE_REV, Draft, Event, JSONValue, Meta, check_kind, split_kind
+from .graph import Decision, Problem, StatusGraph, Target
+from .graph import validate as validate_graph
 from .ids import Clock, IdSource, is_ulid, system_clock
 from .objects import FileObjectStore, MemoryObjectStore, ObjectStore, digest_of
 from .sqlite_store import SQLiteEventStore
 from .store import EventStore, MemoryEventStore
+from .template import render as render_template
+from .template import template_references
 from .workflow import (
     ATTACHMENTS,
     END,
@@ -45,6 +50,7 @@ __all__ = [
     "Clock",
     "ConflictError",
     "CorruptObjectError",
+    "Decision",
     "Draft",
     "Event",
     "EventStore",
@@ -59,10 +65,14 @@ __all__ = [
     "Meta",
     "ObjectNotFoundError",
     "ObjectStore",
+    "Problem",
     "PulseError",
     "Role",
     "RoleResult",
     "SQLiteEventStore",
+    "StatusGraph",
+    "Target",
+    "TemplateError",
     "TopicFileError",
     "TopicStatus",
     "WorkflowError",
@@ -73,6 +83,9 @@ __all__ = [
     "is_ulid",
     "read_attachment",
     "read_content",
+    "render_template",
     "split_kind",
     "system_clock",
+    "template_references",
+    "validate_graph",
 ]

@@ -10,7 +10,14 @@
     ├── TopicFileError(ValueError)         a damaged or unreadable exported topic file
     ├── ImmutableLogError                  an attempt to update or delete an event
     └── WorkflowError                      a workflow definition or run that cannot go on
-        └── GraphError(ValueError)         a status graph with problems (see ``problems``)
+        ├── GraphError(ValueError)         a status graph with problems (see ``problems``)
+        ├── TemplateError(ValueError)      a malformed template or an unknown reference
+        ├── LLMError                       a chat-completion call that could not be made
+        │   ├── LLMUnavailableError(ConnectionError)  the endpoint stayed down (timeouts,
+        │   │                              429, 5xx) after the client's own retries
+        │   └── LLMRequestError            the endpoint refused the request (other 4xx)
+        └── AgentError                     an external agent program that could not run
+            └── AgentTimeoutError(TimeoutError)  it ran past its timeout and was killed
 
 Callers catch ``PulseError`` for anything the core raises on purpose.
 """
@@ -18,13 +25,19 @@ Callers catch ``PulseError`` for anything the core raises on purpose.
 from __future__ import annotations
 
 __all__ = [
+    "AgentError",
+    "AgentTimeoutError",
     "ConflictError",
     "CorruptObjectError",
     "GraphError",
     "ImmutableLogError",
     "InvalidEventError",
+    "LLMError",
+    "LLMRequestError",
+    "LLMUnavailableError",
     "ObjectNotFoundError",
     "PulseError",
+    "TemplateError",
     "TopicFileError",
     "WorkflowError",
 ]
@@ -95,3 +108,34 @@ class GraphError(WorkflowError, ValueError):
         lines = "; ".join(f"{path}: {msg}" for path, msg in problems)
         super().__init__(f"invalid status graph: {lines}")
         self.problems = problems
+
+
+class TemplateError(WorkflowError, ValueError):
+    """A template that cannot be rendered; ``reference`` names the tag at fault, if any."""
+
+    def __init__(self, detail: str, reference: str | None = None) -> None:
+        super().__init__(detail)
+        self.reference = reference
+
+
+class LLMError(WorkflowError):
+    """A chat-completion call that could not be made; never carries the API key."""
+
+
+class LLMUnavailableError(LLMError, ConnectionError):
+    """The endpoint stayed down (timeouts, HTTP 429 or 5xx) after the client's retries.
+
+    The topic that needed it fails and can be resumed once the endpoint is back.
+    """
+
+
+class LLMRequestError(LLMError):
+    """The endpoint refused the request (HTTP 4xx other than 429, or a malformed answer)."""
+
+
+class AgentError(WorkflowError):
+    """An external agent program that could not be started or run."""
+
+
+class AgentTimeoutError(AgentError, TimeoutError):
+    """An agent program ran past its timeout; its process group was killed."""
