@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any, TypeAlias
 
@@ -63,14 +63,35 @@ def split_kind(kind: str) -> tuple[str, str]:
 def meta_json(meta: Meta) -> str:
     """The canonical JSON text of a meta object (sorted keys, no spaces, UTF-8 kept)."""
     try:
-        return json.dumps(meta, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(
+            meta, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        )
     except (TypeError, ValueError) as exc:
         raise InvalidEventError(f"meta is not JSON: {exc}") from exc
 
 
+def _canonical_meta(meta: Meta) -> Meta:
+    """``meta`` as it reads back from JSON: a private copy with tuples as lists, keys as str.
+
+    Every store then holds exactly what a JSON round trip gives, so the in-memory store
+    behaves like the SQLite one, and a caller mutating its dict later changes no event.
+    """
+    text = meta_json(meta)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # lone surrogates: not storable as UTF-8
+        raise InvalidEventError(f"meta is not JSON: {exc}") from exc
+    copy: Meta = json.loads(text)
+    return copy
+
+
 @dataclass(frozen=True, slots=True)
 class Draft:
-    """An event before it is appended."""
+    """An event before it is appended.
+
+    ``occurred_at`` is converted to UTC and ``meta`` to its JSON round trip (a private copy),
+    so what a store gives back equals the draft whatever the store.
+    """
 
     id: str
     occurred_at: datetime
@@ -86,10 +107,13 @@ class Draft:
             raise InvalidEventError(f"event id {self.id!r} is not a ULID")
         if not is_ulid(self.key):
             raise InvalidEventError(f"topic key {self.key!r} is not a ULID")
-        if self.occurred_at.tzinfo is None:
+        if self.occurred_at.utcoffset() is None:
             raise InvalidEventError("occurred_at must be timezone-aware (UTC)")
         if not isinstance(self.meta, dict):
             raise InvalidEventError("meta must be a JSON object")
+        # Normalise once here so that every store keeps, and gives back, the same values.
+        object.__setattr__(self, "occurred_at", self.occurred_at.astimezone(UTC))
+        object.__setattr__(self, "meta", _canonical_meta(self.meta))
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +156,10 @@ class Event:
         """True when this stored event is exactly what ``draft`` asked to append."""
         return (
             self.id == draft.id
+            and self.occurred_at == draft.occurred_at
             and self.kind == draft.kind
             and self.key == draft.key
             and self.hash == draft.hash
             and meta_json(self.meta) == meta_json(draft.meta)
+            and self.code_rev == draft.code_rev
         )

@@ -12,7 +12,7 @@ import random
 import re
 import threading
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 __all__ = ["Clock", "IdSource", "is_ulid", "system_clock", "ulid_time"]
 
@@ -22,6 +22,8 @@ _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _ULID_RE = re.compile(r"^[0-7][0-9A-HJKMNP-TV-Z]{25}$")
 _RANDOM_BITS = 80
 _MAX_RANDOM = (1 << _RANDOM_BITS) - 1
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_ONE_MS = timedelta(milliseconds=1)
 
 
 def system_clock() -> datetime:
@@ -36,10 +38,12 @@ def is_ulid(value: str) -> bool:
 
 def ulid_time(value: str) -> datetime:
     """The UTC time encoded in a ULID's first ten characters."""
+    if not is_ulid(value):
+        raise ValueError(f"{value!r} is not a ULID")
     ms = 0
     for char in value[:10]:
         ms = ms * 32 + _ALPHABET.index(char)
-    return datetime.fromtimestamp(ms / 1000, UTC)
+    return _EPOCH + ms * _ONE_MS
 
 
 def _encode(number: int) -> str:
@@ -68,13 +72,19 @@ class IdSource:
     def now(self) -> datetime:
         """The injected clock's time, normalised to UTC."""
         moment = self._clock()
-        if moment.tzinfo is None:
+        if moment.utcoffset() is None:
             raise ValueError("the clock must return timezone-aware datetimes")
         return moment.astimezone(UTC)
 
     def new(self, moment: datetime | None = None) -> str:
         """A new ULID for ``moment`` (default: now), greater than every earlier one."""
-        ms = int((moment or self.now()).timestamp() * 1000)
+        if moment is None:
+            moment = self.now()
+        elif moment.utcoffset() is None:  # a naive time would silently be read as local time
+            raise ValueError("moment must be timezone-aware")
+        ms = (moment - _EPOCH) // _ONE_MS  # exact: float timestamps can round down a ms
+        if ms < 0:
+            raise ValueError(f"a ULID cannot encode {moment.isoformat()}, before 1970")
         with self._lock:
             if ms <= self._last_ms:
                 ms = self._last_ms

@@ -88,11 +88,17 @@ class SQLiteEventStore:
             self._db = sqlite3.connect(
                 self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
             )
+        except sqlite3.DatabaseError as exc:
+            raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self._migrate()
-        except sqlite3.DatabaseError as exc:
-            raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
+        except BaseException as exc:
+            self._db.close()  # a store that failed to open must not hold the file
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
+            raise
 
     # -- schema ---------------------------------------------------------------------------
     @property
