@@ -65,7 +65,8 @@ def _tags(text: str) -> list[tuple[re.Match[str], str | None]]:
         if not _REFERENCE.fullmatch(reference):
             raise TemplateError(
                 f"malformed tag {token!r} at {_where(text, match.start())}: only "
-                f"{{{{name}}}} and {{{{dotted.path}}}} references are supported",
+                f"{{{{name}}}} and {{{{dotted.path}}}} references are supported (no sections, "
+                "partials or comments)",
                 reference=reference,
             )
         if reference == SYS_PREFIX.rstrip("."):
