@@ -1,0 +1,207 @@
+"""What only the SQLite store promises: immutability in the file, WAL, schema, reopening,
+several connections and processes on one file."""
+
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pulse_core import (
+    ConflictError,
+    Draft,
+    IdSource,
+    ImmutableLogError,
+    PulseError,
+    SQLiteEventStore,
+)
+from pulse_core.events import Event
+from pulse_core.sqlite_store import MIGRATIONS
+
+IDS = IdSource()
+KIND = "sqlite.step"
+
+
+def draft(store: SQLiteEventStore, key: str, content: str, **meta: object) -> Draft:
+    digest = store.objects.put(content.encode())
+    moment = IDS.now()
+    return Draft(id=IDS.new(moment), occurred_at=moment, kind=KIND, key=key, hash=digest, meta=meta)
+
+
+def append(store: SQLiteEventStore, key: str, content: str, **meta: object) -> Event:
+    return store.append(draft(store, key, content, **meta), store.version(key))
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "events.db"
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[SQLiteEventStore]:
+    with SQLiteEventStore(db_path) as opened:
+        yield opened
+
+
+def raw_connection(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(path, isolation_level=None)
+
+
+def test_updates_are_refused(store: SQLiteEventStore) -> None:
+    event = append(store, IDS.new(), "original", n=1)
+    for sql in (
+        "UPDATE events SET meta = '{}' WHERE seq = 1",
+        "UPDATE events SET version = 5",
+        "UPDATE events SET hash = 'x' WHERE id = ?",
+    ):
+        params = (event.id,) if "?" in sql else ()
+        with pytest.raises(ImmutableLogError, match="append-only"):
+            store.execute_raw(sql, params)
+    assert store.get(event.id) == event
+
+
+def test_deletes_are_refused(store: SQLiteEventStore) -> None:
+    key = IDS.new()
+    events = [append(store, key, f"e{i}") for i in range(3)]
+    with pytest.raises(ImmutableLogError):
+        store.execute_raw("DELETE FROM events WHERE seq = 2")
+    with pytest.raises(ImmutableLogError):
+        store.execute_raw("DELETE FROM events")
+    assert store.chain(key) == events
+
+
+def test_the_triggers_guard_the_file_for_every_connection(store: SQLiteEventStore) -> None:
+    append(store, IDS.new(), "kept")
+    other = raw_connection(store.path)
+    try:
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            other.execute("DELETE FROM events")
+    finally:
+        other.close()
+    assert store.last_seq() == 1
+
+
+def test_journal_mode_is_wal(store: SQLiteEventStore) -> None:
+    other = raw_connection(store.path)
+    try:
+        assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        other.close()
+
+
+def test_schema_version_is_the_number_of_migrations(store: SQLiteEventStore) -> None:
+    assert store.schema_version == len(MIGRATIONS)
+    other = raw_connection(store.path)
+    try:
+        assert other.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    finally:
+        other.close()
+    assert store.integrity_check() == "ok"
+
+
+def test_reopening_the_file_keeps_everything(db_path: Path) -> None:
+    a, b = IDS.new(), IDS.new()
+    with SQLiteEventStore(db_path) as store:
+        written = [
+            append(store, a, "一", seat=1),
+            append(store, b, "two", nested={"x": [1, 2.5, None]}),
+            append(store, a, "three 🐺"),
+        ]
+        retried = draft(store, b, "four")
+        written.append(store.append(retried, 1))
+    with SQLiteEventStore(db_path) as store:
+        assert store.read_after(0) == written
+        assert store.topics() == [a, b]
+        assert store.last_seq() == 4
+        assert (store.version(a), store.version(b)) == (2, 2)
+        assert [store.objects.get(e.hash).decode() for e in store.chain(a)] == ["一", "three 🐺"]
+        # a retry after a restart is still recognised, and the log carries on from seq 4
+        assert store.append(retried, 1) == written[3]
+        assert append(store, a, "five").seq == 5
+
+
+def test_objects_live_beside_the_database(store: SQLiteEventStore, tmp_path: Path) -> None:
+    event = append(store, IDS.new(), "content")
+    stored = tmp_path / "objects" / event.hash[:2] / event.hash[2:]
+    assert stored.read_bytes() == b"content"
+
+
+def test_a_newer_schema_than_the_code_is_refused(db_path: Path) -> None:
+    SQLiteEventStore(db_path).close()
+    other = raw_connection(db_path)
+    other.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    other.close()
+    with pytest.raises(PulseError, match="newer than this code"):
+        SQLiteEventStore(db_path)
+    # the refusal changed nothing: with the version set back the file opens again
+    other = raw_connection(db_path)
+    other.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+    other.close()
+    SQLiteEventStore(db_path).close()
+
+
+def test_a_file_that_is_not_a_database_is_refused(db_path: Path) -> None:
+    db_path.write_bytes(b"this is not a SQLite file" * 100)
+    with pytest.raises(PulseError, match="not a usable event store"):
+        SQLiteEventStore(db_path)
+
+
+def test_a_store_that_is_not_durable_works_and_persists(db_path: Path) -> None:
+    key = IDS.new()
+    with SQLiteEventStore(db_path, durable=False) as store:
+        written = [append(store, key, f"e{i}") for i in range(5)]
+    with SQLiteEventStore(db_path, durable=False) as store:
+        assert store.chain(key) == written
+        assert store.objects.get(written[-1].hash) == b"e4"
+
+
+def test_two_connections_see_each_other_and_the_stale_one_conflicts(db_path: Path) -> None:
+    key = IDS.new()
+    with SQLiteEventStore(db_path) as first, SQLiteEventStore(db_path) as second:
+        one = append(first, key, "one")
+        assert second.version(key) == 1
+        assert second.chain(key) == [one]
+        two = second.append(draft(second, key, "two"), 1)
+        assert first.read_after(1) == [two]
+        assert first.objects.get(two.hash) == b"two"
+        stale = draft(first, key, "stale")
+        with pytest.raises(ConflictError) as caught:
+            first.append(stale, 1)
+        assert (caught.value.expected, caught.value.actual) == (1, 2)
+        assert first.get(stale.id) is None
+        assert first.last_seq() == second.last_seq() == 2
+
+
+def test_another_process_appends_to_the_same_file(store: SQLiteEventStore) -> None:
+    key = IDS.new()
+    append(store, key, "from the parent")
+    script = textwrap.dedent(
+        """
+        import sys
+        from pulse_core import Draft, IdSource, SQLiteEventStore
+        path, key = sys.argv[1], sys.argv[2]
+        ids = IdSource()
+        with SQLiteEventStore(path) as store:
+            digest = store.objects.put(b"from the child")
+            moment = ids.now()
+            draft = Draft(id=ids.new(moment), occurred_at=moment, kind="sqlite.step",
+                          key=key, hash=digest)
+            print(store.append(draft, store.version(key)).id)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(store.path), key],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    child_id = done.stdout.strip()
+    chain = store.chain(key)
+    assert chain[1].id == child_id
+    assert store.objects.get(chain[1].hash) == b"from the child"
+    with pytest.raises(ConflictError):
+        store.append(draft(store, key, "stale"), 1)
