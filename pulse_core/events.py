@@ -34,7 +34,7 @@ JSONValue: TypeAlias = Any  # a value json.dumps accepts: dict, list, str, int, 
 Meta: TypeAlias = dict[str, JSONValue]
 
 _NAME = r"[a-z_][a-z0-9_-]*"
-_KIND_RE = re.compile(rf"^{_NAME}\.{_NAME}$")
+_KIND_RE = re.compile(rf"{_NAME}\.{_NAME}")
 
 
 def _code_rev() -> str:
@@ -49,7 +49,7 @@ CODE_REV = _code_rev()
 
 def check_kind(kind: str) -> str:
     """Return ``kind`` if it reads ``workflow.role`` (lower-case names), else raise."""
-    if not _KIND_RE.match(kind):
+    if not _KIND_RE.fullmatch(kind):  # fullmatch: `$` would let a trailing newline in
         raise InvalidEventError(f"kind {kind!r} is not of the form 'workflow.role'")
     return kind
 

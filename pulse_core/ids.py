@@ -19,7 +19,7 @@ __all__ = ["Clock", "IdSource", "is_ulid", "system_clock", "ulid_time"]
 Clock = Callable[[], datetime]
 
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-_ULID_RE = re.compile(r"^[0-7][0-9A-HJKMNP-TV-Z]{25}$")
+_ULID_RE = re.compile(r"[0-7][0-9A-HJKMNP-TV-Z]{25}")
 _RANDOM_BITS = 80
 _MAX_RANDOM = (1 << _RANDOM_BITS) - 1
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -33,7 +33,7 @@ def system_clock() -> datetime:
 
 def is_ulid(value: str) -> bool:
     """True when ``value`` is a well-formed ULID (upper-case Crockford base32)."""
-    return bool(_ULID_RE.match(value))
+    return bool(_ULID_RE.fullmatch(value))  # not `$`: it would accept a trailing newline
 
 
 def ulid_time(value: str) -> datetime:
