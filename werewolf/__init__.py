@@ -1,0 +1,1 @@
+"""werewolf: the nine-player werewolf game on pulse_core."""

@@ -1,0 +1,132 @@
+"""Typed decisions: what a seat is asked, what it may answer, and the rules' check.
+
+A phase role builds a ``Request`` (the seat's view, the kind of decision, the legal options)
+and a player returns an ``Answer``: a ``Speech``, a ``Choice`` of one target (``None`` for
+no target: abstain, no kill, decline), or a ``WitchChoice``. ``problem(request, answer)``
+is the rules' verdict: ``None`` for a legal answer, else the reason, which is shown to the
+player on a retry. ``fallback(request)`` is the legal answer taken when a player keeps
+answering wrongly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .rules import WitchOptions
+from .visibility import SeatView
+
+__all__ = [
+    "Answer",
+    "Choice",
+    "DecisionKind",
+    "Request",
+    "Speech",
+    "Usage",
+    "WitchChoice",
+    "fallback",
+    "problem",
+]
+
+MAX_SPEECH_CHARS = 2000
+
+
+class DecisionKind(StrEnum):
+    WOLF_TALK = "wolf-talk"  # a line in the wolves' night discussion
+    WOLF_KILL = "wolf-kill"  # a wolf's proposed victim (None: no kill)
+    WITCH = "witch"
+    SEER = "seer"
+    HUNTER = "hunter"  # the target of the shot (None: decline)
+    SPEECH = "speech"  # a day speech (also the PK speech)
+    LAST_WORDS = "last-words"
+    VOTE = "vote"  # the exile vote (None: abstain)
+
+    @property
+    def speaks(self) -> bool:
+        return self in (DecisionKind.WOLF_TALK, DecisionKind.SPEECH, DecisionKind.LAST_WORDS)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One decision asked of one seat."""
+
+    kind: DecisionKind
+    seat: int
+    view: SeatView
+    key: str  # unique within the game, e.g. "n2.vote.r1.s5": seeds mock players, names records
+    options: tuple[int | None, ...] = ()  # legal targets for choices
+    witch: WitchOptions | None = None
+    context: dict[str, Any] = field(default_factory=dict)  # e.g. discussion so far, PK flag
+    feedback: str | None = None  # why the previous answer was refused
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """What answering cost, for LLM seats."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_ms: float = 0.0
+    calls: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Speech:
+    text: str
+    reasoning: str = ""
+    usage: Usage | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    target: int | None
+    reasoning: str = ""
+    usage: Usage | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WitchChoice:
+    save: bool = False
+    poison: int | None = None
+    reasoning: str = ""
+    usage: Usage | None = None
+
+
+Answer = Speech | Choice | WitchChoice
+
+
+def problem(request: Request, answer: object) -> str | None:
+    """None when ``answer`` is legal for ``request``, else the reason it is not."""
+    kind = request.kind
+    if kind.speaks:
+        if not isinstance(answer, Speech):
+            return "answer with a speech"
+        if len(answer.text) > MAX_SPEECH_CHARS:
+            return f"a speech is at most {MAX_SPEECH_CHARS} characters"
+        return None
+    if kind is DecisionKind.WITCH:
+        if not isinstance(answer, WitchChoice):
+            return "answer with a witch choice (save, poison)"
+        if request.witch is None:
+            return "no witch options were given"
+        return request.witch.allows(answer.save, answer.poison)
+    if not isinstance(answer, Choice):
+        return "answer with a choice of one target"
+    if answer.target not in request.options:
+        legal = ", ".join("none" if o is None else str(o) for o in request.options)
+        shown = "none" if answer.target is None else f"seat {answer.target}"
+        return f"{shown} is not a legal choice; choose one of: {legal}"
+    return None
+
+
+def fallback(request: Request) -> Answer:
+    """The legal answer taken for a seat that kept answering wrongly: silence, no potion,
+    no target where the rules allow none, else the first legal option."""
+    if request.kind.speaks:
+        return Speech("(no words)", reasoning="fallback")
+    if request.kind is DecisionKind.WITCH:
+        return WitchChoice(reasoning="fallback")
+    if None in request.options:
+        return Choice(None, reasoning="fallback")
+    return Choice(request.options[0], reasoning="fallback")

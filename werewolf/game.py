@@ -1,0 +1,158 @@
+"""The werewolf workflow on pulse_core: fold, moderator, phase roles and game starts.
+
+``werewolf_workflow(seating)`` is the ``WorkflowType``; ``seating(game_id, state)`` says who
+plays each seat of a game (mock, random, LLM, human), so one workflow drives many games
+with any mix of players. ``start_game`` deals the cards from the game's seed and appends the
+start event, which records the deal: a replay needs no random generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from pulse_core import START, Event, EventStore, RoleResult, WorkflowRule, WorkflowType
+from pulse_core.workflow import Role
+
+from .config import GameConfig
+from .errors import GameStateError
+from .moderator import next_phase
+from .phases import PHASES, PhaseContext
+from .players.base import Player
+from .state import GameState, Phase, evolve, initial_state
+from .visibility import ViewCache
+
+__all__ = [
+    "DEFAULT_NAMES",
+    "WORKFLOW",
+    "Seating",
+    "fold_chain",
+    "fold_event",
+    "game_state",
+    "start_game",
+    "start_meta",
+    "werewolf_workflow",
+]
+
+WORKFLOW = "werewolf"
+DEFAULT_NAMES = (
+    "Ada", "Ben", "Cai", "Dana", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo",
+    "Kai", "Lea", "Max", "Nia", "Oto", "Pia", "Quin", "Rae", "Sol", "Tom",
+)  # fmt: skip
+
+Seating = Callable[[str, GameState], Mapping[int, Player]]
+
+_PHASE_NAMES = frozenset(p.value for p in Phase)
+
+
+def fold_event(state: GameState | None, event: Event) -> GameState | None:
+    """Apply one event: the start event makes the state, a phase event evolves it."""
+    if event.role == START:
+        return initial_state(event.meta)
+    if state is None or event.role not in _PHASE_NAMES:
+        return state
+    return evolve(state, event.role, event.meta.get("diff", {}))
+
+
+def fold_chain(chain: Sequence[Event]) -> GameState:
+    """The state after the whole chain."""
+    state: GameState | None = None
+    for event in chain:
+        state = fold_event(state, event)
+    if state is None:
+        raise GameStateError("the chain has no start event")
+    return state
+
+
+def start_meta(
+    config: GameConfig, seed: int, names: Sequence[str] | None = None, **extra: Any
+) -> dict[str, Any]:
+    """The start event's meta: the public game description and the recorded deal."""
+    deck = list(config.identities)
+    random.Random(seed).shuffle(deck)
+    names = list(names) if names is not None else list(DEFAULT_NAMES[: config.seats])
+    if len(names) != config.seats:
+        raise GameStateError(f"{len(names)} names for {config.seats} seats")
+    game = {"config": config.model_dump(mode="json"), "names": names, "seed": seed, **extra}
+    return {"game": game, "deal": [i.value for i in deck], "visible_to": []}
+
+
+def start_game(
+    rule: WorkflowRule[GameState | None],
+    *,
+    seed: int,
+    config: GameConfig | None = None,
+    names: Sequence[str] | None = None,
+    **extra: Any,
+) -> str:
+    """Deal and append a new game's start event; returns the game id."""
+    config = config or GameConfig()
+    meta = start_meta(config, seed, names, **extra)
+    return rule.start(f"A {config.seats}-player werewolf game, seed {seed}.", meta)
+
+
+class _GameCache:
+    """Per game: the state at the chain a role receives, folded incrementally (a role sees
+    one more event than last time, so a game folds each event once), and its view cache."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[int, str, GameState]] = {}
+        self._views: dict[str, ViewCache] = {}
+
+    def views(self, game_id: str) -> ViewCache:
+        views = self._views.get(game_id)
+        if views is None:
+            views = self._views[game_id] = ViewCache()
+        return views
+
+    def state(self, game_id: str, chain: Sequence[Event]) -> GameState:
+        cached = self._cache.get(game_id)
+        state: GameState | None
+        if cached is not None and cached[0] <= len(chain) and chain[cached[0] - 1].id == cached[1]:
+            start, state = cached[0], cached[2]
+        else:
+            start, state = 0, None
+        for event in chain[start:]:
+            state = fold_event(state, event)
+        if state is None:
+            raise GameStateError(f"game {game_id} has no start event")
+        if state.ended:
+            self._cache.pop(game_id, None)
+            self._views.pop(game_id, None)
+        else:
+            self._cache[game_id] = (len(chain), chain[-1].id, state)
+        return state
+
+
+def game_state(chain: Sequence[Event]) -> GameState:
+    """Alias of ``fold_chain`` for readers who think in games."""
+    return fold_chain(chain)
+
+
+def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[GameState | None]:
+    """The werewolf workflow, its seats filled by ``seating``."""
+    cache = _GameCache()
+
+    def phase_role(phase: Phase) -> Role:
+        run = PHASES[phase]
+
+        async def role(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
+            state = cache.state(topic_id, chain)
+            ctx = PhaseContext(
+                chain, state, seating(topic_id, state), cache.views(topic_id), retries=retries
+            )
+            return await run(ctx)
+
+        return role
+
+    def moderator(last: Event, state: GameState | None) -> str:
+        return next_phase(state)
+
+    return WorkflowType(
+        name=WORKFLOW,
+        roles={phase.value: phase_role(phase) for phase in Phase},
+        moderator=moderator,
+        fold=fold_event,
+        initial=None,
+    )

@@ -1,0 +1,433 @@
+"""The phase roles: each asks the acting seats for decisions and returns one RoleResult.
+
+A phase reads the folded state, builds each seat's ``Request`` from that seat's view and
+the legal options the rules give, checks every answer (an illegal one is asked again with
+the reason, then replaced by a legal fallback that is recorded), and returns the event:
+``meta = {phase, day, visible_to, diff, detail[, fallbacks, usage]}``. Private reasoning
+goes to attachments (``reasoning/<seat>/<decision>``), which only the god view reads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pulse_core import Event, RoleResult
+
+from .cast import Identity, Team
+from .decisions import (
+    Answer,
+    Choice,
+    DecisionKind,
+    Request,
+    Speech,
+    WitchChoice,
+    fallback,
+    problem,
+)
+from .players.base import Player
+from .rules import (
+    hunter_targets,
+    next_speaker,
+    resolve_night,
+    seer_targets,
+    tally,
+    vote_options,
+    voters,
+    witch_options,
+    wolf_targets,
+)
+from .state import GameState, Outcome, Phase
+from .visibility import ViewCache
+
+__all__ = ["PHASES", "PhaseContext", "outcome_reason"]
+
+
+@dataclass
+class PhaseContext:
+    """One run of one phase: the chain, its state, the seated players, and what the
+    decisions produced besides their answers (fallbacks, reasoning, usage)."""
+
+    chain: Sequence[Event]
+    state: GameState
+    players: Mapping[int, Player]
+    views: ViewCache = field(default_factory=ViewCache)
+    retries: int = 2
+    fallbacks: list[dict[str, Any]] = field(default_factory=list)
+    reasoning: dict[str, str] = field(default_factory=dict)
+    usage: list[dict[str, Any]] = field(default_factory=list)
+
+    def request(self, kind: DecisionKind, seat: int, key: str, **kw: Any) -> Request:
+        return Request(kind=kind, seat=seat, view=self.views.view(self.chain, seat), key=key, **kw)
+
+    async def ask(self, request: Request) -> Answer:
+        """The seat's legal answer: asked up to ``1 + retries`` times, then a fallback."""
+        player = self.players[request.seat]
+        reason: str | None = None
+        for _ in range(1 + self.retries):
+            answer = await player.decide(replace(request, feedback=reason))
+            self._account(request, answer)
+            reason = problem(request, answer)
+            if reason is None:
+                if answer.reasoning:
+                    self.reasoning[f"reasoning/{request.seat}/{request.kind}"] = answer.reasoning
+                return answer
+        self.fallbacks.append(
+            {
+                "seat": request.seat,
+                "decision": request.kind.value,
+                "key": request.key,
+                "reason": reason,
+            }
+        )
+        return fallback(request)
+
+    def _account(self, request: Request, answer: Answer) -> None:
+        if answer.usage is not None:
+            u = answer.usage
+            self.usage.append(
+                {
+                    "seat": request.seat,
+                    "decision": request.kind.value,
+                    "prompt_tokens": u.prompt_tokens,
+                    "completion_tokens": u.completion_tokens,
+                    "latency_ms": round(u.latency_ms, 1),
+                    "calls": u.calls,
+                }
+            )
+
+    def result(
+        self,
+        phase: Phase,
+        content: str,
+        *,
+        diff: dict[str, Any],
+        detail: dict[str, Any] | None = None,
+        visible_to: Sequence[int] | None = None,
+        day: int | None = None,
+    ) -> RoleResult:
+        meta: dict[str, Any] = {
+            "phase": phase.value,
+            "day": self.state.night if day is None else day,
+            "visible_to": None if visible_to is None else sorted(visible_to),
+            "diff": diff,
+            "detail": detail or {},
+        }
+        if self.fallbacks:
+            meta["fallbacks"] = self.fallbacks
+        if self.usage:
+            meta["usage"] = self.usage
+        return RoleResult(content, meta, attachments=dict(self.reasoning))
+
+
+def _seat(state: GameState, seat: int | None) -> str:
+    return "nobody" if seat is None else f"seat {seat} ({state.names[seat - 1]})"
+
+
+def _choice(answer: Answer) -> int | None:
+    return answer.target if isinstance(answer, Choice) else None
+
+
+def _text(answer: Answer) -> str:
+    return answer.text if isinstance(answer, Speech) else ""
+
+
+# -- night ------------------------------------------------------------------------------------
+def _agree(proposals: Mapping[int, int | None], allow_empty: bool) -> int | bool | None:
+    """The agreed target, or False when the wolves disagree."""
+    values = set(proposals.values())
+    if len(values) == 1:
+        return next(iter(values))
+    return False
+
+
+async def wolf_night(ctx: PhaseContext) -> RoleResult:
+    state = ctx.state
+    night = state.night + 1
+    wolves = [s for s in state.wolves if state.is_alive(s)]
+    options = wolf_targets(state)
+    discussion: list[dict[str, Any]] = []
+    for wolf in wolves:  # each living wolf speaks once, hearing the ones before
+        request = ctx.request(
+            DecisionKind.WOLF_TALK,
+            wolf,
+            f"n{night}.wolf-talk.s{wolf}",
+            options=options,
+            context={"night": night, "discussion": list(discussion)},
+        )
+        discussion.append({"seat": wolf, "text": _text(await ctx.ask(request))})
+    rounds: list[list[list[int | None]]] = []
+    target: int | None = None
+    for round_no in (1, 2):
+        previous = rounds[-1] if rounds else []
+        requests = [
+            ctx.request(
+                DecisionKind.WOLF_KILL,
+                wolf,
+                f"n{night}.wolf-kill.r{round_no}.s{wolf}",
+                options=options,
+                context={
+                    "night": night,
+                    "discussion": list(discussion),
+                    "round": round_no,
+                    "proposals": previous,
+                },
+            )
+            for wolf in wolves
+        ]
+        answers = await asyncio.gather(*(ctx.ask(r) for r in requests))
+        proposals = {r.seat: _choice(a) for r, a in zip(requests, answers, strict=True)}
+        rounds.append([[seat, t] for seat, t in sorted(proposals.items())])
+        agreed = _agree(proposals, state.config.allow_empty_kill)
+        if agreed is not False:
+            target = agreed if isinstance(agreed, int) else None
+            break
+    else:
+        # still split after two rounds: the plurality, and a tied split kills nobody
+        # when the rules allow no kill, else the lowest seat among the leaders
+        counts = Counter(t for t in proposals.values() if t is not None)
+        top = max(counts.values()) if counts else 0
+        leaders = sorted(s for s, c in counts.items() if c == top)
+        if len(leaders) == 1:
+            target = leaders[0]
+        elif state.config.allow_empty_kill or not leaders:
+            target = None
+        else:
+            target = leaders[0]
+    lines = [f"Night {night}: the wolves chose {_seat(state, target)}."]
+    lines += [f"  seat {d['seat']}: {d['text']}" for d in discussion]
+    return ctx.result(
+        Phase.WOLF_NIGHT,
+        "\n".join(lines),
+        diff={"target": target},
+        detail={"discussion": discussion, "proposals": rounds},
+        visible_to=state.wolves,
+        day=night,
+    )
+
+
+async def witch_action(ctx: PhaseContext) -> RoleResult:
+    state = ctx.state
+    options = witch_options(state)
+    witch = options.witch
+    request = ctx.request(
+        DecisionKind.WITCH,
+        witch,
+        f"n{state.night}.witch.s{witch}",
+        witch=options,
+        context={"night": state.night, "told_target": options.told_target},
+    )
+    answer = await ctx.ask(request)
+    assert isinstance(answer, WitchChoice)  # checked by problem() or made by fallback()
+    told = options.told_target
+    parts = [
+        f"Night {state.night}: the witch was told {_seat(state, told)}"
+        if told is not None
+        else f"Night {state.night}: the witch was told no victim"
+    ]
+    parts.append("used the antidote" if answer.save else "kept the antidote")
+    if answer.poison is not None:
+        parts.append(f"poisoned {_seat(state, answer.poison)}")
+    return ctx.result(
+        Phase.WITCH,
+        "; ".join(parts) + ".",
+        diff={"save": answer.save, "poison": answer.poison},
+        detail={"told_target": told, "can_save": options.can_save},
+        visible_to=[witch],
+    )
+
+
+async def seer_check(ctx: PhaseContext) -> RoleResult:
+    state = ctx.state
+    seer = state.seat_of(Identity.SEER)
+    assert seer is not None  # the moderator runs this phase only for a living seer
+    request = ctx.request(
+        DecisionKind.SEER,
+        seer,
+        f"n{state.night}.seer.s{seer}",
+        options=seer_targets(state),
+        context={"night": state.night},
+    )
+    target = _choice(await ctx.ask(request))
+    assert target is not None  # seer options never include None
+    wolf = state.team(target) is Team.WOLVES
+    return ctx.result(
+        Phase.SEER,
+        f"Night {state.night}: the seer checked {_seat(state, target)}: "
+        + ("a wolf." if wolf else "good."),
+        diff={"target": target, "wolf": wolf},
+        visible_to=[seer],
+    )
+
+
+async def dawn(ctx: PhaseContext) -> RoleResult:
+    state = ctx.state
+    died = resolve_night(state)
+    if died:
+        text = (
+            f"Day {state.night} dawns. Died last night: "
+            + ", ".join(_seat(state, s) for s in died)
+            + "."
+        )
+    else:
+        text = f"Day {state.night} dawns. A peaceful night: nobody died."
+    return ctx.result(Phase.DAWN, text, diff={"died": list(died)})
+
+
+# -- day --------------------------------------------------------------------------------------
+async def hunter_shot(ctx: PhaseContext) -> RoleResult:
+    state = ctx.state
+    hunter = state.hunter_due
+    assert hunter is not None  # the moderator runs this phase only when a shot is due
+    request = ctx.request(
+        DecisionKind.HUNTER,
+        hunter,
+        f"d{state.night}.hunter.s{hunter}",
+        options=hunter_targets(state),
+        context={"day": state.night},
+    )
+    target = _choice(await ctx.ask(request))
+    if target is None:
+        return ctx.result(
+            Phase.HUNTER,
+            f"Day {state.night}: the hunter, seat {hunter}, kept his bullet.",
+            diff={"shooter": hunter, "target": None},
+            visible_to=[hunter],
+        )
+    return ctx.result(
+        Phase.HUNTER,
+        f"Day {state.night}: seat {hunter} reveals the hunter card and shoots {_seat(state, target)}.",
+        diff={"shooter": hunter, "target": target},
+    )
+
+
+async def last_words(ctx: PhaseContext) -> RoleResult:
+    state = ctx.state
+    speaker = state.last_words_due[0]
+    request = ctx.request(
+        DecisionKind.LAST_WORDS,
+        speaker,
+        f"d{state.night}.last-words.s{speaker}",
+        context={"day": state.night},
+    )
+    text = _text(await ctx.ask(request))
+    return ctx.result(
+        Phase.LAST_WORDS,
+        f"Last words of {_seat(state, speaker)}: {text}",
+        diff={"speaker": speaker},
+        detail={"text": text},
+    )
+
+
+async def day_speech(ctx: PhaseContext) -> RoleResult:
+    state = ctx.state
+    speaker = next_speaker(state)
+    assert speaker is not None  # the moderator runs this phase only while someone is to speak
+    pk = bool(state.pk)
+    request = ctx.request(
+        DecisionKind.SPEECH,
+        speaker,
+        f"d{state.night}.{'pk' if pk else 'speech'}.s{speaker}",
+        context={"day": state.night, "pk": pk, "candidates": list(state.pk)},
+    )
+    text = _text(await ctx.ask(request))
+    label = "PK speech" if pk else "Speech"
+    return ctx.result(
+        Phase.SPEECH,
+        f"{label} of {_seat(state, speaker)}: {text}",
+        diff={"speaker": speaker},
+        detail={"text": text, "pk": pk},
+    )
+
+
+async def vote(ctx: PhaseContext) -> RoleResult:
+    state = ctx.state
+    round_no = 2 if state.pk else 1
+    requests = [
+        ctx.request(
+            DecisionKind.VOTE,
+            seat,
+            f"d{state.night}.vote.r{round_no}.s{seat}",
+            options=vote_options(state, seat),
+            context={"day": state.night, "round": round_no, "candidates": list(state.pk)},
+        )
+        for seat in voters(state)
+    ]
+    answers = await asyncio.gather(*(ctx.ask(r) for r in requests))
+    ballots = {r.seat: _choice(a) for r, a in zip(requests, answers, strict=True)}
+    result = tally(state, ballots)
+    lines = [
+        f"Day {state.night} vote{' (PK round)' if round_no == 2 else ''}: "
+        + ", ".join(f"{v}->{'abstain' if t is None else t}" for v, t in sorted(ballots.items()))
+    ]
+    if result.pk:
+        lines.append("Tie between seats " + ", ".join(map(str, result.pk)) + ": PK round.")
+    elif result.exiled is not None:
+        lines.append(f"Exiled: {_seat(state, result.exiled)}.")
+    else:
+        lines.append("Nobody is exiled.")
+    return ctx.result(
+        Phase.VOTE,
+        "\n".join(lines),
+        diff={"exiled": result.exiled, "pk": list(result.pk)},
+        detail={
+            "round": round_no,
+            "ballots": [[v, t] for v, t in sorted(ballots.items())],
+            "counts": [[s, c] for s, c in result.counts.items()],
+        },
+    )
+
+
+def outcome_reason(state: GameState) -> str:
+    """Why the game ended, in words."""
+    winner = state.winner
+    if winner is None or winner is Outcome.DRAW:
+        return f"the day cap of {state.config.day_cap} days was reached"
+    if winner is Outcome.GOOD:
+        return "every wolf is dead"
+    alive = state.alive
+    villagers = [s for s in state.seats_of(Identity.VILLAGER)]
+    if villagers and not any(s in alive for s in villagers):
+        return "every villager is dead"
+    if not any(state.identity(s) is not Identity.WEREWOLF for s in alive):
+        return "every good player is dead"
+    if state.config.win_rule.value == "parity":
+        return "the wolves are as many as everyone else"
+    return "every god (seer, witch, hunter) is dead"
+
+
+async def game_end(ctx: PhaseContext) -> RoleResult:
+    state = ctx.state
+    winner = state.winner or Outcome.DRAW
+    reason = outcome_reason(state)
+    cast = [identity.value for identity in state.identities]
+    lines = [
+        f"Game over: {'a draw' if winner is Outcome.DRAW else winner.value + ' win'} ({reason})."
+    ]
+    lines += [
+        f"  seat {s} {state.names[s - 1]}: {state.identity(s).value}"
+        + ("" if state.is_alive(s) else " (dead)")
+        for s in state.seats
+    ]
+    return ctx.result(
+        Phase.GAME_END,
+        "\n".join(lines),
+        diff={"winner": winner.value},
+        detail={"identities": cast, "reason": reason, "alive": list(state.living)},
+    )
+
+
+PHASES: dict[Phase, Callable[[PhaseContext], Awaitable[RoleResult]]] = {
+    Phase.WOLF_NIGHT: wolf_night,
+    Phase.WITCH: witch_action,
+    Phase.SEER: seer_check,
+    Phase.DAWN: dawn,
+    Phase.HUNTER: hunter_shot,
+    Phase.LAST_WORDS: last_words,
+    Phase.SPEECH: day_speech,
+    Phase.VOTE: vote,
+    Phase.GAME_END: game_end,
+}

@@ -1,0 +1,22 @@
+"""The one player protocol every seat kind implements."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from ..decisions import Answer, Request
+
+__all__ = ["Player"]
+
+
+@runtime_checkable
+class Player(Protocol):
+    """A seat's decision maker: mock, random, LLM or human.
+
+    ``decide`` receives the seat's view and the legal options and returns an answer; the
+    rules check it, and an illegal answer is asked again with ``request.feedback`` set.
+    """
+
+    kind: str
+
+    async def decide(self, request: Request) -> Answer: ...

@@ -1,0 +1,196 @@
+"""The rules as pure functions of the state: legal options, night resolution, votes, wins.
+
+No I/O, no randomness, no asyncio. Every function reads a ``GameState`` (and its config)
+and returns plain values; the phase roles call these to decide, and the checks of player
+answers call them to validate.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .cast import GODS, Identity, Team
+from .config import SelfSave, TiePolicy, WinRule
+from .state import GameState, Outcome, Stage
+
+__all__ = [
+    "VoteResult",
+    "WitchOptions",
+    "hunter_targets",
+    "next_speaker",
+    "resolve_night",
+    "seer_targets",
+    "speaking_order",
+    "tally",
+    "team_alive",
+    "vote_options",
+    "voters",
+    "winner",
+    "witch_options",
+    "wolf_targets",
+]
+
+
+def winner(state: GameState) -> Outcome | None:
+    """Who has won given who is alive, or None. Both sides at once: wolves (狼刀在先)."""
+    alive = state.alive
+    wolves = sum(1 for s in alive if state.identity(s) is Identity.WEREWOLF)
+    others = len(alive) - wolves
+    rule = state.config.win_rule
+    if rule is WinRule.SIDE:
+        # only categories that existed at the deal count (a board without villagers
+        # cannot be won by killing its zero villagers)
+        start = state.identities
+        villagers = [s for s in state.seats if start[s - 1] is Identity.VILLAGER]
+        gods = [s for s in state.seats if start[s - 1] in GODS]
+        wolves_win = (bool(villagers) and not any(s in alive for s in villagers)) or (
+            bool(gods) and not any(s in alive for s in gods)
+        )
+    elif rule is WinRule.TOWN:
+        wolves_win = others == 0
+    else:
+        wolves_win = wolves >= others
+    if wolves_win:
+        return Outcome.WOLVES
+    if wolves == 0:
+        return Outcome.GOOD
+    return None
+
+
+# -- night ------------------------------------------------------------------------------------
+def wolf_targets(state: GameState) -> tuple[int | None, ...]:
+    """The wolves' legal choices tonight: living seats (wolves too if 自刀 is allowed),
+    and None for no kill when 空刀 is allowed."""
+    config = state.config
+    seats: list[int | None] = [
+        s
+        for s in state.living
+        if config.wolf_self_knife or state.identity(s) is not Identity.WEREWOLF
+    ]
+    if config.allow_empty_kill or not seats:
+        seats.append(None)
+    return tuple(seats)
+
+
+@dataclass(frozen=True, slots=True)
+class WitchOptions:
+    """What the witch may do tonight."""
+
+    witch: int
+    told_target: int | None  # the wolves' victim, told only while she holds the antidote
+    can_save: bool
+    poison_targets: tuple[int, ...]  # empty when the poison is gone
+    both_allowed: bool
+
+    def allows(self, save: bool, poison: int | None) -> str | None:
+        """None when (save, poison) is legal, else the reason it is not."""
+        if save and not self.can_save:
+            return "you cannot use the antidote tonight"
+        if poison is not None and poison not in self.poison_targets:
+            return f"you cannot poison seat {poison}"
+        if save and poison is not None and not self.both_allowed:
+            return "at most one potion a night"
+        return None
+
+
+def witch_options(state: GameState) -> WitchOptions:
+    witch = state.seat_of(Identity.WITCH)
+    if witch is None or not state.is_alive(witch):
+        raise ValueError("there is no living witch")
+    target = state.wolf_target
+    told = target if state.antidote else None
+    self_save = state.config.witch_self_save
+    self_ok = self_save is SelfSave.ALWAYS or (
+        self_save is SelfSave.FIRST_NIGHT and state.night == 1
+    )
+    can_save = told is not None and (told != witch or self_ok)
+    poison = tuple(s for s in state.living if s != witch) if state.poison else ()
+    return WitchOptions(witch, told, can_save, poison, state.config.witch_both_potions)
+
+
+def seer_targets(state: GameState) -> tuple[int, ...]:
+    seer = state.seat_of(Identity.SEER)
+    return tuple(s for s in state.living if s != seer)
+
+
+def resolve_night(state: GameState) -> tuple[int, ...]:
+    """Who dies at dawn: the wolves' victim unless saved, and the poisoned; by seat."""
+    died = set()
+    if state.wolf_target is not None and state.saved != state.wolf_target:
+        died.add(state.wolf_target)
+    if state.poisoned is not None:
+        died.add(state.poisoned)
+    return tuple(sorted(died & state.alive))
+
+
+def hunter_targets(state: GameState) -> tuple[int | None, ...]:
+    """A due hunter may shoot any living player, or decline (None)."""
+    return (*(s for s in state.living if s != state.hunter_due), None)
+
+
+# -- day --------------------------------------------------------------------------------------
+def speaking_order(state: GameState) -> tuple[int, ...]:
+    """Today's order: cyclic from the seat after the lowest night death, else from the seat
+    the day number points at; PK rounds go by seat."""
+    if state.stage is Stage.PK:
+        return tuple(sorted(state.pk))
+    n = len(state.identities)
+    night_deaths = sorted(
+        d.seat for d in state.deaths if d.day == state.night and d.cause.value in ("wolf", "poison")
+    )
+    start = (night_deaths[0] % n) + 1 if night_deaths else ((state.night - 1) % n) + 1
+    order = [((start - 1 + i) % n) + 1 for i in range(n)]
+    return tuple(s for s in order if s in state.alive)
+
+
+def next_speaker(state: GameState) -> int | None:
+    for seat in speaking_order(state):
+        if seat not in state.spoken:
+            return seat
+    return None
+
+
+def voters(state: GameState) -> tuple[int, ...]:
+    """Who votes now: everyone alive, except the PK candidates in a PK re-vote."""
+    return tuple(s for s in state.living if s not in state.pk)
+
+
+def vote_options(state: GameState, voter: int) -> tuple[int | None, ...]:
+    config = state.config
+    if state.pk:
+        targets: list[int | None] = list(state.pk)
+    else:
+        targets = [s for s in state.living if config.allow_self_vote or s != voter]
+    if config.allow_abstain:
+        targets.append(None)
+    return tuple(targets)
+
+
+@dataclass(frozen=True, slots=True)
+class VoteResult:
+    counts: dict[int, int]
+    exiled: int | None
+    pk: tuple[int, ...]  # non-empty when the tie sends the tied players to a PK round
+
+
+def tally(state: GameState, ballots: Mapping[int, int | None]) -> VoteResult:
+    """Count the ballots: a unique top exiles; a first tie goes to PK (if the config says
+    so); a tie in the PK round, a tie under the 'none' policy, or no votes exiles nobody."""
+    counts = Counter(t for t in ballots.values() if t is not None)
+    ordered = dict(sorted(counts.items()))
+    if not counts:
+        return VoteResult(ordered, None, ())
+    top = max(counts.values())
+    leaders = tuple(sorted(s for s, c in counts.items() if c == top))
+    if len(leaders) == 1:
+        return VoteResult(ordered, leaders[0], ())
+    first_round = not state.pk
+    if first_round and state.config.tie_policy is TiePolicy.PK:
+        return VoteResult(ordered, None, leaders)
+    return VoteResult(ordered, None, ())
+
+
+def team_alive(state: GameState, team: Team) -> tuple[int, ...]:
+    return tuple(s for s in state.living if state.team(s) is team)
