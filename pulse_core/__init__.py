@@ -27,6 +27,14 @@ from .sqlite_store import SQLiteEventStore
 from .store import EventStore, MemoryEventStore
 from .template import render as render_template
 from .template import template_references
+from .transfer import (
+    TopicFile,
+    export_topic,
+    export_topic_lines,
+    import_topic,
+    load_topic_file,
+    parse_topic,
+)
 from .workflow import (
     ATTACHMENTS,
     END,
@@ -73,6 +81,7 @@ __all__ = [
     "StatusGraph",
     "Target",
     "TemplateError",
+    "TopicFile",
     "TopicFileError",
     "TopicStatus",
     "WorkflowError",
@@ -80,7 +89,12 @@ __all__ = [
     "WorkflowType",
     "check_kind",
     "digest_of",
+    "export_topic",
+    "export_topic_lines",
+    "import_topic",
     "is_ulid",
+    "load_topic_file",
+    "parse_topic",
     "read_attachment",
     "read_content",
     "render_template",
