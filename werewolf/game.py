@@ -15,6 +15,7 @@ from typing import Any
 from pulse_core import START, Event, EventStore, RoleResult, WorkflowRule, WorkflowType
 from pulse_core.workflow import Role
 
+from .cast import Identity
 from .config import GameConfig
 from .errors import GameStateError
 from .moderator import next_phase
@@ -66,11 +67,22 @@ def fold_chain(chain: Sequence[Event]) -> GameState:
 
 
 def start_meta(
-    config: GameConfig, seed: int, names: Sequence[str] | None = None, **extra: Any
+    config: GameConfig,
+    seed: int,
+    names: Sequence[str] | None = None,
+    *,
+    deal: Sequence[Identity] | None = None,
+    **extra: Any,
 ) -> dict[str, Any]:
-    """The start event's meta: the public game description and the recorded deal."""
-    deck = list(config.identities)
-    random.Random(seed).shuffle(deck)
+    """The start event's meta: the public game description and the recorded deal (drawn
+    from ``seed`` unless ``deal`` gives it, as scripted tests and seat rotations do)."""
+    if deal is None:
+        deck = list(config.identities)
+        random.Random(seed).shuffle(deck)
+    else:
+        deck = [Identity(i) for i in deal]
+        if sorted(deck) != sorted(config.identities):
+            raise GameStateError("the deal must use exactly the config's identities")
     names = list(names) if names is not None else list(DEFAULT_NAMES[: config.seats])
     if len(names) != config.seats:
         raise GameStateError(f"{len(names)} names for {config.seats} seats")
@@ -84,11 +96,12 @@ def start_game(
     seed: int,
     config: GameConfig | None = None,
     names: Sequence[str] | None = None,
+    deal: Sequence[Identity] | None = None,
     **extra: Any,
 ) -> str:
     """Deal and append a new game's start event; returns the game id."""
     config = config or GameConfig()
-    meta = start_meta(config, seed, names, **extra)
+    meta = start_meta(config, seed, names, deal=deal, **extra)
     return rule.start(f"A {config.seats}-player werewolf game, seed {seed}.", meta)
 
 
