@@ -119,6 +119,12 @@ class _GameCache:
             views = self._views[game_id] = ViewCache()
         return views
 
+    def remember(self, event: Event, state: GameState | None) -> GameState | None:
+        """Keep the state the adapter's fold just made, so the next role need not refold."""
+        if state is not None and not state.ended:
+            self._cache[event.key] = (event.version, event.id, state)
+        return state
+
     def state(self, game_id: str, chain: Sequence[Event]) -> GameState:
         cached = self._cache.get(game_id)
         state: GameState | None
@@ -162,10 +168,13 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
     def moderator(last: Event, state: GameState | None) -> str:
         return next_phase(state)
 
+    def fold(state: GameState | None, event: Event) -> GameState | None:
+        return cache.remember(event, fold_event(state, event))
+
     return WorkflowType(
         name=WORKFLOW,
         roles={phase.value: phase_role(phase) for phase in Phase},
         moderator=moderator,
-        fold=fold_event,
+        fold=fold,
         initial=None,
     )

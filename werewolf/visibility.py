@@ -20,7 +20,7 @@ from pulse_core.workflow import is_control
 from .cast import Identity, Team, team_of
 from .config import GameConfig
 from .errors import GameStateError
-from .state import Phase, initial_state
+from .state import GameState, Phase, initial_state
 
 __all__ = ["Observation", "SeatView", "ViewCache", "can_see", "view"]
 
@@ -105,16 +105,20 @@ class ViewCache:
 
     def __init__(self) -> None:
         self._start_id = ""
+        self._start: GameState | None = None
         self._seen: list[tuple[Event, Observation | None]] = []  # observation None: control
         self._seats: dict[int, tuple[int, list[Observation], set[int]]] = {}
 
     def view(self, chain: Sequence[Event], seat: int) -> SeatView:
         if not chain or chain[0].role != START:
             raise GameStateError("a game chain starts with its start event")
-        state = initial_state(chain[0].meta)
-        identity = state.identity(seat)  # raises UnknownSeatError
         if chain[0].id != self._start_id or not self._extends(chain):
             self._start_id, self._seen, self._seats = chain[0].id, [], {}
+            self._start = initial_state(chain[0].meta)
+        state = self._start
+        if state is None:  # set together with _start_id above
+            raise GameStateError("no start event seen")
+        identity = state.identity(seat)  # raises UnknownSeatError
         for event in chain[1 + len(self._seen) :]:
             self._seen.append((event, None if is_control(event) else _observe(event)))
         upto, observations, dead = self._seats.get(seat, (0, [], set()))
