@@ -1,0 +1,222 @@
+"""Seat specs and lineups: who plays each seat, checked before a game starts.
+
+A seat spec comes from the command line (``--seat 3=llm:gpt-4o-mini``, ``--seat 5=human``)
+or from a TOML lineup file (``--lineup FILE``)::
+
+    [defaults]                 # every seat not named below
+    kind = "mock"
+
+    [seats.3]
+    kind = "llm"
+    model = "deepseek-chat"
+    base_url = "https://api.deepseek.com/v1"
+    api_key_env = "DEEPSEEK_API_KEY"   # the NAME of the variable; keys never enter files
+    temperature = 0.7
+    personality = "calm and logical"
+
+    [prices."deepseek-chat"]   # optional: USD per million tokens, for a cost figure
+    prompt = 0.27
+    completion = 1.10
+
+    [budget]
+    tokens = 500000            # stop the game cleanly past this many tokens
+
+LLM seats default to ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``, as the openai client does.
+Problems (unknown fields, unknown seats, an LLM seat without a model, a key variable that
+is not set) are reported together, each with its path, before anything runs.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import ConfigError
+
+__all__ = [
+    "DEFAULT_KEY_ENV",
+    "KINDS",
+    "Budget",
+    "Lineup",
+    "Price",
+    "SeatSpec",
+    "load_lineup",
+    "parse_seat_arg",
+]
+
+KINDS = ("mock", "random", "llm", "human")
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+DEFAULT_BASE_URL_ENV = "OPENAI_BASE_URL"
+
+Kind = Literal["mock", "random", "llm", "human"]
+
+
+class SeatSpec(BaseModel):
+    """Who plays one seat. Only the LLM fields' names are stored, never a key."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Kind = "mock"
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = Field(None, description="the name of the variable holding the key")
+    temperature: float | None = Field(None, ge=0, le=2)
+    top_p: float | None = Field(None, gt=0, le=1)
+    max_tokens: int | None = Field(None, ge=16)
+    timeout: float = Field(60.0, gt=0, description="seconds per request")
+    tool_mode: Literal["tools", "json"] = Field(
+        "tools", description="'json' for endpoints without tool calls"
+    )
+    personality: str | None = None
+    name: str | None = None
+
+    def label(self) -> str:
+        """A short public description, e.g. ``llm:gpt-4o-mini`` (never a key or URL)."""
+        return f"{self.kind}:{self.model}" if self.model else self.kind
+
+    def key_env(self) -> str:
+        return self.api_key_env or DEFAULT_KEY_ENV
+
+    def resolved_base_url(self, env: Mapping[str, str]) -> str | None:
+        return self.base_url or env.get(DEFAULT_BASE_URL_ENV) or None
+
+    def public(self) -> dict[str, Any]:
+        """What the game log records of this seat: kind, model, personality, name."""
+        return {
+            k: v
+            for k, v in (
+                ("kind", self.kind),
+                ("model", self.model),
+                ("personality", self.personality),
+                ("name", self.name),
+            )
+            if v is not None
+        }
+
+
+class Price(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    prompt: float = Field(ge=0, description="USD per million prompt tokens")
+    completion: float = Field(ge=0, description="USD per million completion tokens")
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        return (prompt_tokens * self.prompt + completion_tokens * self.completion) / 1_000_000
+
+
+class Budget(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tokens: int | None = Field(None, ge=1)
+
+
+class Lineup(BaseModel):
+    """Every seat's spec, with defaults, prices and a token budget."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    defaults: SeatSpec = SeatSpec()
+    seats: dict[int, SeatSpec] = Field(default_factory=dict)
+    prices: dict[str, Price] = Field(default_factory=dict)
+    budget: Budget = Budget()
+
+    def with_seats(self, overrides: Mapping[int, SeatSpec]) -> Lineup:
+        """This lineup with some seats replaced (the command line wins over the file)."""
+        return self.model_copy(update={"seats": {**self.seats, **overrides}})
+
+    def spec(self, seat: int) -> SeatSpec:
+        return self.seats.get(seat, self.defaults)
+
+    def resolve(self, seat_count: int) -> dict[int, SeatSpec]:
+        """The spec of every seat 1..seat_count; raises ConfigError for unknown seats."""
+        unknown = sorted(s for s in self.seats if not 1 <= s <= seat_count)
+        if unknown:
+            raise ConfigError(
+                [(f"seats.{s}", f"no seat {s}: seats are 1 to {seat_count}") for s in unknown]
+            )
+        return {s: self.spec(s) for s in range(1, seat_count + 1)}
+
+    def check(self, seat_count: int, env: Mapping[str, str] | None = None) -> dict[int, SeatSpec]:
+        """Resolve and check everything a game needs before it starts: every problem at once."""
+        env = os.environ if env is None else env
+        specs = self.resolve(seat_count)
+        problems: list[tuple[str, str]] = []
+        for seat, spec in specs.items():
+            where = f"seats.{seat}" if seat in self.seats else "defaults"
+            if spec.kind == "llm":
+                if not spec.model:
+                    problems.append(
+                        (f"{where}.model", f"seat {seat} is an llm seat without a model")
+                    )
+                if not env.get(spec.key_env()):
+                    problems.append(
+                        (
+                            f"{where}.api_key_env",
+                            f"seat {seat}: environment variable {spec.key_env()} is not set",
+                        )
+                    )
+        humans = [s for s, spec in specs.items() if spec.kind == "human"]
+        if len(humans) > 1:
+            problems.append(("seats", f"one human seat per terminal, not {len(humans)}"))
+        if problems:
+            raise ConfigError(list(dict.fromkeys(problems)))  # each problem once, in order
+        return specs
+
+    def price(self, model: str | None) -> Price | None:
+        return self.prices.get(model) if model else None
+
+
+def _validate(data: Mapping[str, Any], source: str) -> Lineup:
+    try:
+        return Lineup.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(
+            [
+                (f"{source}:" + ".".join(str(p) for p in err["loc"]), err["msg"])
+                for err in exc.errors()
+            ]
+        ) from None
+
+
+def load_lineup(path: str | os.PathLike[str]) -> Lineup:
+    """Read and validate a TOML lineup file."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError([("", f"{path}: no such lineup file")]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError([("", f"{path}: cannot read: {exc}")]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError([("", f"{path}: not valid TOML: {exc}")]) from None
+    seats = data.get("seats")
+    if isinstance(seats, dict):  # TOML table keys are strings: "3" -> 3
+        bad = [k for k in seats if not str(k).isdigit()]
+        if bad:
+            raise ConfigError([(f"{path}:seats.{k}", "seat keys are seat numbers") for k in bad])
+        data = {**data, "seats": {int(k): v for k, v in seats.items()}}
+    return _validate(data, str(path))
+
+
+def parse_seat_arg(text: str) -> tuple[int, SeatSpec]:
+    """``"3=llm:gpt-4o-mini"`` -> ``(3, SeatSpec(kind="llm", model="gpt-4o-mini"))``."""
+    seat_text, sep, spec_text = text.partition("=")
+    if not sep or not seat_text.strip().isdigit():
+        raise ConfigError(
+            [("--seat", f"{text!r}: write SEAT=KIND[:MODEL], e.g. 3=llm:gpt-4o-mini")]
+        )
+    kind, _, model = spec_text.strip().partition(":")
+    if kind not in KINDS:
+        raise ConfigError([("--seat", f"{text!r}: kind must be one of {', '.join(KINDS)}")])
+    if kind == "llm" and not model:
+        raise ConfigError(
+            [("--seat", f"{text!r}: an llm seat names its model: {seat_text}=llm:MODEL")]
+        )
+    if kind != "llm" and model:
+        raise ConfigError([("--seat", f"{text!r}: only llm seats take a model")])
+    return int(seat_text), SeatSpec.model_validate({"kind": kind, "model": model or None})
