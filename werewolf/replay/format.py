@@ -1,0 +1,325 @@
+"""The replay format as pydantic models: one model per event kind's ``meta``, and the lines.
+
+A replay file is a pulse topic file (``pulse_core.transfer``): a header line, then one line
+per event with its content and attachments inline. These models pin what a werewolf game
+writes into each event's ``meta``; ``replay_schema()`` exports them as the JSON Schema
+checked in as ``docs/replay-schema.json`` (regenerate with ``scripts/gen_schema.py``), and
+``check_meta`` is how the loader validates a log. Every model refuses unknown fields, so a
+change in what the phases write shows up in the tests, not in a reader's surprise.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
+
+from ..cast import Identity
+from ..config import GameConfig
+from ..decisions import DecisionKind
+from ..errors import GameFileError
+
+__all__ = [
+    "CONTROL_KINDS",
+    "FORMAT_VERSION",
+    "KIND_PREFIX",
+    "META_MODELS",
+    "EventLine",
+    "HeaderLine",
+    "check_meta",
+    "replay_schema",
+]
+
+FORMAT_VERSION = 1
+"""The pulse topic file version this code reads (the header's ``version``)."""
+KIND_PREFIX = "werewolf."
+"""Every event of a werewolf game has a kind starting with this."""
+
+Seat = Annotated[int, Field(ge=1, le=20, description="a seat number, 1-based")]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# -- parts shared by phase events ----------------------------------------------------------
+class FallbackRecord(_Strict):
+    """An answer the rules kept refusing, replaced by the legal fallback."""
+
+    seat: Seat
+    decision: DecisionKind
+    key: str = Field(description="the decision's key, unique in the game, e.g. d1.vote.r1.s5")
+    reason: str | None = Field(description="why the last answer was refused")
+
+
+class UsageRecord(_Strict):
+    """What one decision of one seat cost (LLM seats)."""
+
+    seat: Seat
+    decision: DecisionKind
+    prompt_tokens: int = Field(ge=0)
+    completion_tokens: int = Field(ge=0)
+    latency_ms: float = Field(ge=0)
+    calls: int = Field(ge=0)
+
+
+class _PhaseMeta(_Strict):
+    day: int = Field(ge=1, description="the night number, and the day that follows it")
+    visible_to: list[Seat] | None = Field(description="the audience: null is public")
+    fallbacks: list[FallbackRecord] = Field(default_factory=list)
+    usage: list[UsageRecord] = Field(default_factory=list)
+    attachments: dict[str, str] = Field(
+        default_factory=dict,
+        description="reasoning/<seat>/<decision> -> object hash of that private reasoning",
+    )
+
+
+# -- the start event -----------------------------------------------------------------------
+class GameInfo(BaseModel):
+    """The public game description; start_game may add further fields (kept as they are)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    config: GameConfig
+    names: list[str]
+    seed: int
+
+
+class StartMeta(_Strict):
+    game: GameInfo
+    deal: list[Identity] = Field(description="the identity of each seat, seat 1 first")
+    visible_to: list[Seat] = Field(description="always empty: the start event is god-only")
+
+
+# -- phases --------------------------------------------------------------------------------
+class WolfLine(_Strict):
+    seat: Seat
+    text: str
+
+
+class WolfNightDiff(_Strict):
+    target: Seat | None
+
+
+class WolfNightDetail(_Strict):
+    discussion: list[WolfLine]
+    proposals: list[list[tuple[Seat, Seat | None]]] = Field(
+        description="per round, [wolf, proposed target] pairs"
+    )
+
+
+class WolfNightMeta(_PhaseMeta):
+    phase: Literal["wolf-night"]
+    diff: WolfNightDiff
+    detail: WolfNightDetail
+
+
+class WitchDiff(_Strict):
+    save: bool
+    poison: Seat | None
+
+
+class WitchDetail(_Strict):
+    told_target: Seat | None = Field(description="the victim she was told, if any")
+    can_save: bool
+
+
+class WitchMeta(_PhaseMeta):
+    phase: Literal["witch-action"]
+    diff: WitchDiff
+    detail: WitchDetail
+
+
+class SeerDiff(_Strict):
+    target: Seat
+    wolf: bool
+
+
+class Empty(_Strict):
+    pass
+
+
+class SeerMeta(_PhaseMeta):
+    phase: Literal["seer-check"]
+    diff: SeerDiff
+    detail: Empty
+
+
+class DawnDiff(_Strict):
+    died: list[Seat] = Field(description="sorted; no causes")
+
+
+class DawnMeta(_PhaseMeta):
+    phase: Literal["dawn"]
+    diff: DawnDiff
+    detail: Empty
+
+
+class HunterDiff(_Strict):
+    shooter: Seat
+    target: Seat | None
+
+
+class HunterMeta(_PhaseMeta):
+    phase: Literal["hunter-shot"]
+    diff: HunterDiff
+    detail: Empty
+
+
+class SpeakerDiff(_Strict):
+    speaker: Seat
+
+
+class LastWordsDetail(_Strict):
+    text: str
+
+
+class LastWordsMeta(_PhaseMeta):
+    phase: Literal["last-words"]
+    diff: SpeakerDiff
+    detail: LastWordsDetail
+
+
+class SpeechDetail(_Strict):
+    text: str
+    pk: bool = Field(description="a PK speech (the tied players speak again)")
+
+
+class SpeechMeta(_PhaseMeta):
+    phase: Literal["day-speech"]
+    diff: SpeakerDiff
+    detail: SpeechDetail
+
+
+class VoteDiff(_Strict):
+    exiled: Seat | None
+    pk: list[Seat] = Field(description="the tied seats; non-empty: a PK round follows")
+
+
+class VoteDetail(_Strict):
+    round: Literal[1, 2] = Field(description="2 is the PK re-vote")
+    ballots: list[tuple[Seat, Seat | None]] = Field(description="[voter, target or null]")
+    counts: list[tuple[Seat, int]] = Field(description="[seat, votes], by seat")
+
+
+class VoteMeta(_PhaseMeta):
+    phase: Literal["vote"]
+    diff: VoteDiff
+    detail: VoteDetail
+
+
+class GameEndDiff(_Strict):
+    winner: Literal["wolves", "good", "draw"]
+
+
+class GameEndDetail(_Strict):
+    identities: list[Identity] = Field(description="revealed: the identity of each seat")
+    reason: str
+    alive: list[Seat]
+
+
+class GameEndMeta(_PhaseMeta):
+    phase: Literal["game-end"]
+    diff: GameEndDiff
+    detail: GameEndDetail
+
+
+# -- the adapter's control events ------------------------------------------------------------
+class ErrorMeta(_Strict):
+    """A phase that raised: the game waits for ``werewolf resume``."""
+
+    role: str = Field(description="the phase that failed, or (moderator)")
+    error: str = Field(description="the exception, one line; the content holds the traceback")
+
+
+class ResumeMeta(BaseModel):
+    """The game was resumed after a failure (any meta the resumer gave)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+META_MODELS: dict[str, type[BaseModel]] = {
+    "werewolf.__start__": StartMeta,
+    "werewolf.wolf-night": WolfNightMeta,
+    "werewolf.witch-action": WitchMeta,
+    "werewolf.seer-check": SeerMeta,
+    "werewolf.dawn": DawnMeta,
+    "werewolf.hunter-shot": HunterMeta,
+    "werewolf.last-words": LastWordsMeta,
+    "werewolf.day-speech": SpeechMeta,
+    "werewolf.vote": VoteMeta,
+    "werewolf.game-end": GameEndMeta,
+    "werewolf.__error__": ErrorMeta,
+    "werewolf.__resume__": ResumeMeta,
+}
+"""The meta model of every event kind a werewolf game writes."""
+CONTROL_KINDS = frozenset({"werewolf.__error__", "werewolf.__resume__"})
+
+
+# -- the lines of the file ---------------------------------------------------------------
+class HeaderLine(_Strict):
+    """Line 1 of a replay file."""
+
+    format: Literal["pulse-topic"]
+    version: Literal[1]
+    key: str = Field(description="the game id (a ULID)")
+    events: int = Field(ge=1, description="how many event lines follow")
+
+
+def _event_line(kind: str, meta: type[BaseModel]) -> type[BaseModel]:
+    name = "".join(part.capitalize() for part in kind.split(".")[1].strip("_").split("-"))
+    fields: dict[str, Any] = {
+        "id": (str, Field(description="a ULID")),
+        "occurred_at": (str, Field(description="ISO 8601 with UTC offset")),
+        "kind": (Literal[kind], ...),
+        "key": (str, Field(description="the game id")),
+        "version": (int, Field(ge=1, description="1, 2, 3, ... in file order")),
+        "hash": (str, Field(description="sha256 of the UTF-8 content")),
+        "meta": (meta, ...),
+        "code_rev": (str, Field(description="the package version that wrote the event")),
+        "content": (str, Field(description="the event's text, as the moderator would read it")),
+        "attachments": (
+            dict[str, str],
+            Field(default_factory=dict, description="name -> text, one per meta.attachments"),
+        ),
+    }
+    model: type[BaseModel] = create_model(
+        f"{name}Event", __config__=ConfigDict(extra="forbid", frozen=True), **fields
+    )
+    return model
+
+
+_EVENT_LINES = tuple(_event_line(kind, meta) for kind, meta in META_MODELS.items())
+# one line of any event kind, told apart by its "kind" field
+EventLine: Any = Annotated[Union[_EVENT_LINES], Field(discriminator="kind")]  # noqa: UP007
+
+
+def replay_schema() -> dict[str, Any]:
+    """The JSON Schema of one line of a replay file (a header or an event)."""
+    adapter: TypeAdapter[Any] = TypeAdapter(HeaderLine | EventLine)
+    schema = adapter.json_schema(ref_template="#/$defs/{model}")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "werewolf replay line",
+        "description": (
+            "One line of a werewolf replay file (JSON Lines): line 1 is the header, each "
+            f"further line one event. Format version {FORMAT_VERSION}; see "
+            "docs/replay-format.md."
+        ),
+        **schema,
+    }
+
+
+def check_meta(kind: str, meta: dict[str, Any], where: str) -> BaseModel:
+    """Validate one event's meta against its kind's model; ``where`` (``file:line``) names
+    the event in the GameFileError raised for an unknown kind or a meta that does not fit."""
+    model = META_MODELS.get(kind)
+    if model is None:
+        raise GameFileError(f"{where}: unknown event kind {kind!r}")
+    try:
+        return model.model_validate(meta)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        path = ".".join(str(p) for p in err["loc"])
+        more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
+        raise GameFileError(f"{where}: {kind} meta.{path}: {err['msg']}{more}") from None

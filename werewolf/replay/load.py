@@ -1,0 +1,156 @@
+"""Loading a game log for replay: from a replay file, or from a store by game id.
+
+Both give a ``GameLog``: the chain of events and every text it refers to (contents and
+attachments), checked. A file is checked line by line by ``pulse_core.transfer`` (JSON,
+fields, versions, hashes, the header's version and count); on top of that every event must
+be a werewolf event whose meta fits its model (``format.check_meta``) and the chain must
+fold into a game. Every problem raises with ``file:line`` (or ``store game version``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pulse_core import (
+    ATTACHMENTS,
+    START,
+    Event,
+    EventStore,
+    SQLiteEventStore,
+    TopicFile,
+    is_ulid,
+    load_topic_file,
+    parse_topic,
+)
+from pulse_core.workflow import is_control
+
+from ..errors import GameFileError, GameStateError
+from ..game import fold_event
+from ..state import GameState
+from .format import KIND_PREFIX, check_meta
+
+__all__ = [
+    "GameLog",
+    "check_game",
+    "load_game",
+    "load_replay",
+    "load_replay_file",
+    "parse_replay",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class GameLog:
+    """One game's events and their texts, ready to render."""
+
+    source: str  # the file, or "store#game"
+    game_id: str
+    chain: tuple[Event, ...]
+    texts: Mapping[str, str]  # by hash: every content and attachment of the chain
+    from_file: bool = True
+
+    def where(self, event: Event) -> str:
+        """Where ``event`` lives, for messages: ``file:line`` or ``store version N``."""
+        return _where(self.source, event.version, self.from_file)
+
+    def content(self, event: Event) -> str:
+        return self.texts[event.hash]
+
+    def attachment(self, event: Event, name: str) -> str | None:
+        digest = event.meta.get(ATTACHMENTS, {}).get(name)
+        return None if digest is None else self.texts.get(digest)
+
+    @property
+    def state(self) -> GameState:
+        """The game state after the whole log."""
+        state: GameState | None = None
+        for event in self.chain:
+            state = fold_event(state, event)
+        if state is None:  # check_game refused such a log already
+            raise GameStateError(f"{self.source}: no start event")
+        return state
+
+    @property
+    def finished(self) -> bool:
+        return self.state.ended
+
+
+def _where(source: str, version: int, from_file: bool) -> str:
+    # line 1 of a file is the header, so event version N is on line N + 1
+    return f"{source}:{version + 1}" if from_file else f"{source} version {version}"
+
+
+def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
+    """Raise GameFileError unless ``chain`` is a werewolf game: a start event, then werewolf
+    events whose meta fits its model, folding into a game state without error."""
+    if not chain:
+        raise GameFileError("an empty log is not a game")
+    first = chain[0]
+    if first.kind != KIND_PREFIX + START:
+        raise GameFileError(
+            f"{where(first)}: not a werewolf game: it begins with {first.kind!r}, "
+            f"not {KIND_PREFIX + START!r}"
+        )
+    state: GameState | None = None
+    for index, event in enumerate(chain):
+        if not event.kind.startswith(KIND_PREFIX):
+            raise GameFileError(f"{where(event)}: {event.kind!r} is not a werewolf event")
+        if index > 0 and event.role == START:
+            raise GameFileError(f"{where(event)}: a second start event")
+        check_meta(event.kind, event.meta, where(event))
+        if is_control(event):
+            continue
+        try:
+            state = fold_event(state, event)
+        except (GameStateError, ValueError, KeyError, IndexError) as exc:
+            raise GameFileError(f"{where(event)}: the game cannot apply this event: {exc}") from exc
+
+
+def _from_topic(topic: TopicFile) -> GameLog:
+    chain = tuple(topic.chain)
+    check_game(chain, lambda event: _where(topic.path, event.version, True))
+    return GameLog(source=topic.path, game_id=topic.key, chain=chain, texts=topic.texts)
+
+
+def load_replay_file(path: str | os.PathLike[str]) -> GameLog:
+    """Read and check a replay file (a werewolf game exported as a pulse topic file)."""
+    return _from_topic(load_topic_file(path))  # TopicFileError names file:line
+
+
+def parse_replay(data: bytes, source: str = "<replay>") -> GameLog:
+    """Check a replay file's bytes; ``source`` names it in messages."""
+    return _from_topic(parse_topic(data, source))
+
+
+def load_game(store: EventStore, game_id: str, source: str = "store") -> GameLog:
+    """Read and check one game from ``store``; ``source`` names the store in messages."""
+    chain = tuple(store.chain(game_id))
+    if not chain:
+        raise GameFileError(f"{source}: no game {game_id}")
+    label = f"{source}#{game_id}"
+    check_game(chain, lambda event: _where(label, event.version, False))
+    texts: dict[str, str] = {}
+    for event in chain:
+        digests = [event.hash, *event.meta.get(ATTACHMENTS, {}).values()]
+        for digest in digests:
+            if digest not in texts:
+                texts[digest] = store.objects.get(digest).decode("utf-8", errors="replace")
+    return GameLog(source=label, game_id=game_id, chain=chain, texts=texts, from_file=False)
+
+
+def load_replay(target: str, store_path: str | os.PathLike[str] | None = None) -> GameLog:
+    """A replay file, or (when ``target`` is a game id and no such file exists) that game
+    in the store at ``store_path``."""
+    if Path(target).exists() or store_path is None or not is_ulid(target):
+        return load_replay_file(target)
+    path = Path(store_path)
+    if not path.is_file():
+        raise GameFileError(f"{target}: no such file, and no store at {path} to look it up in")
+    store = SQLiteEventStore(path)
+    try:
+        return load_game(store, target, str(path))
+    finally:
+        store.close()

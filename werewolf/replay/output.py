@@ -1,0 +1,156 @@
+"""A whole replay on a console, and its exports: plain text, HTML and Markdown.
+
+``render_replay`` draws a finished (or interrupted) game for one viewer: the header, the
+cast, every night and day, the result, then (god view) the summary statistics or (other
+views) the cast as the end revealed it. The exports draw the same story on a recording
+console: ``replay_text`` without colour at a fixed width (what the golden tests compare),
+``replay_html`` a standalone page (rich's HTML export, which escapes every text),
+``replay_markdown`` the text in a fenced block for pasting into an issue.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+
+from rich.console import Console
+from rich.text import Text
+from rich.theme import Theme
+
+from .errors import ReplayOptionError
+from .load import GameLog
+from .render import StoryRenderer, god_fates, seen_fates
+from .stats import Prices, game_stats, render_stats
+from .views import ViewKind, ViewSpec, ViewStream
+
+__all__ = ["plain_console", "render_replay", "replay_html", "replay_markdown", "replay_text"]
+
+
+def plain_console(width: int = 80) -> Console:
+    """A console that records into memory: no colour, no terminal, a fixed width."""
+    return Console(
+        file=io.StringIO(),
+        width=width,
+        color_system=None,
+        force_terminal=False,
+        force_jupyter=False,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+        theme=Theme(),
+    )
+
+
+def render_replay(
+    console: Console,
+    log: GameLog,
+    spec: ViewSpec | None = None,
+    *,
+    from_day: int | None = None,
+    stats: bool = True,
+    prices: Prices | None = None,
+) -> None:
+    """Draw ``log`` as ``spec`` saw it (default: the god view) on ``console``.
+
+    ``from_day`` jumps to night ``from_day`` (the cast is still shown first); ``stats``
+    adds the summary to a god view; ``prices`` put a cost on the tokens LLM seats used.
+    """
+    spec = spec or ViewSpec()
+    god = spec.kind is ViewKind.GOD
+    stream = ViewStream(spec, log.attachment if god else None)
+    entries = [entry for event in log.chain for entry in stream.feed(event)]
+    state = log.state
+    if from_day is not None and not 1 <= from_day <= max(state.night, 1):
+        raise ReplayOptionError(
+            f"{log.source}: no day {from_day}: this game has days 1 to {max(state.night, 1)}"
+        )
+    assert stream.start_state is not None  # check_game made sure the log starts a game
+    renderer = StoryRenderer(spec, stream.start_state, stream.seat_view, game_id=log.game_id)
+    console.print(renderer.header())
+    console.print(
+        renderer.cast(god_fates(state) if god else {}, title="Cast" if god else "Players")
+    )
+    if from_day is not None and from_day > 1:
+        console.print(Text(f"(jumped to night {from_day}: earlier events are not shown)", "dim"))
+    for entry in entries:
+        if from_day is None or entry.day >= from_day:
+            console.print(*renderer.entry(entry))
+    if not state.ended:
+        console.print(
+            Text(
+                f"\nThe log ends here: the game is not over (werewolf resume {log.game_id}).",
+                style="bold",
+            )
+        )
+    if god and stats:
+        console.print(render_stats(game_stats(log.chain), renderer, prices))
+    elif not god and state.ended:
+        console.print(renderer.cast(seen_fates(entries), title="Cast, revealed"))
+
+
+def _console_text(console: Console) -> str:
+    file = console.file
+    assert isinstance(file, io.StringIO)  # plain_console writes to memory
+    lines = file.getvalue().splitlines()
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def replay_text(
+    log: GameLog, spec: ViewSpec | None = None, *, width: int = 80, **options: object
+) -> str:
+    """The replay as plain text at ``width`` columns (trailing spaces trimmed)."""
+    console = plain_console(width)
+    render_replay(console, log, spec, **options)  # type: ignore[arg-type]
+    return _console_text(console)
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>
+{{stylesheet}}
+body {{{{ color: {{foreground}}; background-color: {{background}}; margin: 2em; }}}}
+pre {{{{ font-family: Menlo, "DejaVu Sans Mono", Consolas, monospace; font-size: 14px; }}}}
+</style>
+</head>
+<body>
+<pre><code>{{code}}</code></pre>
+</body>
+</html>
+"""
+
+
+def replay_html(
+    log: GameLog, spec: ViewSpec | None = None, *, width: int = 100, **options: object
+) -> str:
+    """A standalone HTML page of the replay, in colour; every text is escaped."""
+    spec = spec or ViewSpec()
+    console = Console(
+        file=io.StringIO(),
+        width=width,
+        record=True,
+        force_terminal=True,
+        color_system="truecolor",
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+    )
+    render_replay(console, log, spec, **options)  # type: ignore[arg-type]
+    title = html.escape(f"Werewolf game {log.game_id} ({spec.label})")
+    return console.export_html(code_format=_PAGE.format(title=title), inline_styles=False)
+
+
+def replay_markdown(
+    log: GameLog, spec: ViewSpec | None = None, *, width: int = 100, **options: object
+) -> str:
+    """The replay as Markdown: a heading and the plain text in a fenced block (the fence is
+    longer than any run of backticks in the text, so no speech can close it)."""
+    spec = spec or ViewSpec()
+    text = replay_text(log, spec, width=width, **options)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"### Werewolf game {log.game_id} ({spec.label})\n\n{fence}text\n{text}{fence}\n"

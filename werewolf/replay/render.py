@@ -1,0 +1,368 @@
+"""Drawing a game with rich: the cast, each night and day, votes and the result.
+
+``StoryRenderer`` turns ``Entry`` objects (``views.ViewStream``) into rich renderables, in
+order, adding a heading when a night or a day begins. It knows what its viewer knows: the
+god every identity, a seat its own card (and a wolf its pack; a seer what she checked), a
+spectator nothing until the end reveals the cards. Seats are coloured by team when the
+viewer knows it. Every text from a player goes into ``rich.text.Text`` (never markup), so a
+speech cannot change the drawing, and exports escape it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from ..cast import Identity, Team, team_of
+from ..config import GameConfig
+from ..decisions import DecisionKind
+from ..state import Cause, GameState
+from ..visibility import SeatView
+from .views import Entry, ViewKind, ViewSpec
+
+__all__ = ["TEAM_STYLES", "StoryRenderer", "god_fates", "seen_fates"]
+
+TEAM_STYLES: Mapping[Team, str] = {Team.WOLVES: "bold red", Team.GOOD: "green"}
+NIGHT_STYLE = "blue"
+DAY_STYLE = "yellow"
+REASONING_STYLE = "dim italic"
+FALLBACK_STYLE = "magenta"
+INDENT = 4
+
+_WINNER_TEXT = {"wolves": "The wolves win", "good": "The good side wins", "draw": "A draw"}
+_NIGHT_PHASES = frozenset({"wolf-night", "witch-action", "seer-check"})
+_CAUSES = {
+    Cause.WOLF: "killed by wolves, night {n}",
+    Cause.POISON: "poisoned, night {n}",
+    Cause.EXILE: "exiled, day {n}",
+    Cause.SHOT: "shot by the hunter, day {n}",
+}
+
+
+def god_fates(state: GameState) -> dict[int, str]:
+    """Each dead seat's fate with its cause, from the god's-eye state."""
+    return {d.seat: _CAUSES[d.cause].format(n=d.day) for d in state.deaths}
+
+
+def seen_fates(entries: Iterable[Entry]) -> dict[int, str]:
+    """Each dead seat's fate as the public learned it: when, and if exiled or shot."""
+    fates: dict[int, str] = {}
+    for e in entries:
+        if e.phase == "dawn":
+            for seat in e.diff.get("died", []):
+                fates[seat] = f"died, night {e.day}"
+        elif e.phase == "vote" and e.diff.get("exiled") is not None:
+            fates[e.diff["exiled"]] = f"exiled, day {e.day}"
+        elif e.phase == "hunter-shot" and e.diff.get("target") is not None:
+            fates[e.diff["target"]] = f"shot by the hunter, day {e.day}"
+    return fates
+
+
+def _variants(config: GameConfig) -> str:
+    """The rules in one line: the board and every variant that differs from the default."""
+    default = GameConfig()
+    board = "standard nine" if config.identities == default.identities else "custom deck"
+    changed = [
+        f"{name.replace('_', ' ')}: {getattr(config, name)}"
+        for name in type(config).model_fields
+        if name != "identities" and getattr(config, name) != getattr(default, name)
+    ]
+    return ", ".join([f"{board}, {config.seats} seats", f"win rule: {config.win_rule}", *changed])
+
+
+class StoryRenderer:
+    """Renders one viewer's entries of one game, in order."""
+
+    def __init__(
+        self,
+        spec: ViewSpec,
+        start: GameState,
+        seat_view: SeatView | None = None,
+        *,
+        game_id: str = "",
+    ) -> None:
+        self.spec = spec
+        self.start = start
+        self.game_id = game_id
+        self.names = start.names
+        self.known: dict[int, Identity] = {}  # identities this viewer knows
+        self.teams: dict[int, Team] = {}  # teams this viewer knows (a seer's checks)
+        if spec.kind is ViewKind.GOD:
+            self.known = {s: start.identity(s) for s in start.seats}
+        elif spec.kind is ViewKind.SEAT:
+            if seat_view is None:
+                raise ValueError("a seat view needs the seat's SeatView")
+            self.known[seat_view.seat] = seat_view.identity
+            for wolf in seat_view.wolves:
+                self.known[wolf] = Identity.WEREWOLF
+        self._section: tuple[int, int] | None = None  # (day, 0 night / 1 day) drawn last
+
+    # -- pieces ---------------------------------------------------------------------------
+    def team(self, seat: int) -> Team | None:
+        identity = self.known.get(seat)
+        return team_of(identity) if identity is not None else self.teams.get(seat)
+
+    def seat(self, seat: int | None, *, role: bool = False) -> Text:
+        """``3 Cai``, in its team's colour when known; ``role=True`` adds ``[witch]``."""
+        if seat is None:
+            return Text("nobody")
+        team = self.team(seat)
+        label = Text(f"{seat} {self.names[seat - 1]}", style=TEAM_STYLES[team] if team else "")
+        identity = self.known.get(seat)
+        if role and identity is not None and self.spec.kind is ViewKind.GOD:
+            label.append(f" [{identity}]")
+        return label
+
+    def seats(self, seats: Sequence[int]) -> Text:
+        return Text(", ").join(self.seat(s) for s in seats) if seats else Text("nobody")
+
+    def header(self) -> RenderableType:
+        game = f"game {self.game_id}" if self.game_id else "a game"
+        lines = [
+            Text(f"Werewolf, {game} (seed {self.start.seed})", style="bold"),
+            Text(_variants(self.start.config)),
+            Text(f"Shown: {self.spec.label}{self._whoami()}", style="dim"),
+        ]
+        return Panel(Group(*lines), box=box.ROUNDED, expand=False)
+
+    def _whoami(self) -> str:
+        seat = self.spec.seat
+        if seat is None:
+            return ""
+        return f" ({self.names[seat - 1]}, the {self.known[seat]})"
+
+    def cast(self, fates: Mapping[int, str], *, title: str = "Cast") -> Table:
+        """Seat, name, role, team and fate, as far as the viewer knows them."""
+        table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
+        for column in ("Seat", "Name", "Role", "Team", "Fate"):
+            table.add_column(column, overflow="fold")
+        for s in self.start.seats:
+            team = self.team(s)
+            style = TEAM_STYLES[team] if team else ""
+            identity = self.known.get(s)
+            table.add_row(
+                Text(str(s)),
+                Text(self.names[s - 1], style=style),
+                Text(str(identity) if identity else "?"),
+                Text(str(team) if team else "?", style=style),
+                Text(fates.get(s, "alive")),
+            )
+        return table
+
+    def _heading(self, entry: Entry) -> list[RenderableType]:
+        if entry.phase.startswith("__"):
+            return []
+        night = entry.phase in _NIGHT_PHASES
+        section = (entry.day, 0 if night else 1)  # night N comes before day N
+        if self._section is not None and section <= self._section:
+            return []
+        self._section = section
+        title = f"Night {entry.day}" if night else f"Day {entry.day}"
+        style = NIGHT_STYLE if night else DAY_STYLE
+        return [Text(""), Rule(Text(title, style=f"bold {style}"))]
+
+    def _indented(self, text: Text) -> Padding:
+        return Padding(text, (0, 0, 0, INDENT), expand=False)
+
+    def _thought(self, name: str, text: str) -> RenderableType:
+        _, seat, decision = [*name.split("/", 2), "", ""][:3]
+        who = self.seat(int(seat)) if seat.isdigit() else Text(seat)
+        line = Text.assemble("» ", who, f" thinks ({decision}): ", text)
+        line.stylize(REASONING_STYLE)
+        return self._indented(line)
+
+    def _reasoning_of(self, entry: Entry, seat: int, decision: str) -> list[RenderableType]:
+        """One seat's reasoning for one decision, drawn in place (and not again after)."""
+        name = f"reasoning/{seat}/{decision}"
+        text = entry.reasoning.get(name)
+        if text is None:
+            return []
+        self._drawn.add(name)
+        return [self._thought(name, text)]
+
+    def _reasoning(self, entry: Entry) -> list[RenderableType]:
+        """The entry's reasoning not drawn in place, in decision order, then by seat."""
+        rest = [(name, text) for name, text in entry.reasoning.items() if name not in self._drawn]
+        rest.sort(key=lambda item: _reasoning_key(item[0]))
+        return [self._thought(name, text) for name, text in rest]
+
+    def _fallbacks(self, entry: Entry) -> list[RenderableType]:
+        out: list[RenderableType] = []
+        for fb in entry.fallbacks:
+            line = Text.assemble(
+                "! ",
+                self.seat(int(fb["seat"])),
+                f": {fb['decision']} fell back to the default after refused answers"
+                f" ({fb.get('reason') or 'no reason'}; {fb['key']})",
+            )
+            line.stylize(FALLBACK_STYLE)
+            out.append(self._indented(line))
+        return out
+
+    # -- entries --------------------------------------------------------------------------
+    def entry(self, entry: Entry) -> list[RenderableType]:
+        """The renderables of one entry, with a heading when a night or day begins."""
+        draw = getattr(self, "_" + entry.phase.strip("_").replace("-", "_"), None)
+        self._drawn: set[str] = set()
+        body: list[RenderableType] = draw(entry) if draw is not None else self._unknown(entry)
+        return [*self._heading(entry), *body, *self._fallbacks(entry), *self._reasoning(entry)]
+
+    def _unknown(self, entry: Entry) -> list[RenderableType]:
+        return [Text(f"({entry.phase}: an event this version does not draw)", style="dim")]
+
+    def _wolf_night(self, e: Entry) -> list[RenderableType]:
+        discussion: list[dict[str, Any]] = list(e.detail.get("discussion", []))
+        wolves = [int(line["seat"]) for line in discussion]
+        out: list[RenderableType] = [
+            Text.assemble(Text("The wolves", style="bold"), " (", self.seats(wolves), ") talk:")
+        ]
+        for line in discussion:
+            seat = int(line["seat"])
+            out.append(self._indented(Text.assemble(self.seat(seat), ": ", line["text"])))
+            out += self._reasoning_of(e, seat, "wolf-talk")
+        for number, proposals in enumerate(e.detail.get("proposals", []), start=1):
+            pairs = Text(", ").join(
+                Text.assemble(self.seat(w), " → ", self.seat(t)) for w, t in proposals
+            )
+            out.append(self._indented(Text.assemble(f"Proposals, round {number}: ", pairs)))
+        out.append(
+            self._indented(
+                Text.assemble(Text("Target: ", style="bold"), self.seat(e.diff["target"]))
+            )
+        )
+        return out
+
+    def _witch_action(self, e: Entry) -> list[RenderableType]:
+        witch = e.audience[0] if e.audience else self.spec.seat
+        told = e.detail.get("told_target")
+        who = Text("The witch", style="bold")
+        if witch:
+            who = Text.assemble(who, " (", self.seat(witch), ")")
+        heard = (
+            Text.assemble(" was told the victim: ", self.seat(told))
+            if told is not None
+            else Text(" learned no victim")
+        )
+        acts: list[Text] = []
+        if e.diff.get("save"):
+            acts.append(Text.assemble("saves ", self.seat(told)))
+        if e.diff.get("poison") is not None:
+            acts.append(Text.assemble("poisons ", self.seat(e.diff["poison"])))
+        action = Text(" and ").join(acts) if acts else Text("uses no potion")
+        return [Text.assemble(who, heard, "; she ", action, ".")]
+
+    def _seer_check(self, e: Entry) -> list[RenderableType]:
+        target, wolf = int(e.diff["target"]), bool(e.diff["wolf"])
+        if self.spec.kind is ViewKind.SEAT and target not in self.known:
+            self.teams[target] = Team.WOLVES if wolf else Team.GOOD
+        seer = e.audience[0] if e.audience else self.spec.seat
+        who = Text("The seer", style="bold")
+        if seer:
+            who = Text.assemble(who, " (", self.seat(seer), ")")
+        verdict = Text("a WOLF", style=TEAM_STYLES[Team.WOLVES]) if wolf else Text("good")
+        return [Text.assemble(who, " checks ", self.seat(target), ": ", verdict, ".")]
+
+    def _dawn(self, e: Entry) -> list[RenderableType]:
+        died = list(e.diff.get("died", []))
+        if not died:
+            return [Text.assemble(Text("Dawn.", style="bold"), " A peaceful night: nobody died.")]
+        return [
+            Text.assemble(
+                Text("Dawn.", style="bold"), " Died in the night: ", self.seats(died), "."
+            )
+        ]
+
+    def _hunter_shot(self, e: Entry) -> list[RenderableType]:
+        shooter, target = int(e.diff["shooter"]), e.diff.get("target")
+        self.known.setdefault(shooter, Identity.HUNTER)  # a shot reveals the card
+        who = Text.assemble(Text("The hunter", style="bold"), " (", self.seat(shooter), ")")
+        if target is None:
+            return [Text.assemble(who, " keeps his bullet.")]
+        return [Text.assemble(who, " reveals his card and shoots ", self.seat(target), ".")]
+
+    def _speech_block(self, label: str, e: Entry, decision: str) -> list[RenderableType]:
+        speaker = int(e.diff["speaker"])
+        head = Text.assemble(Text(label, style="bold"), self.seat(speaker, role=True), ":")
+        body = self._indented(Text(e.detail["text"]))
+        return [head, body, *self._reasoning_of(e, speaker, decision)]
+
+    def _last_words(self, e: Entry) -> list[RenderableType]:
+        return self._speech_block("Last words of ", e, "last-words")
+
+    def _day_speech(self, e: Entry) -> list[RenderableType]:
+        return self._speech_block("PK speech of " if e.detail.get("pk") else "", e, "speech")
+
+    def _vote(self, e: Entry) -> list[RenderableType]:
+        pk_round = e.detail.get("round") == 2
+        title = f"Day {e.day} PK re-vote" if pk_round else f"Day {e.day} vote"
+        by_target: dict[int | None, list[int]] = {}
+        for voter, target in e.detail.get("ballots", []):
+            by_target.setdefault(target, []).append(voter)
+        table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
+        table.add_column("Votes", justify="right")
+        table.add_column("Against")
+        table.add_column("Voters", overflow="fold")
+        targets = sorted(
+            (t for t in by_target if t is not None), key=lambda t: (-len(by_target[t]), t)
+        )
+        for target in targets:
+            voters = by_target[target]
+            table.add_row(Text(str(len(voters))), self.seat(target), self.seats(voters))
+        if None in by_target:
+            table.add_row(Text("-"), Text("(abstained)"), self.seats(by_target[None]))
+        exiled, pk = e.diff.get("exiled"), list(e.diff.get("pk", []))
+        if pk:
+            result = Text.assemble("Tie between ", self.seats(pk), ": a PK round follows.")
+        elif exiled is not None:
+            result = Text.assemble(self.seat(exiled), " is exiled.")
+        else:
+            result = Text("Nobody is exiled.")
+        return [Text(""), table, Text.assemble("→ ", result)]
+
+    def _game_end(self, e: Entry) -> list[RenderableType]:
+        identities = [Identity(i) for i in e.detail.get("identities", [])]
+        for seat, identity in enumerate(identities, start=1):
+            self.known[seat] = identity  # the end reveals every card
+        winner = str(e.diff.get("winner", "draw"))
+        style = {"wolves": TEAM_STYLES[Team.WOLVES], "good": TEAM_STYLES[Team.GOOD]}.get(
+            winner, "bold"
+        )
+        body = Text.assemble(
+            Text(_WINNER_TEXT.get(winner, winner), style=f"bold {style}"),
+            f": {e.detail.get('reason', '')}.",
+        )
+        alive = [int(s) for s in e.detail.get("alive", [])]
+        survivors = Text.assemble("Survivors: ", self.seats(alive), ".")
+        return [
+            Text(""),
+            Panel(Group(body, survivors), title=f"Result, day {e.day}", title_align="left"),
+        ]
+
+    def _error(self, e: Entry) -> list[RenderableType]:
+        role = e.detail.get("role", "?")
+        line = Text(f"! The game stopped: phase {role} failed: {e.note}", style="bold red")
+        return [line]
+
+    def _resume(self, e: Entry) -> list[RenderableType]:
+        return [Text("The game was resumed.", style="bold")]
+
+
+_DECISION_ORDER = {kind.value: i for i, kind in enumerate(DecisionKind)}
+
+
+def _reasoning_key(name: str) -> tuple[int, int, str]:
+    """``reasoning/<seat>/<decision>``: in the order decisions are made, then by seat."""
+    _, seat, decision = [*name.split("/", 2), "", ""][:3]
+    return (
+        _DECISION_ORDER.get(decision, len(_DECISION_ORDER)),
+        int(seat) if seat.isdigit() else 0,
+        name,
+    )
