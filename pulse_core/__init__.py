@@ -6,12 +6,18 @@ and a moderator), and an adapter whose ``tick()`` moves every topic one step.
 """
 
 from .adapter import TopicStatus, WorkflowRule
+from .agent import agent_role, run_agent
 from .errors import (
+    AgentError,
+    AgentTimeoutError,
     ConflictError,
     CorruptObjectError,
     GraphError,
     ImmutableLogError,
     InvalidEventError,
+    LLMError,
+    LLMRequestError,
+    LLMUnavailableError,
     ObjectNotFoundError,
     PulseError,
     TemplateError,
@@ -22,6 +28,7 @@ from .events import CODE_REV, Draft, Event, JSONValue, Meta, check_kind, split_k
 from .graph import Decision, Problem, StatusGraph, Target
 from .graph import validate as validate_graph
 from .ids import Clock, IdSource, is_ulid, system_clock
+from .llm import ChatMessage, LLMExchange, LLMUsage, ToolCallOutcome, call_tool, llm_role, tool_role
 from .objects import FileObjectStore, MemoryObjectStore, ObjectStore, digest_of
 from .sqlite_store import SQLiteEventStore
 from .store import EventStore, MemoryEventStore
@@ -55,6 +62,9 @@ __all__ = [
     "ERROR",
     "RESUME",
     "START",
+    "AgentError",
+    "AgentTimeoutError",
+    "ChatMessage",
     "Clock",
     "ConflictError",
     "CorruptObjectError",
@@ -68,6 +78,11 @@ __all__ = [
     "ImmutableLogError",
     "InvalidEventError",
     "JSONValue",
+    "LLMError",
+    "LLMExchange",
+    "LLMRequestError",
+    "LLMUnavailableError",
+    "LLMUsage",
     "MemoryEventStore",
     "MemoryObjectStore",
     "Meta",
@@ -81,25 +96,31 @@ __all__ = [
     "StatusGraph",
     "Target",
     "TemplateError",
+    "ToolCallOutcome",
     "TopicFile",
     "TopicFileError",
     "TopicStatus",
     "WorkflowError",
     "WorkflowRule",
     "WorkflowType",
+    "agent_role",
+    "call_tool",
     "check_kind",
     "digest_of",
     "export_topic",
     "export_topic_lines",
     "import_topic",
     "is_ulid",
+    "llm_role",
     "load_topic_file",
     "parse_topic",
     "read_attachment",
     "read_content",
     "render_template",
+    "run_agent",
     "split_kind",
     "system_clock",
     "template_references",
+    "tool_role",
     "validate_graph",
 ]

@@ -138,4 +138,12 @@ class AgentError(WorkflowError):
 
 
 class AgentTimeoutError(AgentError, TimeoutError):
-    """An agent program ran past its timeout; its process group was killed."""
+    """An agent program ran past its timeout; its process group was killed.
+
+    ``stdout`` and ``stderr`` hold what it had written by then.
+    """
+
+    def __init__(self, message: str, *, stdout: str = "", stderr: str = "") -> None:
+        super().__init__(message)
+        self.stdout = stdout
+        self.stderr = stderr

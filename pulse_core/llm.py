@@ -1,0 +1,496 @@
+"""LLM roles over any OpenAI-compatible endpoint: the "sandwich" of seed 000.
+
+A role builds a prompt from its topic (a system prompt and one user message), calls the
+model, and turns the answer into a ``RoleResult``:
+
+- ``llm_role``: the answer is free text, handed to ``parse_response``.
+- ``tool_role``: the answer is structured. The model is forced to call one function whose
+  JSON schema comes from a pydantic model; the arguments are validated by that model. A
+  missing call, broken JSON or a schema violation is sent back to the model, saying exactly
+  what was wrong, and it tries again (bounded); after that the role returns
+  ``default_result`` and marks ``meta["fallback"]``. Never a regex over free text (seed 004).
+  ``mode="json"`` does the same for endpoints without tool support: the schema goes into the
+  system prompt and ``response_format`` asks for a JSON object.
+
+The loop behind ``tool_role`` is ``call_tool``, public so that callers outside a role (LLM
+players) get the same forced call, validation, feedback and bounded retry.
+
+Transport failures are the openai client's job first: it retries timeouts, HTTP 429 and
+5xx itself (``max_retries`` on the client, honouring ``Retry-After``). When it gives up the
+call raises ``LLMUnavailableError``; a refused request (other 4xx) raises
+``LLMRequestError``. The adapter records either as the topic's failure, and the topic can be
+resumed. Neither the errors nor ``meta`` ever hold the client's API key.
+
+Every role adds ``meta["llm"]``: model, mode, attempts, prompt and completion tokens, and
+latency in milliseconds; and attaches the whole exchange (``attachments["llm_exchange"]``,
+the messages sent and received as JSON) so a god view can show what the model saw.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeAlias, TypeVar, cast
+
+import openai
+import pydantic
+from openai.types.chat import ChatCompletionMessage
+
+from .errors import LLMError, LLMRequestError, LLMUnavailableError, WorkflowError
+from .events import Event, Meta
+from .store import EventStore
+from .workflow import Role, RoleResult
+
+__all__ = [
+    "ChatMessage",
+    "LLMExchange",
+    "LLMUsage",
+    "Mode",
+    "ToolCallOutcome",
+    "call_tool",
+    "llm_role",
+    "tool_role",
+]
+
+M = TypeVar("M", bound=pydantic.BaseModel)
+
+Mode: TypeAlias = Literal["tool", "json"]
+ChatMessage: TypeAlias = dict[str, Any]
+"""One chat message as the endpoint takes it: ``{"role": ..., "content": ...}`` and so on."""
+
+DEFAULT_TIMEOUT = 120.0
+"""Seconds one request may take before the client gives up on it (and maybe retries)."""
+
+_TOOL_NAME_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # what OpenAI accepts as a function name
+_RESERVED_SAMPLING = frozenset(
+    {"model", "messages", "tools", "tool_choice", "response_format", "stream", "timeout"}
+)
+_MAX_PROBLEM_CHARS = 300  # problems go into meta, which stays small
+
+
+@dataclass(frozen=True, slots=True)
+class LLMUsage:
+    """Token counts as the endpoint reported them (0 when it reported none)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def __add__(self, other: LLMUsage) -> LLMUsage:
+        return LLMUsage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LLMExchange:
+    """One attempt: the assistant's message as received, and why it was rejected (if so)."""
+
+    reply: ChatMessage
+    problem: str | None
+    usage: LLMUsage
+    latency: float  # seconds
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallOutcome(Generic[M]):
+    """What ``call_tool`` ended with.
+
+    ``parsed`` is the validated arguments, or ``None`` when every attempt was rejected;
+    ``problems`` holds one line per rejected attempt; ``messages`` is the whole
+    conversation, every request message and every reply, feedback included.
+    """
+
+    parsed: M | None
+    problems: list[str]
+    usage: LLMUsage
+    latency: float  # seconds, summed over attempts
+    attempts: int
+    exchanges: list[LLMExchange]
+    messages: list[ChatMessage] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.parsed is not None
+
+
+# -- one request --------------------------------------------------------------------------------
+def _redact(text: str, client: openai.AsyncOpenAI) -> str:
+    """``text`` with the client's API key masked, should a server have echoed it."""
+    key = getattr(client, "api_key", None)
+    if isinstance(key, str) and len(key) >= 4:
+        text = text.replace(key, "***")
+    return text
+
+
+def _endpoint_error(client: openai.AsyncOpenAI, model: str, exc: openai.APIError) -> LLMError:
+    """The pulse_core error for a failed request: says where, what, and how often it tried."""
+    where = f"{client.base_url} (model {model!r})"
+    tries = f"{client.max_retries + 1} tries"
+    error: LLMError
+    if isinstance(exc, openai.APITimeoutError):
+        error = LLMUnavailableError(f"{where} did not answer within the timeout ({tries})")
+    elif isinstance(exc, openai.APIConnectionError):
+        error = LLMUnavailableError(f"cannot reach {where}: {exc.message} ({tries})")
+    elif isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        detail = exc.message[:_MAX_PROBLEM_CHARS]
+        if status == 429 or status >= 500 or status in (408, 409):
+            error = LLMUnavailableError(f"{where} answered HTTP {status} ({tries}): {detail}")
+        else:
+            error = LLMRequestError(f"{where} refused the request, HTTP {status}: {detail}")
+    else:
+        error = LLMRequestError(f"{where} sent an answer the client cannot read: {exc.message}")
+    return type(error)(_redact(str(error), client))
+
+
+async def _complete(
+    client: openai.AsyncOpenAI,
+    *,
+    model: str,
+    messages: Sequence[ChatMessage],
+    timeout: float | None,
+    request: Mapping[str, Any],
+) -> tuple[ChatCompletionMessage, LLMUsage, float]:
+    """One chat completion: the assistant's message, the usage and the latency in seconds."""
+    started = time.perf_counter()
+    try:
+        response = await client.chat.completions.create(
+            model=model,
+            messages=cast(Any, list(messages)),
+            timeout=openai.NOT_GIVEN if timeout is None else timeout,
+            **request,
+        )
+    except openai.APIError as exc:
+        # from None: the client's exception text may quote request details; ours is redacted
+        raise _endpoint_error(client, model, exc) from None
+    latency = time.perf_counter() - started
+    if not response.choices:
+        raise LLMRequestError(f"{client.base_url} (model {model!r}) answered with no choices")
+    usage = LLMUsage()
+    if response.usage is not None:
+        usage = LLMUsage(response.usage.prompt_tokens, response.usage.completion_tokens)
+    return response.choices[0].message, usage, latency
+
+
+def _assistant_message(message: ChatCompletionMessage) -> ChatMessage:
+    """The assistant's message as it goes back into the conversation."""
+    sent: ChatMessage = {"role": "assistant"}
+    if message.content is not None:
+        sent["content"] = message.content
+    if message.tool_calls:
+        sent["tool_calls"] = [call.model_dump(exclude_none=True) for call in message.tool_calls]
+    if "content" not in sent and "tool_calls" not in sent:
+        sent["content"] = ""
+    return sent
+
+
+# -- validation -----------------------------------------------------------------------------------
+def _describe_errors(error: pydantic.ValidationError) -> str:
+    parts: list[str] = []
+    for item in error.errors(include_url=False):
+        where = ".".join(str(p) for p in item["loc"]) or "(the whole object)"
+        text = f"`{where}`: {item['msg']}"
+        if item["type"] != "missing":
+            got = json.dumps(item.get("input"), ensure_ascii=False, default=str)
+            text += f" (got {got[:60]})"
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def _validate(
+    arguments_model: type[M], text: str, what: str, *, plural: bool
+) -> tuple[M | None, str | None]:
+    """Parse and validate ``text``; the parsed model, or a sentence saying what is wrong."""
+    is_, does = ("are", "do") if plural else ("is", "does")
+    try:
+        return arguments_model.model_validate_json(text), None
+    except pydantic.ValidationError as exc:
+        broken = [e for e in exc.errors(include_url=False) if e["type"] == "json_invalid"]
+        if broken:
+            return None, f"{what} {is_} not valid JSON ({broken[0]['msg']})"
+        return None, f"{what} {does} not match the schema: {_describe_errors(exc)}"
+
+
+def _strip_fence(text: str) -> str:
+    """Drop a Markdown code fence around a JSON answer (models add one even in JSON mode)."""
+    stripped = text.strip()
+    if stripped.startswith("```") and stripped.endswith("```") and "\n" in stripped:
+        body = stripped[:-3].split("\n", 1)[1]
+        return body.strip()
+    return stripped
+
+
+# -- the forced-call loop -----------------------------------------------------------------------
+def _check_tool_name(tool_name: str) -> None:
+    if not _TOOL_NAME_RE.match(tool_name):
+        raise WorkflowError(
+            f"tool name {tool_name!r} must be 1-64 letters, digits, '_' or '-' (OpenAI's rule)"
+        )
+
+
+def _check_sampling(sampling: Mapping[str, Any]) -> None:
+    reserved = sorted(_RESERVED_SAMPLING.intersection(sampling))
+    if reserved:
+        raise WorkflowError(f"sampling options may not set {', '.join(reserved)}: the role does")
+
+
+def _json_instruction(tool_name: str, tool_description: str, schema: Mapping[str, Any]) -> str:
+    return (
+        f"Answer with only a JSON object, no other text: the arguments of `{tool_name}` "
+        f"({tool_description}). It must match this JSON schema:\n"
+        f"{json.dumps(schema, ensure_ascii=False)}"
+    )
+
+
+def _with_instruction(messages: Sequence[Mapping[str, Any]], instruction: str) -> list[ChatMessage]:
+    """The messages with ``instruction`` added to the system prompt (or as one, first)."""
+    out = [dict(m) for m in messages]
+    if out and out[0].get("role") == "system" and isinstance(out[0].get("content"), str):
+        out[0]["content"] = f"{out[0]['content']}\n\n{instruction}"
+    else:
+        out.insert(0, {"role": "system", "content": instruction})
+    return out
+
+
+def _judge_tool_reply(
+    message: ChatMessage, tool_name: str, arguments_model: type[M]
+) -> tuple[M | None, str | None, list[ChatMessage]]:
+    """Validate a tool-mode reply: (parsed, problem, feedback messages to send if rejected)."""
+    calls: list[dict[str, Any]] = message.get("tool_calls") or []
+    if not calls:
+        content = message.get("content") or ""
+        answered = "plain text" if content.strip() else "an empty message"
+        missing = f"no call to the function `{tool_name}`: the answer was {answered}"
+        request = f"{missing}. Call `{tool_name}` now; do not answer in text."
+        return None, missing, [{"role": "user", "content": request}]
+    chosen = next((c for c in calls if c.get("function", {}).get("name") == tool_name), None)
+    problem: str | None
+    if chosen is None:
+        called = ", ".join(f"`{c.get('function', {}).get('name')}`" for c in calls)
+        problem = f"called {called}, but the only function is `{tool_name}`"
+    else:
+        arguments = chosen.get("function", {}).get("arguments") or ""
+        what = f"the arguments of `{tool_name}`"
+        parsed, problem = _validate(arguments_model, arguments, what, plural=True)
+        if problem is None:
+            return parsed, None, []
+    # Every call in the reply needs its own tool message, or the endpoint refuses the next turn.
+    answers: list[ChatMessage] = []
+    for call in calls:
+        if chosen is None or call is chosen:
+            text = f"Rejected: {problem}. Call `{tool_name}` again with arguments that fix this."
+        else:
+            text = f"Ignored: call only `{tool_name}`, once."
+        answers.append({"role": "tool", "tool_call_id": call.get("id", ""), "content": text})
+    return None, problem, answers
+
+
+def _judge_json_reply(
+    message: ChatMessage, arguments_model: type[M]
+) -> tuple[M | None, str | None, list[ChatMessage]]:
+    """Validate a JSON-mode reply: (parsed, problem, feedback messages to send if rejected)."""
+    content = _strip_fence(message.get("content") or "")
+    problem: str | None
+    if not content:
+        problem = "the answer was empty, not a JSON object"
+    else:
+        parsed, problem = _validate(arguments_model, content, "the answer", plural=False)
+        if problem is None:
+            return parsed, None, []
+    request = f"Rejected: {problem}. Answer again with only a JSON object that fixes this."
+    return None, problem, [{"role": "user", "content": request}]
+
+
+async def call_tool(
+    client: openai.AsyncOpenAI,
+    *,
+    model: str,
+    messages: Sequence[Mapping[str, Any]],
+    tool_name: str,
+    tool_description: str,
+    arguments_model: type[M],
+    max_retries: int = 2,
+    mode: Mode = "tool",
+    timeout: float | None = DEFAULT_TIMEOUT,
+    **sampling: Any,
+) -> ToolCallOutcome[M]:
+    """Ask for one structured answer, validated by ``arguments_model``.
+
+    In ``"tool"`` mode the request offers one function, ``tool_name``, with the model's JSON
+    schema as its parameters, and forces it (``tool_choice``). In ``"json"`` mode the schema
+    goes into the system prompt and ``response_format`` asks for a JSON object. A reply with
+    no call, invalid JSON or arguments that fail validation is answered with a message that
+    says exactly what was wrong, and the model tries again, at most ``max_retries`` times.
+
+    Returns the outcome whether or not an attempt succeeded (``outcome.parsed`` is ``None``
+    when none did). Raises ``LLMUnavailableError`` / ``LLMRequestError`` when the endpoint
+    cannot be used at all; ``timeout`` is per request (``None``: the client's own).
+    """
+    _check_tool_name(tool_name)
+    _check_sampling(sampling)
+    if max_retries < 0:
+        raise WorkflowError(f"max_retries must be 0 or more, not {max_retries}")
+    if mode not in ("tool", "json"):
+        raise WorkflowError(f"mode must be 'tool' or 'json', not {mode!r}")
+    schema = arguments_model.model_json_schema()
+    request: dict[str, Any] = dict(sampling)
+    if mode == "tool":
+        conversation = [dict(m) for m in messages]
+        function = {"name": tool_name, "description": tool_description, "parameters": schema}
+        request["tools"] = [{"type": "function", "function": function}]
+        request["tool_choice"] = {"type": "function", "function": {"name": tool_name}}
+    else:
+        instruction = _json_instruction(tool_name, tool_description, schema)
+        conversation = _with_instruction(messages, instruction)
+        request["response_format"] = {"type": "json_object"}
+
+    exchanges: list[LLMExchange] = []
+    problems: list[str] = []
+    usage = LLMUsage()
+    latency = 0.0
+    for _attempt in range(max_retries + 1):
+        message, used, took = await _complete(
+            client, model=model, messages=conversation, timeout=timeout, request=request
+        )
+        usage += used
+        latency += took
+        reply = _assistant_message(message)
+        conversation.append(reply)
+        if mode == "tool":
+            parsed, problem, feedback = _judge_tool_reply(reply, tool_name, arguments_model)
+        else:
+            parsed, problem, feedback = _judge_json_reply(reply, arguments_model)
+        raw = message.model_dump(exclude_none=True)
+        exchanges.append(LLMExchange(reply=raw, problem=problem, usage=used, latency=took))
+        if problem is None:
+            return ToolCallOutcome(
+                parsed, problems, usage, latency, len(exchanges), exchanges, conversation
+            )
+        problems.append(problem)
+        conversation.extend(feedback)
+    return ToolCallOutcome(None, problems, usage, latency, len(exchanges), exchanges, conversation)
+
+
+# -- role factories -----------------------------------------------------------------------------
+BuildUserMessage: TypeAlias = Callable[[Sequence[Event], EventStore], str]
+"""``(chain, store) -> str``: the user message; ``read_content(store, event)`` reads inputs."""
+
+
+def _llm_meta(
+    model: str, mode: str, attempts: int, usage: LLMUsage, latency: float
+) -> dict[str, Any]:
+    return {
+        "model": model,
+        "mode": mode,
+        "attempts": attempts,
+        "prompt_tokens": usage.prompt_tokens,
+        "completion_tokens": usage.completion_tokens,
+        "latency_ms": round(latency * 1000),
+    }
+
+
+def _finish(result: RoleResult, extra_meta: Meta, exchange: list[ChatMessage]) -> RoleResult:
+    meta = {**result.meta, **extra_meta}
+    attachments = {
+        **result.attachments,
+        "llm_exchange": json.dumps(exchange, ensure_ascii=False, default=str),
+    }
+    return RoleResult(result.content, meta, attachments)
+
+
+def llm_role(
+    client: openai.AsyncOpenAI,
+    *,
+    model: str,
+    system_prompt: str,
+    build_user_message: BuildUserMessage,
+    parse_response: Callable[[str, Sequence[Event]], RoleResult],
+    timeout: float | None = DEFAULT_TIMEOUT,
+    **sampling: Any,
+) -> Role:
+    """A role that asks the model in free text and parses the answer with ``parse_response``.
+
+    ``sampling`` (temperature, max_tokens, seed, ...) goes into every request. The result's
+    meta gets ``meta["llm"]``; an exception from ``parse_response`` fails the topic.
+    """
+    _check_sampling(sampling)
+
+    async def role(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
+        messages: list[ChatMessage] = [
+            {"role": "system", "content": system_prompt},
+            {"role": "user", "content": build_user_message(chain, store)},
+        ]
+        message, usage, latency = await _complete(
+            client, model=model, messages=messages, timeout=timeout, request=sampling
+        )
+        reply = _assistant_message(message)
+        result = parse_response(message.content or "", chain)
+        extra = {"llm": _llm_meta(model, "text", 1, usage, latency)}
+        return _finish(result, extra, [*messages, reply])
+
+    return role
+
+
+def tool_role(
+    client: openai.AsyncOpenAI,
+    *,
+    model: str,
+    system_prompt: str,
+    build_user_message: BuildUserMessage,
+    tool_name: str,
+    tool_description: str,
+    arguments_model: type[M],
+    to_role_result: Callable[[M, Sequence[Event]], RoleResult],
+    default_result: Callable[[Sequence[Event], list[str]], RoleResult],
+    max_retries: int = 2,
+    mode: Mode = "tool",
+    timeout: float | None = DEFAULT_TIMEOUT,
+    **sampling: Any,
+) -> Role:
+    """A role whose answer is one validated call of ``tool_name`` (see ``call_tool``).
+
+    A valid call becomes ``to_role_result(parsed, chain)``. When every attempt was rejected
+    the role returns ``default_result(chain, problems)`` with ``meta["fallback"] =
+    {"reason": ..., "problems": [...]}``, so the moderator and the log both see it. Either
+    way ``meta["llm"]`` records model, mode, attempts, tokens and latency.
+    """
+    _check_tool_name(tool_name)
+    _check_sampling(sampling)
+    if max_retries < 0:
+        raise WorkflowError(f"max_retries must be 0 or more, not {max_retries}")
+
+    async def role(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
+        messages: list[ChatMessage] = [
+            {"role": "system", "content": system_prompt},
+            {"role": "user", "content": build_user_message(chain, store)},
+        ]
+        outcome = await call_tool(
+            client,
+            model=model,
+            messages=messages,
+            tool_name=tool_name,
+            tool_description=tool_description,
+            arguments_model=arguments_model,
+            max_retries=max_retries,
+            mode=mode,
+            timeout=timeout,
+            **sampling,
+        )
+        extra: Meta = {
+            "llm": _llm_meta(model, mode, outcome.attempts, outcome.usage, outcome.latency)
+        }
+        if outcome.parsed is not None:
+            result = to_role_result(outcome.parsed, chain)
+        else:
+            result = default_result(chain, list(outcome.problems))
+            extra["fallback"] = {
+                "reason": f"no valid `{tool_name}` call in {outcome.attempts} attempts",
+                "problems": [p[:_MAX_PROBLEM_CHARS] for p in outcome.problems],
+            }
+        return _finish(result, extra, outcome.messages)
+
+    return role
