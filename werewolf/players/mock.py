@@ -7,10 +7,10 @@ it depends only on the game seed, the seat and the decision, and a resumed game 
 exactly as an uninterrupted one. The personality (``cautious``, ``steady``, ``bold``) only
 moves thresholds; it is drawn from the seed and the seat unless given.
 
-How they play: the seer checks the most suspected unchecked seat, claims when she finds a
-wolf, meets a counter-claim, from day 2 on (or from day 1 if bold), and reports every check
-in each speech. The wolves follow the first wolf's proposal at night (a claimed seer first,
-never a claimed hunter), and may plan a fake seer who reports good players as wolves; by
+How they play: the seer checks the most suspected unchecked seat; she claims when she finds
+a wolf, meets a counter-claim or is accused, and from day 2 on (day 1 unless cautious), and
+then reports every check in each speech. The wolves follow the first wolf's proposal at night (a claimed seer first,
+a claimed hunter last), and may plan a fake seer who reports good players as wolves; by
 day they back their fake seer or blend in, never vote for each other, and sell out
 ("bus") a fellow wolf only when he is exposed and doomed. The witch saves on night 1 as a
 rule and poisons a seat only on strong evidence; the hunter shoots the most suspected seat.
@@ -27,7 +27,8 @@ case-insensitive, anywhere in the text, seats as digits (``seat 4``, ``seat #4``
 
     I am the seer.                        a role claim (seer, witch or hunter)
     Night 2: I checked seat 4: a wolf.    a check report ("good" for good; "Night N:" optional)
-    Seat 4 is a wolf. / Seat 4 is good.   an opinion (from a seer claimer: a report, no night)
+    Seat 4 is a wolf. / Seat 4 is good.   an opinion ("a wolf" also accuses; from a seer
+                                          claimer it is a report without a night)
     I suspect seat 4.                     an accusation
     Vote seat 4.                          the seat the speaker will vote for (an accusation)
     I trust seat 4.                       support, e.g. for a seer claimer
@@ -250,11 +251,10 @@ class Ballot:
 @dataclass(frozen=True, slots=True)
 class Table:
     """What a seat has gathered from its view: public claims, reports, accusations and
-    votes, and its private knowledge (checks, potions, night kills, the wolves' plan)."""
+    votes, and its private knowledge (checks, potions, the wolves' plan)."""
 
     me: int
     identity: Identity
-    seats: int
     wolves: tuple[int, ...]  # fellow wolves (all wolf seats), for a wolf only
     alive: tuple[int, ...]
     day: int  # the day (or night) of the latest observation
@@ -272,7 +272,6 @@ class Table:
     saved: tuple[int, ...]  # witch: seats she saved
     poisoned: tuple[int, ...]  # witch: seats she poisoned
     fake_seer: int | None  # wolves: the teammate planned to claim seer
-    wolf_kills: dict[int, int | None]  # wolves: night -> agreed target
 
     @property
     def night_killed(self) -> frozenset[int]:
@@ -316,7 +315,6 @@ def read_table(view: SeatView) -> Table:
     saved: list[int] = []
     poisoned: list[int] = []
     fake_seer: int | None = None
-    wolf_kills: dict[int, int | None] = {}
     for order, obs in enumerate(view.observations):
         diff, detail, phase = obs.diff, obs.detail, obs.phase
         if phase in ("day-speech", "last-words"):
@@ -344,7 +342,6 @@ def read_table(view: SeatView) -> Table:
             if diff.get("poison") is not None:
                 poisoned.append(int(diff["poison"]))
         elif phase == "wolf-night":
-            wolf_kills[obs.day] = diff.get("target")
             for line in detail.get("discussion", []):
                 said = parse_speech(str(line.get("text", "")))
                 if said.plan_said and fake_seer is None:
@@ -372,7 +369,6 @@ def read_table(view: SeatView) -> Table:
     return Table(
         me=view.seat,
         identity=view.identity,
-        seats=len(view.names),
         wolves=view.wolves,
         alive=view.alive,
         day=view.day,
@@ -390,7 +386,6 @@ def read_table(view: SeatView) -> Table:
         saved=tuple(saved),
         poisoned=tuple(poisoned),
         fake_seer=fake_seer,
-        wolf_kills=wolf_kills,
     )
 
 
