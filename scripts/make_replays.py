@@ -1,0 +1,216 @@
+"""Regenerate the sample replays (replays/*.jsonl) and their golden renderings.
+
+The samples are seeded games played in memory with the mock players, on a fixed clock and
+fixed id source, so a run always writes the same bytes; ``tests/werewolf/test_replay.py``
+runs ``build_samples`` again and fails on any difference, so a change in the rules, the
+players, the log or the drawing shows up as a diff. When such a change is deliberate, run
+
+    .venv/bin/python scripts/make_replays.py          # rewrite the files
+    .venv/bin/python scripts/make_replays.py --check  # exit 1 if anything would change
+
+and review the diff. Before regenerating over a released sample whose format changed, keep
+the old file under ``replays/archive/`` (every file there must still load, and the tests
+load it).
+
+The samples:
+
+- ``good-win``: the good side wins;
+- ``wolf-win``: the wolves win;
+- ``pk-and-hunter``: a tied vote goes to a PK round, and the hunter shoots;
+- ``unruly-seat``: one seat behaves like a misbehaving LLM seat: a speech full of HTML and
+  rich markup (it must show as text), an illegal vote (the fallback is recorded), and
+  made-up token counts (so the summary's usage line is exercised).
+
+Golden renderings (no colour, 80 columns) go to ``tests/werewolf/golden/``: the god view
+and one seat's view of every sample.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from pulse_core import IdSource, MemoryEventStore, WorkflowRule, export_topic_lines
+from werewolf.decisions import Answer, Choice, DecisionKind, Request, Speech, Usage
+from werewolf.game import start_game, werewolf_workflow
+from werewolf.players import MockPlayer, Player
+from werewolf.replay import ViewSpec, parse_replay, replay_text
+from werewolf.state import GameState
+
+ROOT = Path(__file__).resolve().parent.parent
+REPLAYS = ROOT / "replays"
+GOLDEN = ROOT / "tests" / "werewolf" / "golden"
+WIDTH = 80
+EPOCH = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
+
+HOSTILE_SPEECH = (
+    '<script>alert("boo")</script> <b>bold?</b> [bold red]not markup[/bold red] '
+    ":smile: &amp; ``` end of fence?"
+)
+
+
+@dataclass(frozen=True)
+class Sample:
+    name: str
+    first_seed: int  # the sample is the first seed from here that shows what it is for
+    seat: int  # the seat whose view gets a golden file
+    check: Callable[[list[dict[str, Any]]], bool]  # the property the sample must show
+    unruly: int | None = None  # the seat played by UnrulySeat
+
+
+class UnrulySeat:
+    """A mock player that, like a bad LLM seat, speaks HTML and markup, casts an illegal
+    first vote on day 1 (so the rules fall back), and reports token usage."""
+
+    kind = "scripted"
+
+    def __init__(self, game_seed: int, seat: int) -> None:
+        self.inner = MockPlayer(game_seed, seat)
+
+    async def decide(self, request: Request) -> Answer:
+        answer = await self.inner.decide(request)
+        usage = Usage(prompt_tokens=900, completion_tokens=60, latency_ms=350.0, calls=1)
+        if request.kind is DecisionKind.SPEECH and isinstance(answer, Speech):
+            text = f"{HOSTILE_SPEECH} {answer.text}"
+            return Speech(text, reasoning="</pre><i>reasoning is text too</i>", usage=usage)
+        if request.kind is DecisionKind.VOTE and request.key.startswith("d1.vote.r1."):
+            return Choice(99, reasoning="an illegal seat", usage=usage)
+        return answer
+
+
+def _clock() -> Callable[[], datetime]:
+    """A clock that moves one second per reading, from a fixed moment."""
+    ticks = iter(range(1_000_000))
+    return lambda: EPOCH + timedelta(seconds=next(ticks))
+
+
+def _seating(sample: Sample) -> Callable[[str, GameState], Mapping[int, Player]]:
+    players: dict[int, Player] = {}
+
+    def seating(game_id: str, state: GameState) -> Mapping[int, Player]:
+        if not players:
+            for seat in state.seats:
+                unruly = seat == sample.unruly
+                players[seat] = (
+                    UnrulySeat(state.seed, seat) if unruly else MockPlayer(state.seed, seat)
+                )
+        return players
+
+    return seating
+
+
+Events = list[dict[str, Any]]
+Check = Callable[[Events], bool]
+
+
+def _events(lines: list[str]) -> Events:
+    return [json.loads(line) for line in lines[1:]]
+
+
+def _has(role: str, test: Callable[[dict[str, Any]], bool]) -> Check:
+    def check(events: Events) -> bool:
+        return any(e["kind"] == f"werewolf.{role}" and test(e["meta"]) for e in events)
+
+    return check
+
+
+def _winner(side: str) -> Check:
+    return _has("game-end", lambda meta: bool(meta["diff"]["winner"] == side))
+
+
+def _all(*checks: Check) -> Check:
+    return lambda events: all(check(events) for check in checks)
+
+
+SAMPLES = (
+    Sample("good-win", first_seed=2, seat=4, check=_winner("good")),
+    Sample("wolf-win", first_seed=3, seat=1, check=_winner("wolves")),
+    Sample(
+        "pk-and-hunter",
+        first_seed=4,
+        seat=6,
+        check=_all(
+            _has("vote", lambda meta: bool(meta["diff"]["pk"])),
+            _has("hunter-shot", lambda meta: meta["diff"]["target"] is not None),
+        ),
+    ),
+    Sample(
+        "unruly-seat",
+        first_seed=5,
+        seat=3,
+        unruly=3,
+        check=_has("vote", lambda meta: bool(meta.get("fallbacks"))),
+    ),
+)
+
+
+def play_game(sample: Sample, seed: int) -> list[str]:
+    """The replay file lines (without line ends) of the sample's game with ``seed``."""
+    store = MemoryEventStore()
+    ids = IdSource(clock=_clock(), rng=random.Random(seed))
+    rule = WorkflowRule(werewolf_workflow(_seating(sample)), store, ids=ids)
+    players = [{"kind": "scripted" if s == sample.unruly else "mock"} for s in range(1, 10)]
+    game = start_game(rule, seed=seed, players=players)
+    statuses = asyncio.run(rule.run())
+    if statuses[game] != "ended":
+        raise SystemExit(f"sample {sample.name}, seed {seed}: the game {statuses[game]}")
+    return export_topic_lines(store, game)
+
+
+def play_sample(sample: Sample, tries: int = 200) -> list[str]:
+    """The first game from ``sample.first_seed`` on that shows what the sample is for."""
+    for seed in range(sample.first_seed, sample.first_seed + tries):
+        lines = play_game(sample, seed)
+        if sample.check(_events(lines)):
+            return lines
+    raise SystemExit(f"sample {sample.name}: no seed of {tries} shows what it is for")
+
+
+def build_samples() -> dict[Path, str]:
+    """Every file this script writes, by path, with its text."""
+    files: dict[Path, str] = {}
+    for sample in SAMPLES:
+        lines = play_sample(sample)
+        text = "\n".join(lines) + "\n"
+        path = REPLAYS / f"{sample.name}.jsonl"
+        files[path] = text
+        log = parse_replay(text.encode("utf-8"), f"replays/{path.name}")
+        files[GOLDEN / f"{sample.name}.god.txt"] = replay_text(log, width=WIDTH)
+        seat_view = ViewSpec.of_seat(sample.seat)
+        files[GOLDEN / f"{sample.name}.seat{sample.seat}.txt"] = replay_text(
+            log, seat_view, width=WIDTH
+        )
+    return files
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if a file would change")
+    args = parser.parse_args(argv)
+    stale = []
+    for path, text in build_samples().items():
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current == text:
+            continue
+        stale.append(path)
+        if not args.check:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8", newline="\n")
+    verb = "would change" if args.check else "written"
+    for path in stale:
+        print(f"{verb}: {path.relative_to(ROOT)}")
+    if not stale:
+        print("all samples and goldens are up to date")
+    return 1 if args.check and stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,533 @@
+"""The ``werewolf`` command: ``play``, ``resume`` and ``replay``.
+
+argparse and wiring only: the drawing lives in ``werewolf.replay``, the game in
+``werewolf.game``. Each subcommand is one ``add_<name>(subparsers)`` function listed in
+``SUBCOMMANDS``, which sets ``run`` to the function that carries it out; adding a command
+is a function and a line. Bad input (options, files, game ids, configs) prints one line on
+stderr and exits with 2, never a traceback; Ctrl-C exits with 130 and says how to resume.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import tomllib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn
+
+from rich.console import Console
+
+from pulse_core import (
+    CODE_REV,
+    Draft,
+    Event,
+    EventStore,
+    PulseError,
+    SQLiteEventStore,
+    WorkflowRule,
+    export_topic,
+)
+from pulse_core.objects import ObjectStore
+
+from .config import GameConfig, parse_config
+from .errors import ConfigError, GameFileError, WerewolfError
+from .game import start_game, werewolf_workflow
+from .lineup import Price, load_lineup
+from .players import Player, make_player
+from .replay import (
+    LiveReplay,
+    Prices,
+    ViewKind,
+    ViewSpec,
+    check_game,
+    follow,
+    load_replay,
+    render_replay,
+    replay_html,
+    replay_markdown,
+)
+from .state import GameState
+
+__all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "main"]
+
+DEFAULT_STORE = Path("games") / "werewolf.sqlite3"
+EXIT_FAILED = 1  # a game that stopped on an error (resumable)
+EXIT_USAGE = 2  # bad options, files or game ids
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
+SEAT_KINDS = ("mock", "random")  # the kinds play and resume can seat without options
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (and exit code 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+class _Interrupted(Exception):
+    """Ctrl-C during a game: carries what the user needs to resume it."""
+
+    def __init__(self, game_id: str, store: Path) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
+        self.store = store
+
+
+# -- shared option parsing -------------------------------------------------------------------
+def _add_store(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--store",
+        type=Path,
+        default=DEFAULT_STORE,
+        metavar="PATH",
+        help=f"the SQLite event store (default: {DEFAULT_STORE}; objects beside it)",
+    )
+
+
+def _add_live_view(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--view",
+        nargs="+",
+        default=["public"],
+        metavar="VIEW",
+        help="what to show while the game runs: public (default), god, or seat N",
+    )
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        "--fast",
+        dest="quiet",
+        action="store_true",
+        help="draw nothing while playing: print only the result",
+    )
+
+
+def _view_spec(words: Sequence[str]) -> ViewSpec:
+    if list(words) == ["public"]:
+        return ViewSpec(ViewKind.PUBLIC)
+    if list(words) == ["god"]:
+        return ViewSpec(ViewKind.GOD)
+    if len(words) == 2 and words[0] == "seat" and words[1].isdigit():
+        return ViewSpec.of_seat(int(words[1]))
+    raise ConfigError([("--view", f"{' '.join(words)!r}: use public, god or seat N")])
+
+
+def _check_seat(spec: ViewSpec, seats: int) -> None:
+    if spec.seat is not None and not 1 <= spec.seat <= seats:
+        raise ConfigError([("--view", f"no seat {spec.seat}: seats are 1 to {seats}")])
+
+
+def _open_store(path: Path, *, create: bool) -> SQLiteEventStore:
+    if not create and not path.is_file():
+        raise GameFileError(f"{path}: no such store (play a game first, or pass --store)")
+    return SQLiteEventStore(path)
+
+
+class _GameScope:
+    """One game's slice of a store, so a rule drives only that game (other games in the
+    store, finished or interrupted, are left alone)."""
+
+    def __init__(self, store: EventStore, game_id: str) -> None:
+        self._store = store
+        self._game_id = game_id
+        self.objects: ObjectStore = store.objects
+
+    def append(self, draft: Draft, expected_version: int) -> Event:
+        return self._store.append(draft, expected_version)
+
+    def chain(self, key: str) -> list[Event]:
+        return self._store.chain(key)
+
+    def read_after(self, seq: int, limit: int | None = None) -> list[Event]:
+        fresh = [e for e in self._store.chain(self._game_id) if e.seq > seq]
+        return fresh if limit is None else fresh[:limit]
+
+    def version(self, key: str) -> int:
+        return self._store.version(key)
+
+    def get(self, event_id: str) -> Event | None:
+        return self._store.get(event_id)
+
+    def topics(self) -> list[str]:
+        return [self._game_id] if self._store.version(self._game_id) else []
+
+    def last_seq(self) -> int:
+        return self._store.last_seq()
+
+    def close(self) -> None:
+        pass  # the scope does not own the store
+
+
+# -- playing ---------------------------------------------------------------------------------
+def _seating(kinds: Mapping[int, str]) -> Callable[[str, GameState], Mapping[int, Player]]:
+    """Players made once per game from each seat's kind."""
+    players: dict[int, Player] = {}
+
+    def seating(game_id: str, state: GameState) -> Mapping[int, Player]:
+        if not players:
+            for seat in state.seats:
+                players[seat] = make_player(kinds[seat], game_seed=state.seed, seat=seat)
+        return players
+
+    return seating
+
+
+async def _drive(
+    rule: WorkflowRule[GameState | None], store: EventStore, game_id: str, live: LiveReplay | None
+) -> str:
+    """Tick until the game ends or fails, drawing each new event; returns the status."""
+    while True:
+        appended = await rule.tick()
+        if live is not None:
+            live.feed(store.chain(game_id)[live.version :])
+        status = rule.status(game_id)
+        if status != "running":
+            return status
+        if appended == 0:  # another runner holds the next step: wait for it
+            await asyncio.sleep(0.05)
+
+
+def _run_game(
+    store: SQLiteEventStore,
+    store_path: Path,
+    game_id: str,
+    kinds: Mapping[int, str],
+    live: LiveReplay | None,
+    *,
+    resume_failed: bool = False,
+) -> str:
+    scope = _GameScope(store, game_id)
+    rule = WorkflowRule(werewolf_workflow(_seating(kinds)), scope)
+    try:
+        status = asyncio.run(_drive(rule, store, game_id, live))
+        if status == "failed" and resume_failed:
+            rule.resume(game_id)
+            status = asyncio.run(_drive(rule, store, game_id, live))
+    except KeyboardInterrupt:
+        raise _Interrupted(game_id, store_path) from None
+    return status
+
+
+def _finish(
+    console: Console, store: SQLiteEventStore, store_path: Path, game_id: str, status: str
+) -> int:
+    """Print the result and where the log is, export the replay file; the exit code."""
+    replay_file = store_path.parent / f"{game_id}.jsonl"
+    export_topic(store, game_id, replay_file)
+    chain = store.chain(game_id)
+    if status == "ended":
+        end = next(e for e in reversed(chain) if e.role == "game-end").meta
+        winner, reason = end["diff"]["winner"], end["detail"]["reason"]
+        headline = "A draw" if winner == "draw" else f"The {winner} win"
+        console.print(f"{headline}: {reason}.", markup=False, highlight=False)
+    else:
+        error = next((e.meta.get("error") for e in reversed(chain) if e.role == "__error__"), "")
+        console.print(
+            f"The game stopped on an error: {error}\nContinue it with: werewolf resume "
+            f"{game_id} --store {store_path}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+    for line in (f"Log: {store_path} (game {game_id})", f"Replay file: {replay_file}"):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+    return 0 if status == "ended" else EXIT_FAILED
+
+
+def _live(
+    args: argparse.Namespace, console: Console, store: EventStore, game_id: str
+) -> LiveReplay | None:
+    if args.quiet:
+        return None
+    return LiveReplay(console, _view_spec(args.view), store=store, game_id=game_id)
+
+
+def _read_config_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError([("--config", f"{path}: no such file")]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError([("--config", f"{path}: cannot read: {exc}")]) from None
+    try:
+        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        kind = "JSON" if path.suffix == ".json" else "TOML"
+        raise ConfigError([("--config", f"{path}: not valid {kind}: {exc}")]) from None
+    if not isinstance(data, dict):
+        raise ConfigError([("--config", f"{path}: must hold a table of config fields")])
+    return data
+
+
+_VARIANT_FLAGS = {  # option dest -> GameConfig field
+    "win_rule": "win_rule",
+    "witch_self_save": "witch_self_save",
+    "witch_both_potions": "witch_both_potions",
+    "tie_policy": "tie_policy",
+    "no_empty_kill": "allow_empty_kill",
+    "no_self_knife": "wolf_self_knife",
+    "no_abstain": "allow_abstain",
+    "self_vote": "allow_self_vote",
+    "day_cap": "day_cap",
+}
+
+
+def _game_config(args: argparse.Namespace) -> GameConfig:
+    """The config file (if any), overridden by the variant flags, validated."""
+    data = _read_config_file(args.config) if args.config is not None else {}
+    for dest, name in _VARIANT_FLAGS.items():
+        value = getattr(args, dest)
+        if value is None or value is False:
+            continue
+        data[name] = not value if dest.startswith("no_") else value
+    return parse_config(data)
+
+
+def _add_variants(parser: argparse.ArgumentParser) -> None:
+    rules = parser.add_argument_group("rule variants (flags override --config)")
+    rules.add_argument("--config", type=Path, metavar="FILE", help="a TOML or JSON game config")
+    rules.add_argument("--win-rule", choices=["side", "town", "parity"])
+    rules.add_argument("--witch-self-save", choices=["first-night", "never", "always"])
+    rules.add_argument("--witch-both-potions", action="store_true", default=None)
+    rules.add_argument("--tie-policy", choices=["pk", "none"])
+    rules.add_argument("--no-empty-kill", action="store_true", help="the wolves must kill")
+    rules.add_argument("--no-self-knife", action="store_true", help="wolves never target wolves")
+    rules.add_argument("--no-abstain", action="store_true", help="every voter must vote")
+    rules.add_argument("--self-vote", action="store_true", default=None)
+    rules.add_argument("--day-cap", type=int, metavar="N", help="a draw after N days")
+
+
+def run_play(args: argparse.Namespace) -> int:
+    config = _game_config(args)
+    spec = _view_spec(args.view)
+    _check_seat(spec, config.seats)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    kinds = dict.fromkeys(range(1, config.seats + 1), args.players)
+    console = Console(highlight=False)
+    store = _open_store(args.store, create=True)
+    with _closing(store):
+        starter = WorkflowRule(werewolf_workflow(_seating(kinds)), store)
+        players = [{"kind": kinds[s]} for s in sorted(kinds)]  # recorded, for resume
+        game_id = start_game(starter, seed=seed, config=config, players=players)
+        live = _live(args, console, store, game_id)
+        status = _run_game(store, args.store, game_id, kinds, live)
+        return _finish(console, store, args.store, game_id, status)
+
+
+def add_play(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play a seeded mock game, shown live",
+        description="Play a seeded game (mock players by default) on the embedded store, "
+        "shown live as a spectator sees it, then export its replay file.",
+    )
+    parser.add_argument("--seed", type=int, help="the game seed (default: a fresh one, shown)")
+    parser.add_argument(
+        "--players", choices=SEAT_KINDS, default="mock", help="who plays every seat"
+    )
+    _add_store(parser)
+    _add_live_view(parser)
+    _add_variants(parser)
+    parser.set_defaults(run=run_play)
+
+
+# -- resuming --------------------------------------------------------------------------------
+def _recorded_kinds(start: Event) -> dict[int, str]:
+    """Each seat's kind as the start event recorded it (mock when it records none)."""
+    game = start.meta.get("game", {})
+    seats = len(start.meta.get("deal", []))
+    players = game.get("players")
+    kinds = {seat: "mock" for seat in range(1, seats + 1)}
+    if isinstance(players, list):
+        for seat, spec in enumerate(players, start=1):
+            kind = spec.get("kind", "mock") if isinstance(spec, dict) else str(spec)
+            if kind not in SEAT_KINDS:
+                raise ConfigError(
+                    [(f"players.{seat}", f"seat {seat} was a {kind} seat: resume plays only "
+                      f"{' and '.join(SEAT_KINDS)} seats")]
+                )  # fmt: skip
+            kinds[seat] = kind
+    return kinds
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    console = Console(highlight=False)
+    store = _open_store(args.store, create=False)
+    with _closing(store):
+        chain = store.chain(args.game)
+        if not chain:
+            raise GameFileError(f"{args.store}: no game {args.game}")
+        check_game(chain, lambda e: f"{args.store} game {args.game} version {e.version}")
+        kinds = _recorded_kinds(chain[0])
+        spec = _view_spec(args.view)
+        _check_seat(spec, len(kinds))
+        live = _live(args, console, store, args.game)
+        if live is not None:
+            live.feed(chain)  # the story so far, then the rest as it is played
+        status = _run_game(store, args.store, args.game, kinds, live, resume_failed=True)
+        return _finish(console, store, args.store, args.game, status)
+
+
+def add_resume(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "resume",
+        help="continue an interrupted or failed game",
+        description="Continue a game that was interrupted (or stopped on an error) with the "
+        "players it was started with, then export its replay file.",
+    )
+    parser.add_argument("game", metavar="GAME", help="the game id")
+    _add_store(parser)
+    _add_live_view(parser)
+    parser.set_defaults(run=run_resume)
+
+
+# -- replaying -------------------------------------------------------------------------------
+def _prices(args: argparse.Namespace) -> Prices | None:
+    default = None
+    if args.price is not None:
+        prompt, sep, completion = args.price.partition(",")
+        try:
+            default = Price(prompt=float(prompt), completion=float(completion))
+        except ValueError:
+            raise ConfigError(
+                [("--price", f"{args.price!r}: write PROMPT,COMPLETION in USD per 1M tokens")]
+            ) from None
+        if not sep:
+            raise ConfigError([("--price", "write PROMPT,COMPLETION in USD per 1M tokens")])
+    by_model = load_lineup(args.prices).prices if args.prices is not None else {}
+    if default is None and not by_model:
+        return None
+    return Prices(by_model, default)
+
+
+def _replay_spec(args: argparse.Namespace) -> ViewSpec:
+    if args.public:
+        return ViewSpec(ViewKind.PUBLIC)
+    if args.seat is not None:
+        return ViewSpec.of_seat(args.seat)
+    return ViewSpec(ViewKind.GOD)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    spec = _replay_spec(args)
+    console = Console(width=args.width, highlight=False)
+    if args.follow:
+        if args.day is not None or args.html is not None or args.markdown is not None:
+            raise ConfigError([("--follow", "draws a running game: no --day, --html, --markdown")])
+        store = _open_store(args.store, create=False)
+        with _closing(store):
+            live = LiveReplay(console, spec, store=store, game_id=args.target)
+            follow(store, args.target, live)
+        return 0
+    log = load_replay(args.target, args.store)
+    options: dict[str, Any] = {"from_day": args.day, "stats": not args.no_stats}
+    options["prices"] = _prices(args)
+    if spec.seat is not None:
+        _check_seat(spec, len(log.state.identities))
+    if args.html is not None:
+        page = replay_html(log, spec, width=args.width or 100, **options)
+        args.html.write_text(page, encoding="utf-8")
+        _say(f"wrote {args.html}")
+    if args.markdown is not None:
+        text = replay_markdown(log, spec, width=args.width or 100, **options)
+        if args.markdown == "-":
+            sys.stdout.write(text)
+        else:
+            Path(args.markdown).write_text(text, encoding="utf-8")
+            _say(f"wrote {args.markdown}")
+    if args.html is None and args.markdown is None:
+        render_replay(console, log, spec, **options)
+    return 0
+
+
+def add_replay(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="draw a game from its replay file or the store",
+        description="Draw a game: the god view (every private action and reasoning) by "
+        "default, one seat's view, or the public one; or export it as HTML or Markdown.",
+    )
+    parser.add_argument("target", metavar="FILE|GAME", help="a replay file (.jsonl) or a game id")
+    _add_store(parser)
+    who = parser.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=int, metavar="N", help="exactly what seat N saw")
+    who.add_argument("--public", action="store_true", help="what a spectator saw")
+    parser.add_argument("--day", type=int, metavar="K", help="jump to night K")
+    parser.add_argument(
+        "--follow", action="store_true", help="draw a running game (by id) as it is played"
+    )
+    parser.add_argument("--html", type=Path, metavar="FILE", help="write a standalone HTML page")
+    parser.add_argument(
+        "--markdown",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help="write Markdown for an issue (to FILE, or stdout)",
+    )
+    parser.add_argument("--width", type=int, metavar="COLUMNS", help="draw at this width")
+    parser.add_argument("--no-stats", action="store_true", help="leave out the summary")
+    parser.add_argument(
+        "--price", metavar="PROMPT,COMPLETION", help="USD per million tokens, for a cost figure"
+    )
+    parser.add_argument("--prices", type=Path, metavar="LINEUP", help="prices by model (TOML)")
+    parser.set_defaults(run=run_replay)
+
+
+# -- main ------------------------------------------------------------------------------------
+SUBCOMMANDS: list[Callable[[Any], None]] = [add_play, add_resume, add_replay]
+"""One function per subcommand; each adds its parser and sets ``run``."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="werewolf",
+        description="A nine-player werewolf game on pulse_core: play, resume, replay.",
+    )
+    parser.add_argument("--version", action="version", version=f"werewolf {CODE_REV}")
+    subparsers = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+    )
+    for add in SUBCOMMANDS:
+        add(subparsers)
+    return parser
+
+
+@contextmanager
+def _closing(store: EventStore) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        store.close()
+
+
+def _say(message: str) -> None:
+    sys.stderr.write(f"werewolf: {message}\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a usage error already printed
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    try:
+        code: int = args.run(args)
+        return code
+    except _Interrupted as stop:
+        _say(
+            f"interrupted. Game {stop.game_id} is saved; continue it with: "
+            f"werewolf resume {stop.game_id} --store {stop.store}"
+        )
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return EXIT_INTERRUPTED
+    except (WerewolfError, PulseError, OSError) as exc:
+        _say(f"error: {exc}")
+        return EXIT_USAGE
