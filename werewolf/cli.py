@@ -234,7 +234,8 @@ def _finish(
             highlight=False,
             soft_wrap=True,
         )
-    for line in (f"Log: {store_path} (game {game_id})", f"Replay file: {replay_file}"):
+    seed = chain[0].meta.get("game", {}).get("seed")
+    for line in (f"Log: {store_path} (game {game_id}, seed {seed})", f"Replay file: {replay_file}"):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     return 0 if status == "ended" else EXIT_FAILED
 

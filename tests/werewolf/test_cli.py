@@ -66,7 +66,7 @@ def test_play_draws_the_game_saves_the_log_and_exports_the_replay(
     [game] = _games(store)
     replay_file = tmp_path / "games" / f"{game}.jsonl"
     assert f"Replay file: {replay_file}" in out
-    assert f"Log: {store} (game {game})" in out
+    assert f"Log: {store} (game {game}, seed 4)" in out
     log = load_replay_file(replay_file)
     assert log.finished
     assert any(k in out for k in ("The good side wins:", "The wolves win:", "A draw"))
