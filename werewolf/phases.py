@@ -18,6 +18,7 @@ from typing import Any
 from pulse_core import Event, RoleResult
 
 from .cast import Identity, Team
+from .config import WinRule
 from .decisions import (
     Answer,
     Choice,
@@ -181,7 +182,7 @@ async def wolf_night(ctx: PhaseContext) -> RoleResult:
         answers = await asyncio.gather(*(ctx.ask(r) for r in requests))
         proposals = {r.seat: _choice(a) for r, a in zip(requests, answers, strict=True)}
         rounds.append([[seat, t] for seat, t in sorted(proposals.items())])
-        agreed = _agree(proposals, state.config.allow_empty_kill)
+        agreed = _agree(proposals)
         if agreed is not False:
             target = agreed if isinstance(agreed, int) else None
             break
@@ -382,20 +383,20 @@ async def vote(ctx: PhaseContext) -> RoleResult:
 
 
 def outcome_reason(state: GameState) -> str:
-    """Why the game ended, in words."""
+    """Why the game ended, in words, under the config's win rule."""
     winner = state.winner
     if winner is None or winner is Outcome.DRAW:
         return f"the day cap of {state.config.day_cap} days was reached"
     if winner is Outcome.GOOD:
         return "every wolf is dead"
-    alive = state.alive
-    villagers = [s for s in state.seats_of(Identity.VILLAGER)]
-    if villagers and not any(s in alive for s in villagers):
-        return "every villager is dead"
-    if not any(state.identity(s) is not Identity.WEREWOLF for s in alive):
-        return "every good player is dead"
-    if state.config.win_rule.value == "parity":
+    rule = state.config.win_rule
+    if rule is WinRule.PARITY:
         return "the wolves are as many as everyone else"
+    if rule is WinRule.TOWN:
+        return "every good player is dead"
+    villagers = state.seats_of(Identity.VILLAGER)
+    if villagers and not any(state.is_alive(s) for s in villagers):
+        return "every villager is dead"
     return "every god (seer, witch, hunter) is dead"
 
 

@@ -228,3 +228,22 @@ def test_speakers_hear_the_speeches_before_them() -> None:
     assert "I am the seer. Seat 3 is a wolf." in heard
     earlier = played.asked_for("d1.speech.s1")[0]
     assert all(o.phase != "day-speech" for o in earlier.view.observations)
+
+
+def test_the_reason_follows_the_win_rule() -> None:
+    from dataclasses import replace
+
+    from werewolf.config import WinRule
+    from werewolf.phases import outcome_reason
+    from werewolf.rules import winner
+
+    base = play({}, config=GameConfig(day_cap=1)).state
+    for rule, alive, reason in [
+        (WinRule.TOWN, {1, 2, 3}, "every good player is dead"),
+        (WinRule.PARITY, {1, 2, 3, 4, 5, 6}, "the wolves are as many as everyone else"),
+        (WinRule.SIDE, {1, 4, 5, 6}, "every villager is dead"),
+        (WinRule.SIDE, {1, 7, 8}, "every god (seer, witch, hunter) is dead"),
+    ]:
+        state = replace(base, config=GameConfig(win_rule=rule), alive=frozenset(alive))
+        state = replace(state, winner=winner(state))
+        assert outcome_reason(state) == reason, rule
