@@ -137,7 +137,7 @@ def _text(answer: Answer) -> str:
 
 
 # -- night ------------------------------------------------------------------------------------
-def _agree(proposals: Mapping[int, int | None], allow_empty: bool) -> int | bool | None:
+def _agree(proposals: Mapping[int, int | None]) -> int | bool | None:
     """The agreed target, or False when the wolves disagree."""
     values = set(proposals.values())
     if len(values) == 1:
