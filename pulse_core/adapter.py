@@ -1,12 +1,14 @@
 """The adapter: turns a workflow definition and a store into a running workflow.
 
-``WorkflowRule.tick()`` reads the events after its cursor (work proportional to what is
-new), folds them into per-topic snapshots, and for every topic whose snapshot changed since
-the last decision (a Moore machine: an unchanged snapshot never triggers) asks the
-moderator for the next role, runs the roles of all such topics concurrently, and appends
-their events with the version it read. Everything it needs lives in the store, so a new
-rule over the same store carries on where a killed one stopped; two rules on one store
-never both append a step, because the loser of the version race gets ``ConflictError``.
+``WorkflowRule.tick()`` reads the events after its cursor, folds them into per-topic
+snapshots and marks those topics changed. Only a changed topic is looked at again (a Moore
+machine: an unchanged snapshot never triggers), so the work of a tick is proportional to
+what is new, not to how many topics exist. For each changed topic it asks the moderator for
+the next role, runs the roles of all such topics concurrently, and appends their events
+with the version it read. Everything it needs lives in the store, so a new rule over the
+same store carries on where a killed one stopped; two rules on one store never both append
+a step, because the loser of the version race gets ``ConflictError``, which the rule
+absorbs: the winner's event arrives on its next read.
 """
 
 from __future__ import annotations
@@ -14,14 +16,25 @@ from __future__ import annotations
 import asyncio
 import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
 from .errors import ConflictError, WorkflowError
 from .events import Draft, Event, Meta
 from .ids import IdSource
+from .objects import digest_of
 from .store import EventStore
-from .workflow import ATTACHMENTS, END, ERROR, RESUME, START, RoleResult, WorkflowType, is_control
+from .workflow import (
+    ATTACHMENTS,
+    END,
+    ERROR,
+    MODERATOR_FAILED,
+    RESUME,
+    START,
+    RoleResult,
+    WorkflowType,
+    is_control,
+)
 
 __all__ = ["TopicStatus", "WorkflowRule"]
 
@@ -32,18 +45,32 @@ TopicStatus = Literal["running", "ended", "failed"]
 
 @dataclass(slots=True)
 class _Topic(Generic[S]):
-    """One topic's snapshot: its chain, folded state and where the moderator left it."""
+    """One topic's snapshot: its chain, folded state and where it stands."""
 
-    chain: list[Event]
     state: S
+    chain: list[Event] = field(default_factory=list)  # dropped once the topic has ended
+    version: int = 0  # of the last event applied
     last: Event | None = None  # the last workflow (non-control) event
     failed: bool = False
     ended: bool = False
-    decided_at: int = 0  # the version the moderator last decided on
 
-    @property
-    def version(self) -> int:
-        return len(self.chain)
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A role's result made ready to append: its draft and the texts to store first."""
+
+    draft: Draft
+    blobs: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Run(Generic[S]):
+    """One role the moderator named for one topic, at the version it decided on."""
+
+    key: str
+    topic: _Topic[S]
+    role: str
+    version: int
 
 
 class WorkflowRule(Generic[S]):
@@ -58,44 +85,54 @@ class WorkflowRule(Generic[S]):
         concurrency: int = 64,
         batch: int = 10_000,
     ) -> None:
+        if batch < 1:
+            raise WorkflowError(f"batch must be at least 1, not {batch}")
         self.workflow = workflow
         self.store = store
         self.ids = ids or IdSource()
         self.cursor = 0
         self._batch = batch
+        self._concurrency = concurrency
         self._topics: dict[str, _Topic[S]] = {}
-        self._limit = asyncio.Semaphore(concurrency) if concurrency > 0 else None
+        # topics whose snapshot changed since the moderator last saw it; a dict keeps the
+        # order in which they changed, so roles are dispatched in a reproducible order
+        self._changed: dict[str, None] = {}
 
     # -- topics ---------------------------------------------------------------------------
     def start(self, content: str, meta: Meta | None = None, *, topic_id: str | None = None) -> str:
-        """Append a new topic's ``__start__`` event and return the topic id."""
+        """Append a new topic's ``__start__`` event and return the topic id.
+
+        Raises ``ConflictError`` when ``topic_id`` names a topic that already began.
+        """
         key = topic_id or self.ids.new()
         self._append(key, START, RoleResult(content, dict(meta or {})), expected_version=0)
         return key
 
     def resume(self, topic_id: str, meta: Meta | None = None) -> Event:
-        """Let a failed topic go on: appends ``__resume__``; the next tick retries its role."""
-        version = self.store.version(topic_id)
-        if version == 0:
+        """Let a failed topic go on: appends ``__resume__``; the next tick retries its step.
+
+        Raises ``WorkflowError`` when the topic does not exist or its last event is not a
+        recorded failure, and ``ConflictError`` when it moved on meanwhile.
+        """
+        chain = self.store.chain(topic_id)
+        if not chain:
             raise WorkflowError(f"no topic {topic_id}")
+        if chain[-1].role != ERROR:
+            raise WorkflowError(f"topic {topic_id} has not failed: nothing to resume")
         return self._append(
-            topic_id, RESUME, RoleResult("resume", dict(meta or {})), expected_version=version
+            topic_id, RESUME, RoleResult("resume", dict(meta or {})), expected_version=len(chain)
         )
 
     def status(self, topic_id: str) -> TopicStatus:
-        topic = self._topics.get(topic_id)
-        if topic is None:
-            raise WorkflowError(f"topic {topic_id} is not known to this rule: tick() first")
+        """``running``, ``ended`` or ``failed``, as of the last tick."""
+        topic = self._known(topic_id)
         if topic.ended:
             return "ended"
         return "failed" if topic.failed else "running"
 
     def state(self, topic_id: str) -> S:
         """The folded state of a topic, as of the last tick."""
-        topic = self._topics.get(topic_id)
-        if topic is None:
-            raise WorkflowError(f"topic {topic_id} is not known to this rule: tick() first")
-        return topic.state
+        return self._known(topic_id).state
 
     def topic_ids(self) -> list[str]:
         return list(self._topics)
@@ -104,128 +141,206 @@ class WorkflowRule(Generic[S]):
         """Topics that are neither ended nor failed."""
         return [k for k, t in self._topics.items() if not t.ended and not t.failed]
 
-    # -- the loop -------------------------------------------------------------------------
+    def _known(self, topic_id: str) -> _Topic[S]:
+        topic = self._topics.get(topic_id)
+        if topic is None:
+            raise WorkflowError(f"topic {topic_id} is not known to this rule: tick() first")
+        return topic
+
+    # -- reading --------------------------------------------------------------------------
     def _read_new(self) -> None:
         prefix = self.workflow.name + "."
         while True:
             events = self.store.read_after(self.cursor, self._batch)
             for event in events:
                 self.cursor = event.seq
-                if not event.kind.startswith(prefix):
-                    continue
-                self._apply(event)
+                if event.kind.startswith(prefix):
+                    self._apply(event)
             if len(events) < self._batch:
                 return
 
     def _apply(self, event: Event) -> None:
         topic = self._topics.get(event.key)
         if topic is None:
-            topic = self._topics[event.key] = _Topic(chain=[], state=self.workflow.initial)
-        if event.version != topic.version + 1:  # never expected with seq order; heal anyway
-            topic.chain = self.store.chain(event.key)[: event.version - 1]
-        topic.chain.append(event)
-        role = event.role
-        if role == ERROR:
+            topic = self._topics[event.key] = _Topic(state=self.workflow.initial)
+        if event.version != topic.version + 1:
+            # a store that breaks the seq-follows-version contract: rebuild from its chain
+            topic = self._rebuild(event.key, event.version - 1)
+        topic.version = event.version
+        if not topic.ended:
+            topic.chain.append(event)
+        if event.role == ERROR:
             topic.failed = True
-        elif role == RESUME:
+            return
+        if event.role == RESUME:
             topic.failed = False
-            topic.decided_at = 0
         elif not is_control(event):
             topic.state = self.workflow.fold(topic.state, event)
             topic.last = event
+        self._changed[event.key] = None
+
+    def _rebuild(self, key: str, upto: int) -> _Topic[S]:
+        topic = self._topics[key] = _Topic(state=self.workflow.initial)
+        for event in self.store.chain(key)[:upto]:
+            self._apply(event)
+        return topic
+
+    # -- the loop -------------------------------------------------------------------------
+    def _decide(self) -> tuple[list[_Run[S]], int]:
+        """Ask the moderator about every changed topic.
+
+        Returns the roles to run and how many failures (moderator errors, unknown roles)
+        were recorded on the way.
+        """
+        changed, self._changed = list(self._changed), {}
+        runs: list[_Run[S]] = []
+        recorded = 0
+        try:
+            for key in changed:
+                recorded += self._decide_one(key, runs)
+        except BaseException:
+            # an interrupt or a failing store: nothing decided here will run, so all of it
+            # stays changed (a topic whose failure was recorded is skipped next time)
+            self._changed.update(dict.fromkeys(changed))
+            raise
+        return runs, recorded
+
+    def _decide_one(self, key: str, runs: list[_Run[S]]) -> int:
+        """Decide one changed topic: append its run to ``runs``; return failures recorded."""
+        topic = self._topics[key]
+        if topic.ended or topic.failed or topic.last is None:
+            return 0
+        try:
+            nxt = self.workflow.moderator(topic.last, topic.state)
+        except Exception as exc:  # noqa: BLE001 - a broken moderator fails its topic only
+            return self._record_failure(key, topic, MODERATOR_FAILED, exc, topic.version)
+        if nxt == END:
+            topic.ended = True
+            topic.chain = []  # a finished topic needs no chain in memory
+            return 0
+        if nxt not in self.workflow.roles:
+            err = WorkflowError(f"moderator named unknown role {nxt!r}")
+            return self._record_failure(key, topic, str(nxt), err, topic.version)
+        runs.append(_Run(key, topic, nxt, topic.version))
+        return 0
 
     async def tick(self) -> int:
-        """One step for every topic that changed: returns how many events were appended."""
+        """One step for every topic that changed: returns how many events it appended.
+
+        A role that raises records ``{workflow}.__error__`` and fails its topic only (the
+        recorded failure counts as an appended event). ``KeyboardInterrupt``, ``SystemExit`` and cancellation propagate; the steps they cut
+        short are tried again by the next tick (or by the next process).
+        """
         self._read_new()
-        runs: list[tuple[str, _Topic[S], str, int]] = []
-        for key, topic in self._topics.items():
-            if topic.ended or topic.failed or topic.last is None:
-                continue
-            if topic.decided_at == topic.version:
-                continue  # Moore: nothing changed since the last decision
-            topic.decided_at = topic.version
-            try:
-                nxt = self.workflow.moderator(topic.last, topic.state)
-            except Exception as exc:  # noqa: BLE001 - a broken moderator fails its topic only
-                self._record_failure(key, topic, "(moderator)", exc)
-                continue
-            if nxt == END:
-                topic.ended = True
-                topic.chain = []  # a finished topic needs no chain in memory
-                continue
-            if nxt not in self.workflow.roles:
-                err = WorkflowError(f"moderator named unknown role {nxt!r}")
-                self._record_failure(key, topic, nxt, err)
-                continue
-            runs.append((key, topic, nxt, topic.version))
+        runs, appended = self._decide()
         if not runs:
-            return 0
-        results = await asyncio.gather(
-            *(self._run_role(key, topic, role) for key, topic, role, _ in runs),
-            return_exceptions=True,
-        )
-        appended = 0
-        for (key, topic, role, version), result in zip(runs, results, strict=True):
-            if isinstance(result, BaseException) and not isinstance(result, Exception):
-                raise result  # cancellation and interrupts are not a role's failure
-            if isinstance(result, Exception):
-                self._record_failure(key, topic, role, result, version)
-                continue
+            return appended
+        # made per tick: an asyncio primitive is bound to the loop that first waits on it,
+        # and a rule may be ticked from several asyncio.run() calls
+        limit = asyncio.Semaphore(self._concurrency) if self._concurrency > 0 else None
+        try:
+            results = await asyncio.gather(
+                *(self._run_role(run, limit) for run in runs), return_exceptions=True
+            )
+        except BaseException:
+            self._retry_later(runs)
+            raise
+        interrupt: BaseException | None = None
+        for index, (run, result) in enumerate(zip(runs, results, strict=True)):
             try:
-                self._append(key, role, result, expected_version=version)
-                appended += 1
+                if isinstance(result, _Prepared):
+                    self._write(result, run.version)
+                    appended += 1
+                elif isinstance(result, Exception):
+                    appended += self._record_failure(
+                        run.key, run.topic, run.role, result, run.version
+                    )
+                else:  # cancellation and interrupts are not a role's failure
+                    self._retry_later([run])
+                    interrupt = interrupt or result
             except ConflictError:
                 pass  # another runner took this step; its event arrives on the next read
+            except BaseException:
+                self._retry_later(runs[index:])
+                raise
+        if interrupt is not None:
+            raise interrupt
         return appended
 
-    async def _run_role(self, key: str, topic: _Topic[S], role: str) -> RoleResult:
-        chain = tuple(topic.chain)
-        if self._limit is None:
-            result = await self.workflow.roles[role](chain, key, self.store)
+    def _retry_later(self, runs: Sequence[_Run[S]]) -> None:
+        """Mark topics whose step was cut short as changed, so a later tick decides again."""
+        for run in runs:
+            self._changed[run.key] = None
+
+    async def _run_role(self, run: _Run[S], limit: asyncio.Semaphore | None) -> _Prepared:
+        chain = tuple(run.topic.chain)
+        role = self.workflow.roles[run.role]
+        if limit is None:
+            result = await role(chain, run.key, self.store)
         else:
-            async with self._limit:
-                result = await self.workflow.roles[role](chain, key, self.store)
+            async with limit:
+                result = await role(chain, run.key, self.store)
+        # checked and turned into a draft here, so a malformed result fails its own topic
+        return self._prepare(run.key, run.role, result)
+
+    def _prepare(self, key: str, role: str, result: object) -> _Prepared:
+        """The draft of a role's result and the texts to store first; raises if malformed."""
         if not isinstance(result, RoleResult):
             raise WorkflowError(f"role {role!r} returned {type(result).__name__}, not RoleResult")
-        return result
-
-    def _record_failure(
-        self,
-        key: str,
-        topic: _Topic[S],
-        role: str,
-        exc: Exception,
-        version: int | None = None,
-    ) -> None:
-        text = "".join(traceback.format_exception(exc))
-        meta: dict[str, Any] = {"role": role, "error": f"{type(exc).__name__}: {exc}"}
-        try:
-            self._append(
-                key, ERROR, RoleResult(text, meta), expected_version=version or topic.version
+        if not isinstance(result.content, str):
+            raise WorkflowError(
+                f"role {role!r} returned content of type {type(result.content).__name__}, not str"
             )
-        except ConflictError:
-            return
-        topic.failed = True
-
-    def _append(self, key: str, role: str, result: RoleResult, *, expected_version: int) -> Event:
-        digest = self.store.objects.put(result.content.encode("utf-8"))
+        if not isinstance(result.meta, dict):
+            raise WorkflowError(
+                f"role {role!r} returned meta of type {type(result.meta).__name__}, not dict"
+            )
+        content = result.content.encode("utf-8")
+        blobs = [content]
         meta = result.meta
         if result.attachments:
             meta = dict(meta)
-            meta[ATTACHMENTS] = {
-                name: self.store.objects.put(text.encode("utf-8"))
-                for name, text in sorted(result.attachments.items())
-            }
+            meta[ATTACHMENTS] = {}
+            for name, text in sorted(result.attachments.items()):
+                if not isinstance(text, str):
+                    raise WorkflowError(
+                        f"role {role!r} returned attachment {name!r} of type "
+                        f"{type(text).__name__}, not str"
+                    )
+                blobs.append(text.encode("utf-8"))
+                meta[ATTACHMENTS][name] = digest_of(blobs[-1])
         moment = self.ids.now()
         draft = Draft(
             id=self.ids.new(moment),
             occurred_at=moment,
             kind=self.workflow.kind(role),
             key=key,
-            hash=digest,
-            meta=meta,
+            hash=digest_of(content),
+            meta=meta,  # the draft keeps a JSON copy; it raises for meta that is not JSON
         )
-        return self.store.append(draft, expected_version)
+        return _Prepared(draft, tuple(blobs))
+
+    def _write(self, prepared: _Prepared, expected_version: int) -> Event:
+        """Store the content (and attachments), then append the event."""
+        for blob in prepared.blobs:
+            self.store.objects.put(blob)
+        return self.store.append(prepared.draft, expected_version)
+
+    def _append(self, key: str, role: str, result: RoleResult, *, expected_version: int) -> Event:
+        return self._write(self._prepare(key, role, result), expected_version)
+
+    def _record_failure(
+        self, key: str, topic: _Topic[S], role: str, exc: Exception, version: int
+    ) -> int:
+        """Append ``__error__`` for a failed step: 1, or 0 when the topic moved on meanwhile."""
+        text = "".join(traceback.format_exception(exc))
+        meta: dict[str, Any] = {"role": role, "error": f"{type(exc).__name__}: {exc}"}
+        try:
+            self._append(key, ERROR, RoleResult(text, meta), expected_version=version)
+        except ConflictError:
+            return 0  # the topic moved on meanwhile; its new event is decided afresh
+        topic.failed = True
+        return 1
 
     async def run(
         self, topics: Sequence[str] | None = None, *, poll_interval: float = 0.05

@@ -20,6 +20,7 @@ __all__ = [
     "ATTACHMENTS",
     "END",
     "ERROR",
+    "MODERATOR_FAILED",
     "RESUME",
     "START",
     "Role",
@@ -38,6 +39,8 @@ ERROR = "__error__"
 """The role name of the event recorded when a role raised; the topic waits to be resumed."""
 RESUME = "__resume__"
 """The role name of the event that lets a failed topic go on."""
+MODERATOR_FAILED = "(moderator)"
+"""The ``meta["role"]`` of an ``__error__`` event recorded because the moderator raised."""
 ATTACHMENTS = "attachments"
 """The meta key that maps an event's attachment names to their object hashes."""
 
@@ -111,28 +114,48 @@ class WorkflowType(Generic[S]):
         """``workflow.role``."""
         return f"{self.name}.{role}"
 
-    def replay_check(self, chain: Sequence[Event]) -> list[str]:
+    def replay_check(self, chain: Sequence[Event], *, finished: bool = False) -> list[str]:
         """Re-fold a recorded chain and ask the moderator at every prefix.
 
-        Returns a list of disagreements (empty when the moderator names, at each step, the
-        role that was recorded next, and ``END`` after the last event of a finished topic).
-        A moderator or fold that changed, or that is not deterministic, shows up here.
+        Returns a list of disagreements, empty when the chain begins with ``__start__``, the
+        moderator names at each step the role that was recorded next, every recorded
+        failure (``__error__``) is of the step the moderator named (``MODERATOR_FAILED``
+        when it raised), and, with ``finished=True``, the moderator says ``END`` after the
+        last event. A moderator or fold that changed, or that is not deterministic, shows
+        up here.
         """
         problems: list[str] = []
         state: S = self.initial
         last: Event | None = None
-        pending: str | None = None
+        named: str | None = None  # what the moderator named after ``last``
         for event in chain:
+            if event.role == ERROR:
+                failed = event.meta.get("role")
+                if named is not None and failed != named:
+                    problems.append(
+                        f"version {event.version}: moderator named {named!r} "
+                        f"but a failure of {failed!r} was recorded"
+                    )
+                continue
             if is_control(event):
                 continue
-            if pending is not None and event.role != pending:
+            if last is None and event.role != START:
+                problems.append(f"version {event.version}: chain begins with {event.role!r}")
+            if named is not None and event.role != named:
                 problems.append(
-                    f"version {event.version}: moderator named {pending!r} "
+                    f"version {event.version}: moderator named {named!r} "
                     f"but {event.role!r} was recorded"
                 )
             state = self.fold(state, event)
             last = event
-            pending = self.moderator(event, state)
+            try:
+                named = self.moderator(event, state)
+            except Exception:  # noqa: BLE001 - a raising moderator is a finding to report
+                named = MODERATOR_FAILED
         if last is None:
             problems.append("chain has no workflow events")
+        elif finished and named != END:
+            problems.append(
+                f"version {last.version}: the topic ended but the moderator named {named!r}"
+            )
         return problems
