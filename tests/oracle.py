@@ -1,0 +1,469 @@
+"""An independent referee for werewolf logs.
+
+It reads only a log (each event's ``kind`` and ``meta``, from a list or a JSONL replay file)
+and re-derives the game from the rules as documented (docs/architecture.md and the rules
+reference), with its own bookkeeping: it imports nothing from ``werewolf`` or ``pulse_core``.
+At every event it knows which phase must come next, who may act, what is legal and what
+must follow (who dies at dawn, who is exiled, who shoots, who speaks, who won), and lists
+every disagreement. The engine and this referee are written apart, so a bug has to be made
+twice, the same way, to pass.
+
+Rules it holds the log to (defaults; every variant is read from the start event's config):
+- the deal is the config's deck; roles never change (the end event shows the deal);
+- nights and days alternate: wolf-night N, [witch N], [seer N], dawn N, then day N;
+- night actions only by living owners; targets alive; at most one wolf target a night;
+- the witch: each potion once, one a night unless allowed, self-save per config, never
+  poisons herself, told the target only while she holds the antidote;
+- the seer learns the target's team, truthfully;
+- dawn deaths are exactly the unsaved wolf target plus the poisoned, sorted, no causes;
+- the hunter shoots at most once, only after a wolf kill or an exile (never poisoned) and
+  only if that death did not already decide the game; a declined shot is his secret;
+- every death batch is followed by a win check, and the game ends at the first that holds;
+  both sides at once: the wolves (狼刀在先); a category the deck lacks cannot be wiped out
+  (屠边 counts the categories dealt);
+- last words for every night-1 death and every exiled player, unless the game just ended;
+- each day every living player speaks once, in cyclic seat order; a simultaneous vote;
+  a first-round tie goes to one PK round (under the PK policy); a tie after it, or under
+  the no-PK policy, or no votes at all, exiles nobody: at most one exile a day;
+- a draw only when the day cap is reached; the end event is last.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+__all__ = ["check_log", "check_replay", "read_replay"]
+
+WOLF, SEER, WITCH, HUNTER, VILLAGER = "werewolf", "seer", "witch", "hunter", "villager"
+GODS = frozenset({SEER, WITCH, HUNTER})
+DEFAULT_CONFIG: dict[str, Any] = {
+    "win_rule": "side",
+    "witch_self_save": "first-night",
+    "witch_both_potions": False,
+    "tie_policy": "pk",
+    "allow_empty_kill": True,
+    "wolf_self_knife": True,
+    "allow_abstain": True,
+    "allow_self_vote": False,
+    "day_cap": 20,
+}
+PREFIX = "werewolf."
+
+
+class _Stop(Exception):
+    """The log left the rules' path: later events cannot be judged."""
+
+
+class Referee:
+    """Walks a log event by event; ``problems`` lists what broke the rules."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.deal: list[str] = []
+        self.cfg: dict[str, Any] = dict(DEFAULT_CONFIG)
+        self.alive: set[int] = set()
+        self.dead: dict[int, str] = {}  # seat -> cause
+        self.night = 0
+        self.stage = "setup"  # setup, night, morning, day, pk, evening, over
+        self.night_done: list[str] = []
+        self.knife: int | None = None
+        self.saved = False
+        self.poisoned: int | None = None
+        self.antidote = True
+        self.poison = True
+        self.hunter_fired = False
+        self.hunter_due: int | None = None
+        self.words_due: list[int] = []
+        self.spoken: list[int] = []
+        self.pk: list[int] = []
+        self.decided: str | None = None
+        self.where = ""
+
+    # -- lookups ---------------------------------------------------------------------------
+    def role(self, seat: int) -> str:
+        return self.deal[seat - 1]
+
+    def seats_of(self, role: str) -> list[int]:
+        return [s for s, r in enumerate(self.deal, start=1) if r == role]
+
+    def holder(self, role: str) -> int | None:
+        seats = self.seats_of(role)
+        return seats[0] if seats else None
+
+    def living(self, role: str) -> bool:
+        seat = self.holder(role)
+        return seat is not None and seat in self.alive
+
+    def fail(self, message: str) -> None:
+        self.problems.append(f"{self.where}: {message}")
+
+    def require(self, ok: bool, message: str) -> None:
+        if not ok:
+            self.fail(message)
+
+    # -- the rules -------------------------------------------------------------------------
+    def outcome(self) -> str | None:
+        wolves = [s for s in self.alive if self.role(s) == WOLF]
+        others = len(self.alive) - len(wolves)
+        rule = self.cfg["win_rule"]
+        if rule == "side":
+            villagers = self.seats_of(VILLAGER)
+            gods = [s for s in range(1, len(self.deal) + 1) if self.role(s) in GODS]
+            wolves_win = any(
+                category and not any(s in self.alive for s in category)
+                for category in (villagers, gods)
+            )
+        elif rule == "town":
+            wolves_win = others == 0
+        else:
+            wolves_win = len(wolves) >= others
+        if wolves_win:
+            return "wolves"
+        return "good" if not wolves else None
+
+    def expected(self) -> str:
+        if self.stage == "over":
+            return "(nothing: the game is over)"
+        if self.decided is not None:
+            return "game-end"
+        if self.hunter_due is not None:
+            return "hunter-shot"
+        if self.words_due:
+            return "last-words"
+        if self.stage == "setup":
+            return "wolf-night"
+        if self.stage == "night":
+            if "witch-action" not in self.night_done and self.living(WITCH):
+                return "witch-action"
+            if "seer-check" not in self.night_done and self.living(SEER):
+                return "seer-check"
+            return "dawn"
+        if self.stage in ("morning", "day", "pk"):
+            return "day-speech" if self.to_speak() else "vote"
+        return "game-end" if self.night >= self.cfg["day_cap"] else "wolf-night"
+
+    def to_speak(self) -> list[int]:
+        pool = self.pk if self.stage == "pk" else sorted(self.alive)
+        return [s for s in pool if s not in self.spoken]
+
+    def deaths(self, batch: Mapping[int, str], *, last_words: bool) -> None:
+        """A death batch: kill, check the win, then who shoots and who speaks."""
+        for seat, cause in sorted(batch.items()):
+            self.require(seat in self.alive, f"seat {seat} dies but is not alive")
+            self.alive.discard(seat)
+            self.dead[seat] = cause
+        self.decided = self.outcome()
+        if self.decided is not None:
+            self.hunter_due, self.words_due = None, []
+            return
+        for seat, cause in batch.items():
+            if self.role(seat) == HUNTER and cause in ("wolf", "exile") and not self.hunter_fired:
+                self.hunter_due = seat
+        if last_words:
+            self.words_due += sorted(batch)
+
+    def audience(self, meta: Mapping[str, Any], expected: list[int] | None) -> None:
+        seen = meta.get("visible_to", "missing")
+        if seen == "missing":
+            self.fail("meta has no visible_to")
+        elif expected is None:
+            self.require(seen is None, f"should be public, is visible to {seen}")
+        else:
+            self.require(
+                seen is not None and sorted(seen) == sorted(expected),
+                f"should be visible to {sorted(expected)} only, is visible to {seen}",
+            )
+
+    def reasoning_from(self, meta: Mapping[str, Any], actors: Iterable[int]) -> None:
+        """Private reasoning belongs to seats that acted in this event."""
+        allowed = set(actors)
+        for name in meta.get("attachments", {}) or {}:
+            parts = str(name).split("/")
+            if parts[0] == "reasoning":
+                self.require(
+                    len(parts) == 3 and parts[1].isdigit() and int(parts[1]) in allowed,
+                    f"reasoning {name!r} from a seat that did not act",
+                )
+
+    # -- events ----------------------------------------------------------------------------
+    def start(self, meta: Mapping[str, Any]) -> None:
+        game = meta.get("game", {})
+        self.cfg.update(game.get("config", {}))
+        self.deal = [str(r) for r in meta.get("deal", [])]
+        deck = [str(r) for r in self.cfg.get("identities", self.deal)]
+        self.require(sorted(self.deal) == sorted(deck), f"deal {self.deal} is not the deck {deck}")
+        self.require(len(game.get("names", [])) == len(self.deal), "one name per seat")
+        self.require(meta.get("visible_to") == [], "the start event is for the god view only")
+        if not self.deal or sorted(self.deal) != sorted(deck):
+            raise _Stop
+        self.alive = set(range(1, len(self.deal) + 1))
+
+    def wolf_target_ok(self, target: int | None, options: list[int]) -> bool:
+        if target is None:
+            return bool(self.cfg["allow_empty_kill"]) or not options
+        return target in options
+
+    def wolf_night(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
+        wolves = self.seats_of(WOLF)
+        living = [s for s in wolves if s in self.alive]
+        options = [
+            s for s in sorted(self.alive) if self.cfg["wolf_self_knife"] or self.role(s) != WOLF
+        ]
+        talk = [int(d["seat"]) for d in detail.get("discussion", [])]
+        self.require(talk == living, f"wolf talk by {talk}, living wolves are {living}")
+        rounds = detail.get("proposals", [])
+        agreed: list[Any] = []
+        for number, proposals in enumerate(rounds, start=1):
+            seats = [int(p[0]) for p in proposals]
+            self.require(seats == living, f"round {number} proposals by {seats}, not {living}")
+            targets = [p[1] for p in proposals]
+            for target in targets:
+                self.require(self.wolf_target_ok(target, options), f"wolves proposed {target}")
+            if len(set(targets)) == 1:
+                agreed.append(targets[0])
+                self.require(number == len(rounds), "the wolves agreed, yet voted again")
+        self.require(1 <= len(rounds) <= 2, f"{len(rounds)} proposal rounds")
+        target = diff.get("target")
+        if agreed:
+            self.require(target == agreed[0], f"wolves agreed on {agreed[0]}, target is {target}")
+        elif rounds:
+            counts = Counter(p[1] for p in rounds[-1] if p[1] is not None)
+            top = max(counts.values(), default=0)
+            leaders = [s for s, n in counts.items() if n == top]
+            self.require(
+                target in leaders or (target is None and len(leaders) != 1),
+                f"split wolves {rounds[-1]} ended on target {target}",
+            )
+        self.require(self.wolf_target_ok(target, options), f"wolf target {target} is not legal")
+        self.night += 1
+        self.stage, self.night_done = "night", ["wolf-night"]
+        self.knife, self.saved, self.poisoned = target, False, None
+        self.spoken, self.pk = [], []
+
+    def witch_action(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
+        witch = self.holder(WITCH)
+        told = self.knife if self.antidote else None
+        self.require(detail.get("told_target") == told, f"witch told {detail.get('told_target')}")
+        policy = self.cfg["witch_self_save"]
+        self_ok = policy == "always" or (policy == "first-night" and self.night == 1)
+        can_save = told is not None and (told != witch or self_ok)
+        self.require(detail.get("can_save") == can_save, "witch told a wrong can_save")
+        save, poison = bool(diff.get("save")), diff.get("poison")
+        if save:
+            self.require(can_save, "the witch saved when she could not")
+            self.require(told != witch or self_ok, "the witch saved herself against the config")
+        if poison is not None:
+            self.require(self.poison, "the witch poisoned twice")
+            self.require(poison != witch, "the witch poisoned herself")
+            self.require(poison in self.alive, f"the witch poisoned seat {poison}, not alive")
+        if save and poison is not None:
+            self.require(self.cfg["witch_both_potions"], "two potions in one night")
+        self.saved, self.poisoned = save, poison
+        self.antidote = self.antidote and not save
+        self.poison = self.poison and poison is None
+        self.night_done.append("witch-action")
+
+    def seer_check(self, diff: Mapping[str, Any]) -> None:
+        seer, target = self.holder(SEER), diff.get("target")
+        self.require(target in self.alive and target != seer, f"the seer checked {target}")
+        if isinstance(target, int) and 1 <= target <= len(self.deal):
+            truth = self.role(target) == WOLF
+            self.require(
+                diff.get("wolf") is truth, f"seat {target} checked as wolf={diff.get('wolf')}"
+            )
+        self.night_done.append("seer-check")
+
+    def dawn(self, diff: Mapping[str, Any]) -> None:
+        died: dict[int, str] = {}
+        if self.knife is not None and not self.saved:
+            died[self.knife] = "wolf"
+        if self.poisoned is not None:
+            died[self.poisoned] = "poison"  # poison wins: a knifed and poisoned hunter is silent
+        announced = diff.get("died")
+        self.require(
+            announced == sorted(died), f"died {announced}, the night killed {sorted(died)}"
+        )
+        self.stage, self.spoken, self.pk = "morning", [], []
+        self.deaths(died, last_words=self.night == 1)
+
+    def hunter_shot(self, diff: Mapping[str, Any], meta: Mapping[str, Any]) -> None:
+        hunter, target = self.hunter_due, diff.get("target")
+        self.require(diff.get("shooter") == hunter, f"shooter {diff.get('shooter')} is not due")
+        self.require(
+            target is None or (target in self.alive and target != hunter), f"shot {target}"
+        )
+        self.audience(meta, None if target is not None else [hunter] if hunter else [])
+        self.hunter_fired, self.hunter_due = True, None
+        if target is not None and target in self.alive:
+            self.deaths({int(target): "shot"}, last_words=False)
+
+    def speech(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
+        speaker = diff.get("speaker")
+        left = self.to_speak()
+        self.require(speaker in left, f"seat {speaker} may not speak now (left: {left})")
+        if self.spoken and speaker in left:
+            # cyclic seat order: the next speaker is the next seat after the last still due
+            last = self.spoken[-1]
+            nxt = min(left, key=lambda s: (s - last) % len(self.deal))
+            self.require(speaker == nxt, f"seat {speaker} spoke out of turn (next: {nxt})")
+        self.require(detail.get("pk") is (self.stage == "pk"), "wrong pk flag on a speech")
+        self.require(isinstance(detail.get("text"), str), "a speech without text")
+        if isinstance(speaker, int):
+            self.spoken.append(speaker)
+        if self.stage == "morning":
+            self.stage = "day"
+
+    def vote(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
+        pk_round = self.stage == "pk"
+        self.require(detail.get("round") == (2 if pk_round else 1), "wrong vote round")
+        voters = [s for s in sorted(self.alive) if s not in self.pk]
+        ballots = [(int(v), t) for v, t in detail.get("ballots", [])]
+        self.require([v for v, _ in ballots] == voters, f"ballots from {ballots}, voters {voters}")
+        for voter, target in ballots:
+            if target is None:
+                self.require(self.cfg["allow_abstain"], f"seat {voter} abstained")
+            elif pk_round:
+                self.require(target in self.pk, f"seat {voter} voted {target}, not a PK candidate")
+            else:
+                self.require(target in self.alive, f"seat {voter} voted for dead seat {target}")
+                self.require(
+                    target != voter or self.cfg["allow_self_vote"], f"seat {voter} voted self"
+                )
+        counts = Counter(t for _, t in ballots if t is not None)
+        self.require(
+            [list(c) for c in detail.get("counts", [])] == [[s, counts[s]] for s in sorted(counts)],
+            f"counts {detail.get('counts')} do not add up the ballots",
+        )
+        top = max(counts.values(), default=0)
+        leaders = sorted(s for s, n in counts.items() if n == top)
+        exiled = leaders[0] if len(leaders) == 1 else None
+        pk = leaders if len(leaders) > 1 and not pk_round and self.cfg["tie_policy"] == "pk" else []
+        self.require(
+            diff.get("exiled") == exiled, f"exiled {diff.get('exiled')}, votes say {exiled}"
+        )
+        self.require(list(diff.get("pk", [])) == pk, f"pk {diff.get('pk')}, votes say {pk}")
+        if pk:
+            self.stage, self.pk, self.spoken = "pk", pk, []
+            return
+        self.stage, self.pk = "evening", []
+        if exiled is not None:
+            self.deaths({exiled: "exile"}, last_words=True)
+
+    def game_end(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
+        winner = self.decided if self.decided is not None else "draw"
+        self.require(
+            diff.get("winner") == winner, f"winner {diff.get('winner')}, should be {winner}"
+        )
+        self.require(detail.get("identities") == self.deal, "the end shows another deal")
+        self.require(detail.get("alive") == sorted(self.alive), "the end shows other survivors")
+        self.require(self.night <= self.cfg["day_cap"], "the game outlived the day cap")
+        self.stage = "over"
+
+    # -- the walk --------------------------------------------------------------------------
+    def event(self, index: int, kind: str, meta: Mapping[str, Any]) -> None:
+        role = kind.removeprefix(PREFIX)
+        self.where = f"event {index + 1} ({role})"
+        if not kind.startswith(PREFIX):
+            self.fail(f"not a werewolf event: {kind}")
+            raise _Stop
+        if index == 0:
+            if role != "__start__":
+                self.fail("the log does not begin with the start event")
+                raise _Stop
+            self.start(meta)
+            return
+        if role.startswith("__"):
+            return  # the adapter's bookkeeping (a failure and its resume): no game step
+        want = self.expected()
+        if role != want:
+            self.fail(f"expected {want}")
+            raise _Stop
+        self.require(meta.get("phase") == role, f"meta.phase is {meta.get('phase')}")
+        day = self.night + 1 if role == "wolf-night" else self.night
+        self.require(meta.get("day") == day, f"meta.day is {meta.get('day')}, should be {day}")
+        diff, detail = meta.get("diff", {}), meta.get("detail", {})
+        actors: list[int] = []
+        if role == "wolf-night":
+            living = [s for s in self.seats_of(WOLF) if s in self.alive]
+            seen = meta.get("visible_to") or []
+            self.require(
+                set(living) <= set(seen) <= set(self.seats_of(WOLF)),
+                f"wolf night visible to {seen}",
+            )
+            actors = living
+            self.wolf_night(diff, detail)
+        elif role == "witch-action":
+            actors = [self.holder(WITCH) or 0]
+            self.audience(meta, actors)
+            self.witch_action(diff, detail)
+        elif role == "seer-check":
+            actors = [self.holder(SEER) or 0]
+            self.audience(meta, actors)
+            self.seer_check(diff)
+        elif role == "dawn":
+            self.audience(meta, None)
+            self.dawn(diff)
+        elif role == "hunter-shot":
+            actors = [self.hunter_due or 0]
+            self.hunter_shot(diff, meta)
+        elif role == "last-words":
+            self.audience(meta, None)
+            speaker = self.words_due.pop(0)
+            self.require(diff.get("speaker") == speaker, f"last words by {diff.get('speaker')}")
+            actors = [speaker]
+        elif role == "day-speech":
+            self.audience(meta, None)
+            actors = [diff.get("speaker", 0)]
+            self.speech(diff, detail)
+        elif role == "vote":
+            self.audience(meta, None)
+            actors = [s for s in sorted(self.alive) if s not in self.pk]
+            self.vote(diff, detail)
+        elif role == "game-end":
+            self.audience(meta, None)
+            self.game_end(diff, detail)
+        self.reasoning_from(meta, actors)
+
+    def finish(self) -> None:
+        self.where = "end of log"
+        self.require(
+            self.stage == "over", f"the log stops before the game ends ({self.expected()} is due)"
+        )
+
+
+def check_log(events: Iterable[Mapping[str, Any]], *, finished: bool = True) -> list[str]:
+    """Every rule the log ``events`` (mappings with ``kind`` and ``meta``) breaks; empty when
+    it is a legal game. ``finished``: the log must end with the game's end."""
+    referee = Referee()
+    try:
+        for index, record in enumerate(events):
+            referee.event(index, str(record["kind"]), record["meta"])
+        if finished:
+            referee.finish()
+    except _Stop:
+        pass
+    except (KeyError, TypeError, ValueError, IndexError) as exc:  # a malformed log is a finding
+        referee.fail(f"malformed event: {type(exc).__name__}: {exc}")
+    return referee.problems
+
+
+def read_replay(path: str | Path) -> list[dict[str, Any]]:
+    """The events of a JSONL replay (topic) file: a header line, then one event a line."""
+    records = []
+    # split on newlines only: str.splitlines would also cut at U+2028, U+0085 and the like,
+    # which JSON may carry raw inside a speech
+    for line in Path(path).read_text(encoding="utf-8").split("\n"):
+        if not line:
+            continue
+        record = json.loads(line)
+        if "kind" in record:
+            records.append({"kind": record["kind"], "meta": record["meta"]})
+    return records
+
+
+def check_replay(path: str | Path) -> list[str]:
+    return check_log(read_replay(path))
