@@ -62,6 +62,7 @@ __all__ = [
     "OpenAIServer",
     "Recorded",
     "Reply",
+    "ScriptExhaustedError",
     "Text",
     "ToolCall",
     "Usage",

@@ -44,6 +44,7 @@ from tests.openai_server import (
     HTTPError,
     JSONContent,
     OpenAIServer,
+    ScriptExhaustedError,
     Text,
     ToolCall,
     Usage,
@@ -480,3 +481,22 @@ def test_bad_tool_role_definitions_are_refused(options: dict[str, Any], message:
     client = openai.AsyncOpenAI(base_url="http://127.0.0.1:9/v1", api_key=TEST_API_KEY)
     with pytest.raises(WorkflowError, match=message):
         vote_role(client, **options)
+
+
+# -- the test server itself ------------------------------------------------------------------
+def test_the_test_server_lists_models_and_fails_loudly_past_its_script() -> None:
+    server = OpenAIServer(models=["model-a", "model-b"]).start()
+    server.script(Text("only one"))
+
+    async def work(client: openai.AsyncOpenAI) -> list[str]:
+        listed = [m.id for m in (await client.models.list()).data]
+        hello: Any = [{"role": "user", "content": "hello"}]
+        await client.chat.completions.create(model="model-a", messages=hello)
+        with pytest.raises(openai.InternalServerError):  # not retried: x-should-retry false
+            await client.chat.completions.create(model="model-a", messages=hello)
+        return listed
+
+    assert with_client(server, work) == ["model-a", "model-b"]
+    assert len(server.bodies()) == 2
+    with pytest.raises(ScriptExhaustedError, match="script of 1 replies is exhausted"):
+        server.stop()
