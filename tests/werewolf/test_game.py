@@ -102,3 +102,15 @@ def test_view_of_a_seat_the_game_does_not_have_raises() -> None:
     with pytest.raises(UnknownSeatError):
         view(chain, 0)
     assert view(chain, 9).seat == 9
+
+
+@pytest.mark.parametrize(
+    "replay", sorted(Path(__file__).parents[2].joinpath("replays").glob("*.jsonl"))
+)
+def test_the_moderator_still_names_every_recorded_step(replay: Path) -> None:
+    """A changed moderator or fold shows up against the recorded sample games."""
+    from pulse_core.transfer import load_topic_file
+
+    chain = load_topic_file(replay).chain
+    workflow = werewolf_workflow(random_seating)
+    assert workflow.replay_check(chain, finished=True) == []
