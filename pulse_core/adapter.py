@@ -74,7 +74,11 @@ class _Run(Generic[S]):
 
 
 class WorkflowRule(Generic[S]):
-    """Drives every topic of one workflow in one store."""
+    """Drives every topic of one workflow in one store.
+
+    ``ids`` makes event and topic ids (inject one for reproducible ids), ``concurrency`` caps
+    the roles in flight at once (0: no cap), ``batch`` is how many events one read fetches.
+    """
 
     def __init__(
         self,
@@ -117,7 +121,7 @@ class WorkflowRule(Generic[S]):
         chain = self.store.chain(topic_id)
         if not chain:
             raise WorkflowError(f"no topic {topic_id}")
-        if chain[-1].role != ERROR:
+        if chain[-1].kind != self.workflow.kind(ERROR):
             raise WorkflowError(f"topic {topic_id} has not failed: nothing to resume")
         return self._append(
             topic_id, RESUME, RoleResult("resume", dict(meta or {})), expected_version=len(chain)

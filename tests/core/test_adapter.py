@@ -26,6 +26,7 @@ from pulse_core import (
     WorkflowRule,
     WorkflowType,
     is_ulid,
+    read_attachment,
     read_content,
 )
 from pulse_core.events import Draft, Event
@@ -645,3 +646,38 @@ def test_reserved_role_names_are_refused() -> None:
         WorkflowType("pipe", {"__sneaky": Pipeline().role("x")}, next_step)
     with pytest.raises(InvalidEventError, match=r"workflow\.role"):
         WorkflowType("Pipe", {"draft": Pipeline().role("draft")}, next_step)
+
+
+def test_resume_refuses_a_topic_of_another_workflow(store: EventStore) -> None:
+    pipeline = Pipeline()
+    other = WorkflowRule(pipeline.workflow(name="other"), store)
+    topic = other.start("t")
+    pipeline.breaks[(topic, "draft")] = raiser(ValueError("no"))
+    assert finish(other) == {topic: "failed"}
+    with pytest.raises(WorkflowError, match="not failed"):
+        WorkflowRule(pipeline.workflow(), store).resume(topic)
+    assert other.resume(topic).kind == f"other.{RESUME}"
+
+
+# -- attachments --------------------------------------------------------------------------
+def test_attachments_are_stored_and_named_in_meta(store: EventStore) -> None:
+    pipeline = Pipeline()
+    rule = WorkflowRule(pipeline.workflow(), store)
+    topic = rule.start("t")
+    attached = RoleResult("d", {"step": "draft"}, attachments={"reasoning": "because"})
+    pipeline.breaks[(topic, "draft")] = lambda: attached
+    asyncio.run(rule.tick())
+    draft = store.chain(topic)[1]
+    assert draft.meta["step"] == "draft"
+    assert read_attachment(store, draft, "reasoning") == "because"
+    assert read_attachment(store, draft, "missing") is None
+
+
+def test_a_malformed_attachment_fails_only_that_topic(store: EventStore) -> None:
+    pipeline = Pipeline()
+    rule = WorkflowRule(pipeline.workflow(), store)
+    broken, fine = rule.start("broken"), rule.start("fine")
+    bad = RoleResult("d", attachments={"raw": 42})  # type: ignore[dict-item]
+    pipeline.breaks[(broken, "draft")] = lambda: bad
+    assert finish(rule) == {broken: "failed", fine: "ended"}
+    assert "attachment 'raw' of type int, not str" in store.chain(broken)[-1].meta["error"]
