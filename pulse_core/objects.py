@@ -114,7 +114,10 @@ class FileObjectStore:
         with self._lock:
             self._counter += 1
             n = self._counter
-        tmp = final.with_name(f"{final.name}.{os.getpid()}.{n}{_TMP_SUFFIX}")
+        # pid first (the sweep reads it), then a per-instance counter and a random token, so
+        # two stores in one process writing the same content never share a temp file
+        token = f"{n}-{os.urandom(4).hex()}"
+        tmp = final.with_name(f"{final.name}.{os.getpid()}.{token}{_TMP_SUFFIX}")
         try:
             with open(tmp, "wb") as fh:
                 fh.write(data)
