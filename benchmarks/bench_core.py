@@ -10,7 +10,9 @@ Run: ``.venv/bin/python benchmarks/bench_core.py`` (about two minutes) or ``--qu
    appended directly; a rule catches up on them once, then the run times the ticks that move
    a few new topics to their end. Work per tick should follow new events, not the store size,
    so the per-event cost should stay flat ("vs 1,000" is its ratio to the smallest store),
-   and so should an idle tick, one with nothing new to read.
+   and so should an idle tick, one with nothing new to read. "calls/event" counts Python
+   function calls per new event in one profiled run: the same measure of work, free of the
+   machine's noise.
 
 Every figure is the median of a few repeats; "spread" is (max - min) / median over those
 repeats, the noise of this machine for that row.
@@ -20,9 +22,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
 import os
 import platform
+import pstats
 import shutil
 import statistics
 import sys
@@ -187,11 +191,26 @@ def fill(store: EventStore, events: int) -> int:
     return total
 
 
+async def count_calls(rule: WorkflowRule[None], new_topics: int) -> float:
+    """Python function calls per event for one more run: work, with no machine noise."""
+    for _ in range(new_topics):
+        rule.start("go")
+    profile = cProfile.Profile()
+    appended = 0
+    profile.enable()
+    while step := await rule.tick():
+        appended += step
+    profile.disable()
+    calls: int = pstats.Stats(profile).total_calls  # type: ignore[attr-defined]
+    return calls / appended
+
+
 @dataclass(frozen=True)
 class TickFigures:
     events: int
     per_event_us: Figure
     idle_tick_us: Figure
+    calls_per_event: float
     catch_up_s: float
 
 
@@ -217,13 +236,14 @@ async def time_ticks(kind: str, size: int, plan: Plan) -> TickFigures:
             if appended != 2 * plan.new_topics or any(rule.status(t) != "ended" for t in topics):
                 raise RuntimeError(f"the workflow did not finish: {appended} events appended")
             samples.append(elapsed / appended * 1e6)
+        calls = await count_calls(rule, plan.new_topics)
         idle = []
         for _ in range(plan.tick_repeats):
             with quiet_gc():
                 started = time.perf_counter()
                 await rule.tick()  # nothing new: should cost next to nothing at any size
                 idle.append((time.perf_counter() - started) * 1e6)
-    return TickFigures(events, Figure.of(samples), Figure.of(idle), catch_up)
+    return TickFigures(events, Figure.of(samples), Figure.of(idle), calls, catch_up)
 
 
 # -- report -------------------------------------------------------------------------------
@@ -293,6 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{per_event.median / base:.2f}",
                     f"{figures.idle_tick_us.median:,.0f}",
                     f"{figures.idle_tick_us.spread:.0%}",
+                    f"{figures.calls_per_event:,.0f}",
                 ]
             )
     table(
@@ -307,6 +328,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"vs {plan.sizes[0]:,}",
             "idle tick us",
             "spread",
+            "calls/event",
         ],
         rows,
     )
