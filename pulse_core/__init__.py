@@ -5,8 +5,10 @@ content-addressed object store, decision signals in ``meta``), workflow definiti
 and a moderator), and an adapter whose ``tick()`` moves every topic one step.
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .adapter import TopicStatus, WorkflowRule
-from .agent import agent_role, run_agent
 from .errors import (
     AgentError,
     AgentTimeoutError,
@@ -28,7 +30,6 @@ from .events import CODE_REV, Draft, Event, JSONValue, Meta, check_kind, split_k
 from .graph import Decision, Problem, StatusGraph, Target
 from .graph import validate as validate_graph
 from .ids import Clock, IdSource, is_ulid, system_clock
-from .llm import ChatMessage, LLMExchange, LLMUsage, ToolCallOutcome, call_tool, llm_role, tool_role
 from .objects import FileObjectStore, MemoryObjectStore, ObjectStore, digest_of
 from .sqlite_store import SQLiteEventStore
 from .store import EventStore, MemoryEventStore
@@ -54,6 +55,40 @@ from .workflow import (
     read_attachment,
     read_content,
 )
+
+if TYPE_CHECKING:  # typed as eager imports; loaded on first use (openai takes a second)
+    from .agent import agent_role, run_agent
+    from .llm import (
+        ChatMessage,
+        LLMExchange,
+        LLMUsage,
+        ToolCallOutcome,
+        call_tool,
+        llm_role,
+        tool_role,
+    )
+
+_LAZY = {
+    "agent_role": "agent",
+    "run_agent": "agent",
+    "ChatMessage": "llm",
+    "LLMExchange": "llm",
+    "LLMUsage": "llm",
+    "ToolCallOutcome": "llm",
+    "call_tool": "llm",
+    "llm_role": "llm",
+    "tool_role": "llm",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pulse_core' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ATTACHMENTS",
