@@ -259,6 +259,9 @@ class EventStoreConformance(ABC):
             assert store.read_after(0, 3) == written[:3]
             assert store.read_after(5, 10) == written[5:]
             assert store.read_after(0, 0) == []
+            with _raises(ValueError) as caught:
+                store.read_after(0, -1)
+            assert "limit must be None or >= 0" in str(caught[0])
             cursor, pages = 0, []
             while page := store.read_after(cursor, 2):
                 pages.append(page)

@@ -21,7 +21,7 @@ from pathlib import Path
 from .errors import ConflictError, ImmutableLogError, InvalidEventError, PulseError
 from .events import Draft, Event, meta_json
 from .objects import FileObjectStore, ObjectStore
-from .store import check_append
+from .store import check_append, check_limit
 
 __all__ = ["MIGRATIONS", "SQLiteEventStore"]
 
@@ -44,6 +44,10 @@ MIGRATIONS: tuple[str, ...] = (
     BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
     CREATE TRIGGER events_no_delete BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    """,
+    # 2: topics() lists first events without scanning the table
+    """
+    CREATE INDEX events_topic_starts ON events (seq) WHERE version = 1;
     """,
 )
 
@@ -200,6 +204,7 @@ class SQLiteEventStore:
         return [_row_to_event(r) for r in rows]
 
     def read_after(self, seq: int, limit: int | None = None) -> list[Event]:
+        check_limit(limit)
         with self._lock:
             rows = self._db.execute(
                 f"SELECT {_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?",

@@ -21,7 +21,7 @@ from .errors import ConflictError, InvalidEventError
 from .events import Draft, Event
 from .objects import MemoryObjectStore, ObjectStore
 
-__all__ = ["EventStore", "MemoryEventStore", "check_append"]
+__all__ = ["EventStore", "MemoryEventStore", "check_append", "check_limit"]
 
 
 class EventStore(Protocol):
@@ -54,6 +54,12 @@ class EventStore(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+def check_limit(limit: int | None) -> None:
+    """A page size is None (no limit) or a whole number >= 0, in every store."""
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be None or >= 0, not {limit}")
 
 
 def check_append(store: ObjectStore, draft: Draft, expected_version: int) -> None:
@@ -98,6 +104,7 @@ class MemoryEventStore:
         return list(self._by_key.get(key, ()))
 
     def read_after(self, seq: int, limit: int | None = None) -> list[Event]:
+        check_limit(limit)
         start = max(seq, 0)
         end = None if limit is None else start + limit
         return self._events[start:end]

@@ -205,3 +205,28 @@ def test_another_process_appends_to_the_same_file(store: SQLiteEventStore) -> No
     assert store.objects.get(chain[1].hash) == b"from the child"
     with pytest.raises(ConflictError):
         store.append(draft(store, key, "stale"), 1)
+
+
+def test_a_store_of_an_older_schema_is_migrated_and_keeps_its_events(tmp_path: Path) -> None:
+    """A file made by schema 1 opens at the current schema with every event intact."""
+    import sqlite3
+
+    from pulse_core.sqlite_store import MIGRATIONS
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    for statement in MIGRATIONS[0].split(";\n"):
+        if statement.strip():
+            db.execute(statement)
+    db.execute("PRAGMA user_version=1")
+    db.execute(
+        "INSERT INTO events (id, occurred_at, kind, key, version, hash, meta, code_rev)"
+        " VALUES ('01M8N48PWYAC301WX4FAWHXYXG', '2026-11-30T02:00:00+00:00', 'old.step',"
+        " '01M8N48PWYAC301WX4FAWHXYXH', 1, 'ab', '{\"n\":1}', '0.0.1')"
+    )
+    db.close()
+    store = SQLiteEventStore(path)
+    assert store.schema_version == len(MIGRATIONS) == 2
+    assert store.topics() == ["01M8N48PWYAC301WX4FAWHXYXH"]
+    assert [e.meta for e in store.read_after(0)] == [{"n": 1}]
+    store.close()
