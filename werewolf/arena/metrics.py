@@ -1,0 +1,404 @@
+"""Tournament figures, computed from the games' logs alone.
+
+``game_record(chain)`` reads one ended game: who held each seat (the start event's
+``game.arena.assignment``), the deal, the winner, deaths, votes, checks, potions,
+decisions, fallbacks and token usage. ``tournament_metrics(records, ...)`` turns the
+records into per-player and per-role figures, each with a 95% interval, and the ratings.
+
+Definitions (each rate is a Wilson interval; means and ratios are bootstrapped over games):
+
+- win rate: one observation per game and side a player is on (a player holding seats on
+  both sides counts once for each); a draw is not a win. By team: the same, per side. By
+  role: one observation per seat held.
+- survival: the share of seats held that were alive when the game ended.
+- votes on wolves (good seats): ballots for a seat (abstentions left out), PK rounds too.
+- exiles of wolves (good side): every exile of a game where the player held a good seat.
+- seer checks on wolves; witch saves of a good player (the wolves' target was good) and
+  poisons of a wolf: per check, save or poison of the seats the player held.
+- wolf days: for each wolf seat, the day it died, or the game's last day if it lived.
+- fallback rate: decisions taken by the fallback after refused answers, over decisions.
+- tokens and cost per game (games the player played) and per decision; latency per answer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pulse_core import Event
+
+from ..cast import Identity, Team, team_of
+from ..errors import GameStateError
+from ..game import fold_chain
+from ..lineup import Price
+from ..state import Outcome
+from .intervals import Estimate, bootstrap_ratio, resamples, wilson
+from .ratings import Match, bradley_terry_estimates, elo_estimates, weights_of
+
+__all__ = [
+    "ROLES",
+    "GameRecord",
+    "Matchup",
+    "PlayerMetrics",
+    "RoleMetrics",
+    "SeatRecord",
+    "TournamentMetrics",
+    "game_record",
+    "tournament_metrics",
+]
+
+ROLES = (Identity.WEREWOLF, Identity.SEER, Identity.WITCH, Identity.HUNTER, Identity.VILLAGER)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """One seat of one ended game, with what its player did there."""
+
+    seat: int
+    player: str
+    identity: Identity
+    model: str | None
+    won: bool
+    alive: bool
+    last_day: int  # the day it died, or the game's last day
+    votes_cast: int = 0
+    votes_on_wolves: int = 0
+    checks: int = 0
+    checks_on_wolves: int = 0
+    saves: int = 0
+    good_saves: int = 0
+    poisons: int = 0
+    wolf_poisons: int = 0
+    decisions: int = 0
+    fallbacks: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+    answers: int = 0  # usage entries: answers that reported tokens and latency
+    latency_ms: float = 0.0  # summed over those answers
+
+    @property
+    def team(self) -> Team:
+        return team_of(self.identity)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    index: int
+    winner: Outcome
+    seats: tuple[SeatRecord, ...]
+    exiles: tuple[tuple[int, bool], ...]  # (exiled seat, was a wolf), in order
+
+    def side(self, team: Team) -> tuple[str, ...]:
+        return tuple(s.player for s in self.seats if s.team is team)
+
+    def match(self) -> Match:
+        score = {Outcome.WOLVES: 1.0, Outcome.GOOD: 0.0, Outcome.DRAW: 0.5}[self.winner]
+        sides = {t.value: self.side(t) for t in Team}
+        return Match(weights_of(sides), score)
+
+
+def _arena(chain: Sequence[Event]) -> dict[str, Any]:
+    game = chain[0].meta.get("game", {})
+    arena = game.get("arena")
+    if not isinstance(arena, dict) or not isinstance(arena.get("assignment"), list):
+        raise GameStateError(f"game {chain[0].key} was not played in the arena (no assignment)")
+    return arena
+
+
+def game_record(chain: Sequence[Event]) -> GameRecord | None:
+    """The record of an ended arena game; None while the game has not ended."""
+    if not chain:
+        raise GameStateError("an empty chain is not a game")
+    arena = _arena(chain)
+    state = fold_chain(chain)
+    if not state.ended or state.winner is None:
+        return None
+    players = [str(p) for p in arena["assignment"]]
+    if len(players) != len(state.identities):
+        raise GameStateError(
+            f"game {chain[0].key}: {len(players)} players for {len(state.identities)} seats"
+        )
+    specs = chain[0].meta["game"].get("players") or [{}] * len(players)
+    counts: dict[int, Counter[str]] = {s: Counter() for s in state.seats}
+    latency: dict[int, float] = dict.fromkeys(state.seats, 0.0)
+    exiles: list[tuple[int, bool]] = []
+    wolf_target: int | None = None
+    for event in chain:
+        _count_event(event, state.team, counts, latency, exiles, wolf_target)
+        if event.role == "wolf-night":
+            wolf_target = event.meta["diff"].get("target")
+    last_day = {d.seat: d.day for d in state.deaths}
+    seats = tuple(
+        SeatRecord(
+            seat=seat,
+            player=players[seat - 1],
+            identity=state.identity(seat),
+            model=specs[seat - 1].get("model") if isinstance(specs[seat - 1], dict) else None,
+            won=state.winner.value == state.team(seat).value,
+            alive=state.is_alive(seat),
+            last_day=last_day.get(seat, state.night),
+            latency_ms=latency[seat],
+            **counts[seat],
+        )
+        for seat in state.seats
+    )
+    return GameRecord(int(arena.get("index", 0)), state.winner, seats, tuple(exiles))
+
+
+def _count_event(
+    event: Event,
+    team: Callable[[int], Team],
+    counts: dict[int, Counter[str]],
+    latency: dict[int, float],
+    exiles: list[tuple[int, bool]],
+    wolf_target: int | None,
+) -> None:
+    """Add one event's decisions, votes, checks, potions, fallbacks and usage to ``counts``."""
+    meta, role = event.meta, event.role
+    diff, detail = meta.get("diff", {}), meta.get("detail", {})
+    decided: list[int] = []
+    if role == "wolf-night":
+        decided += [int(d["seat"]) for d in detail.get("discussion", [])]
+        decided += [int(seat) for rnd in detail.get("proposals", []) for seat, _ in rnd]
+    elif role in ("witch-action", "seer-check"):
+        decided += [int(s) for s in meta.get("visible_to") or []]
+    elif role == "hunter-shot":
+        decided.append(int(diff["shooter"]))
+    elif role in ("last-words", "day-speech"):
+        decided.append(int(diff["speaker"]))
+    elif role == "vote":
+        for voter, target in detail.get("ballots", []):
+            decided.append(int(voter))
+            if target is not None and team(voter) is Team.GOOD:
+                counts[voter]["votes_cast"] += 1
+                counts[voter]["votes_on_wolves"] += team(target) is Team.WOLVES
+        if diff.get("exiled") is not None:
+            exiles.append((int(diff["exiled"]), team(diff["exiled"]) is Team.WOLVES))
+    for seat in decided:
+        counts[seat]["decisions"] += 1
+    if role == "seer-check":
+        seer = decided[0]
+        counts[seer]["checks"] += 1
+        counts[seer]["checks_on_wolves"] += bool(diff.get("wolf"))
+    if role == "witch-action":
+        witch = decided[0]
+        if diff.get("save") and wolf_target is not None:
+            counts[witch]["saves"] += 1
+            counts[witch]["good_saves"] += team(wolf_target) is Team.GOOD
+        if diff.get("poison") is not None:
+            counts[witch]["poisons"] += 1
+            counts[witch]["wolf_poisons"] += team(diff["poison"]) is Team.WOLVES
+    for fb in meta.get("fallbacks", []):
+        counts[int(fb["seat"])]["fallbacks"] += 1
+    for use in meta.get("usage", []):
+        seat = int(use["seat"])
+        counts[seat]["prompt_tokens"] += int(use.get("prompt_tokens", 0))
+        counts[seat]["completion_tokens"] += int(use.get("completion_tokens", 0))
+        counts[seat]["calls"] += int(use.get("calls", 0))
+        counts[seat]["answers"] += 1
+        latency[seat] += float(use.get("latency_ms", 0.0))
+
+
+# -- figures ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class RoleMetrics:
+    seats: int
+    win: Estimate
+    survival: Estimate
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMetrics:
+    name: str
+    games: int
+    win: Estimate
+    win_as: dict[str, Estimate]  # by team: "wolves", "good"
+    draws: int
+    survival: Estimate
+    roles: dict[str, RoleMetrics]
+    votes_on_wolves: Estimate
+    exiles_of_wolves: Estimate
+    seer_checks_on_wolves: Estimate
+    witch_saves_of_good: Estimate
+    witch_poisons_on_wolves: Estimate
+    wolf_days: Estimate
+    fallback_rate: Estimate
+    decisions: int
+    calls: int
+    tokens: int
+    tokens_per_game: Estimate
+    tokens_per_decision: Estimate
+    cost: float | None  # USD; None without a price (or without tokens)
+    cost_per_game: Estimate
+    cost_per_decision: Estimate
+    latency_ms: Estimate
+
+
+@dataclass(frozen=True, slots=True)
+class Matchup:
+    first: str
+    second: str
+    games: int
+    first_wins: int
+    second_wins: int
+    draws: int
+    first_win_rate: Estimate
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentMetrics:
+    games: int
+    wolves_win: Estimate
+    draws: int
+    players: dict[str, PlayerMetrics]
+    elo: dict[str, Estimate]
+    bradley_terry: dict[str, Estimate]
+    wolf_edge: Estimate
+    matchups: list[Matchup] = field(default_factory=list)
+
+
+def _cost(seat: SeatRecord, prices: Mapping[str, Price]) -> float | None:
+    if seat.prompt_tokens + seat.completion_tokens == 0:
+        return 0.0
+    price = prices.get(seat.model) if seat.model else None
+    return None if price is None else price.cost(seat.prompt_tokens, seat.completion_tokens)
+
+
+def _rate(seats: Sequence[SeatRecord], hits: str, total: str) -> Estimate:
+    return wilson(sum(getattr(s, hits) for s in seats), sum(getattr(s, total) for s in seats))
+
+
+def _player(
+    name: str,
+    records: Sequence[GameRecord],
+    prices: Mapping[str, Price],
+    rounds: int,
+    seed: int,
+) -> PlayerMetrics:
+    games = [r for r in records if any(s.player == name for s in r.seats)]
+    seats = [s for r in games for s in r.seats if s.player == name]
+    sides = [
+        (team, r.winner)
+        for r in games
+        for team in Team
+        if any(s.player == name and s.team is team for s in r.seats)
+    ]
+    win_as = {
+        team.value: wilson(
+            sum(1 for t, w in sides if t is team and w.value == team.value),
+            sum(1 for t, _ in sides if t is team),
+        )
+        for team in Team
+    }
+    roles = {}
+    for role in ROLES:
+        held = [s for s in seats if s.identity is role]
+        roles[role.value] = RoleMetrics(
+            len(held), wilson(sum(s.won for s in held), len(held)),
+            wilson(sum(s.alive for s in held), len(held)),
+        )  # fmt: skip
+    good = [s for s in seats if s.team is Team.GOOD]
+    exiles = [
+        e
+        for r in games
+        if any(s.player == name and s.team is Team.GOOD for s in r.seats)
+        for e in r.exiles
+    ]
+    per_game = [[s for s in r.seats if s.player == name] for r in games]
+    draws = resamples(len(games), rounds, f"{seed}|{name}")
+    wolf_seats = [[s for s in g if s.identity is Identity.WEREWOLF] for g in per_game]
+    decisions = [float(sum(s.decisions for s in g)) for g in per_game]
+    tokens = [float(sum(s.prompt_tokens + s.completion_tokens for s in g)) for g in per_game]
+    answers = [float(sum(s.answers for s in g)) for g in per_game]
+    calls = sum(s.calls for s in seats)
+    costs = [[_cost(s, prices) for s in g] for g in per_game]
+    priced = calls > 0 and all(c is not None for g in costs for c in g)
+    cost_per_game = [sum(c or 0.0 for c in g) for g in costs]
+    ones = [1.0] * len(games)
+    none = Estimate(None, None, None, len(games))
+    return PlayerMetrics(
+        name=name,
+        games=len(games),
+        win=wilson(sum(1 for t, w in sides if w.value == t.value), len(sides)),
+        win_as=win_as,
+        draws=sum(1 for r in games if r.winner is Outcome.DRAW),
+        survival=wilson(sum(s.alive for s in seats), len(seats)),
+        roles=roles,
+        votes_on_wolves=_rate(good, "votes_on_wolves", "votes_cast"),
+        exiles_of_wolves=wilson(sum(w for _, w in exiles), len(exiles)),
+        seer_checks_on_wolves=_rate(seats, "checks_on_wolves", "checks"),
+        witch_saves_of_good=_rate(seats, "good_saves", "saves"),
+        witch_poisons_on_wolves=_rate(seats, "wolf_poisons", "poisons"),
+        wolf_days=bootstrap_ratio(
+            [float(sum(s.last_day for s in g)) for g in wolf_seats],
+            [float(len(g)) for g in wolf_seats],
+            draws,
+        ),
+        fallback_rate=_rate(seats, "fallbacks", "decisions"),
+        decisions=int(sum(decisions)),
+        calls=calls,
+        tokens=int(sum(tokens)),
+        tokens_per_game=bootstrap_ratio(tokens, ones, draws) if calls else none,
+        tokens_per_decision=bootstrap_ratio(tokens, decisions, draws) if calls else none,
+        cost=sum(cost_per_game) if priced else None,
+        cost_per_game=bootstrap_ratio(cost_per_game, ones, draws) if priced else none,
+        cost_per_decision=bootstrap_ratio(cost_per_game, decisions, draws) if priced else none,
+        latency_ms=bootstrap_ratio(
+            [sum(s.latency_ms for s in g) for g in per_game], answers, draws
+        ),
+    )
+
+
+def _matchups(records: Sequence[GameRecord], players: Sequence[str]) -> list[Matchup]:
+    """Games with one player per side and two different players, by pair (in roster order)."""
+    order = {p: i for i, p in enumerate(players)}
+    tally: dict[tuple[str, str], Counter[str]] = {}
+    for r in records:
+        wolves, good = set(r.side(Team.WOLVES)), set(r.side(Team.GOOD))
+        if len(wolves) != 1 or len(good) != 1 or wolves == good:
+            continue
+        w, g = next(iter(wolves)), next(iter(good))
+        pair = (w, g) if order[w] < order[g] else (g, w)
+        counts = tally.setdefault(pair, Counter())
+        counts["games"] += 1
+        if r.winner is Outcome.DRAW:
+            counts["draws"] += 1
+        else:
+            counts[w if r.winner is Outcome.WOLVES else g] += 1
+    return [
+        Matchup(a, b, c["games"], c[a], c[b], c["draws"], wilson(c[a], c["games"]))
+        for (a, b), c in sorted(tally.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]]))
+    ]
+
+
+def tournament_metrics(
+    records: Sequence[GameRecord],
+    players: Sequence[str],
+    *,
+    prices: Mapping[str, Price] | None = None,
+    rounds: int = 1000,
+    seed: int = 0,
+) -> TournamentMetrics:
+    """Every figure of a tournament from its ended games' records (in any order: they are
+    sorted by game index). ``prices`` by model; ``rounds`` bootstrap resamples, drawn from
+    ``seed``, so the same games always give the same figures."""
+    records = sorted(records, key=lambda r: r.index)
+    unknown = sorted({s.player for r in records for s in r.seats} - set(players))
+    if unknown:
+        raise GameStateError(f"games name players not in the run: {', '.join(unknown)}")
+    matches = [r.match() for r in records]
+    draws = resamples(len(records), rounds, f"{seed}|ratings")
+    bt, edge = bradley_terry_estimates(matches, players, draws)
+    return TournamentMetrics(
+        games=len(records),
+        wolves_win=wilson(sum(r.winner is Outcome.WOLVES for r in records), len(records)),
+        draws=sum(r.winner is Outcome.DRAW for r in records),
+        players={p: _player(p, records, prices or {}, rounds, seed) for p in players},
+        elo=elo_estimates(matches, players, draws),
+        bradley_terry=bt,
+        wolf_edge=edge,
+        matchups=_matchups(records, players),
+    )

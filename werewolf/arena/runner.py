@@ -1,0 +1,403 @@
+"""Playing a run: games started, continued and finished in the store, durably.
+
+``play_run`` plays every game of a run that has not ended. A game is started with its
+planned seed, deal and seating under a fixed id (so a restart never duplicates it), driven
+by a ``WorkflowRule`` scoped to the run's games, and lands in the store phase by phase.
+Stopped at any point (Ctrl-C, a crash, the budget), a run continues where it stopped: ended
+games are skipped, games in progress are taken up where their log ends, failed ones are
+resumed, missing ones are started. Runs without LLM players may use several processes,
+each playing a share of the games into the same SQLite file with its own connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+
+from pulse_core import ConflictError, Draft, Event, EventStore, SQLiteEventStore, WorkflowRule
+from pulse_core.objects import ObjectStore
+
+from ..errors import ConfigError, WerewolfError
+from ..game import WORKFLOW, start_meta, werewolf_workflow
+from ..state import GameState
+from .schedule import GamePlan, game_id, plan_game
+from .seating import SeatFactory, run_seating, seat_player
+from .spec import RunSpec, load_run
+
+__all__ = [
+    "ArenaError",
+    "RunProgress",
+    "RunResult",
+    "RunScope",
+    "Tally",
+    "drive",
+    "open_run_store",
+    "play_run",
+]
+
+
+class ArenaError(WerewolfError):
+    """A run that could not be played (a worker process that died)."""
+
+
+_ERROR = f"{WORKFLOW}.__error__"
+_END = f"{WORKFLOW}.game-end"
+
+
+def open_run_store(path: Path) -> SQLiteEventStore:
+    """The store a run plays into. Not fsynced per append: a killed process loses nothing,
+    a power cut may lose the last moves, which a restart plays again."""
+    return SQLiteEventStore(path, durable=False)
+
+
+class RunScope:
+    """An event store seen through a set of topics, so a rule drives only the run's games
+    (other games in the store, finished or interrupted, are left alone)."""
+
+    def __init__(self, store: EventStore, keys: Iterable[str], *, batch: int = 5_000) -> None:
+        self._store = store
+        self._keys = frozenset(keys)
+        self._batch = batch
+        self.objects: ObjectStore = store.objects
+
+    def append(self, draft: Draft, expected_version: int) -> Event:
+        return self._store.append(draft, expected_version)
+
+    def chain(self, key: str) -> list[Event]:
+        return self._store.chain(key)
+
+    def read_after(self, seq: int, limit: int | None = None) -> list[Event]:
+        found: list[Event] = []
+        while limit is None or len(found) < limit:
+            events = self._store.read_after(seq, self._batch)
+            for event in events:
+                if event.key in self._keys:
+                    found.append(event)
+                    if limit is not None and len(found) == limit:
+                        return found
+            if len(events) < self._batch:
+                break
+            seq = events[-1].seq
+        return found
+
+    def version(self, key: str) -> int:
+        return self._store.version(key)
+
+    def get(self, event_id: str) -> Event | None:
+        return self._store.get(event_id)
+
+    def topics(self) -> list[str]:
+        return [k for k in self._store.topics() if k in self._keys]
+
+    def last_seq(self) -> int:
+        return self._store.last_seq()
+
+    def close(self) -> None:
+        pass  # the scope does not own the store
+
+
+def _floor(store: EventStore, keys: Iterable[str]) -> int:
+    """A cursor just before the run's first event: reading starts there, not at the
+    beginning of a store that may hold many other games."""
+    firsts = [chain[0].seq for chain in (store.chain(k)[:1] for k in keys) if chain]
+    return min(firsts) - 1 if firsts else store.last_seq()
+
+
+@dataclass
+class RunProgress:
+    """What a run has done so far, as its log says."""
+
+    total: int
+    ended: set[int] = field(default_factory=set)
+    failed: set[int] = field(default_factory=set)
+    wins: Counter[str] = field(default_factory=Counter)  # games won, per player
+    played: Counter[str] = field(default_factory=Counter)  # games played, per player
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = 0.0  # USD; None when a seat that used tokens has no price
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def win_rate(self, player: str) -> float | None:
+        n = self.played[player]
+        return self.wins[player] / n if n else None
+
+
+class Tally:
+    """Follows a run's games in the store (incrementally) for progress and the budget."""
+
+    def __init__(self, spec: RunSpec, store: EventStore) -> None:
+        self.spec = spec
+        self.store = store
+        self.plans = {game_id(spec, i): plan_game(spec, i) for i in range(spec.games)}
+        self.scope = RunScope(store, self.plans)
+        self.cursor = _floor(store, self.plans)
+        self.progress = RunProgress(total=spec.games)
+
+    def update(self) -> RunProgress:
+        progress = self.progress
+        for event in self.scope.read_after(self.cursor):
+            self.cursor = event.seq
+            plan = self.plans[event.key]
+            if event.kind == _ERROR:
+                progress.failed.add(plan.index)
+            elif event.kind == f"{WORKFLOW}.__resume__":
+                progress.failed.discard(plan.index)
+            elif event.kind == _END:
+                self._count_end(plan, event)
+            for use in event.meta.get("usage", []):
+                self._count_usage(plan, use)
+        return progress
+
+    def _count_end(self, plan: GamePlan, event: Event) -> None:
+        progress = self.progress
+        if plan.index in progress.ended:
+            return
+        progress.ended.add(plan.index)
+        winner = event.meta.get("diff", {}).get("winner")
+        for team, players in plan.sides().items():
+            for player in sorted(set(players)):
+                progress.played[player] += 1
+                if winner == team.value:
+                    progress.wins[player] += 1
+
+    def _count_usage(self, plan: GamePlan, use: dict[str, object]) -> None:
+        progress = self.progress
+        prompt = int(use.get("prompt_tokens", 0))  # type: ignore[call-overload]
+        completion = int(use.get("completion_tokens", 0))  # type: ignore[call-overload]
+        progress.prompt_tokens += prompt
+        progress.completion_tokens += completion
+        if progress.cost is None or prompt + completion == 0:
+            return
+        seat = int(use["seat"])  # type: ignore[call-overload]
+        model = self.spec.player(plan.assignment[seat - 1]).spec.model
+        price = self.spec.prices.get(model) if model else None
+        progress.cost = None if price is None else progress.cost + price.cost(prompt, completion)
+
+    def over_budget(self) -> str | None:
+        """Why the run must stop now, or None while it is within its budget."""
+        budget, progress = self.spec.budget, self.progress
+        if budget.tokens is not None and progress.tokens >= budget.tokens:
+            return f"the budget of {budget.tokens:,} tokens is spent ({progress.tokens:,} used)"
+        if budget.usd is not None and progress.cost is not None and progress.cost >= budget.usd:
+            return f"the budget of ${budget.usd:.2f} is spent (${progress.cost:.4f} used)"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    progress: RunProgress
+    stopped: str | None  # why the run stopped early (the budget), else None
+    seconds: float
+    workers: int
+
+    @property
+    def complete(self) -> bool:
+        return len(self.progress.ended) == self.progress.total
+
+
+def _check_prices(spec: RunSpec) -> None:
+    if spec.budget.usd is None:
+        return
+    missing = sorted(
+        {
+            p.spec.model
+            for p in spec.players
+            if p.uses_tokens and p.spec.model and p.spec.model not in spec.prices
+        }
+    )
+    if missing:
+        raise ConfigError(
+            [("--budget-usd", f"a USD budget needs a price for model {m!r}") for m in missing]
+        )
+
+
+def _start(rule: WorkflowRule[GameState | None], spec: RunSpec, plan: GamePlan) -> None:
+    players = [spec.player(name).spec.public() | {"player": name} for name in plan.assignment]
+    arena = {"run": spec.name, "index": plan.index, "assignment": list(plan.assignment)}
+    meta = start_meta(spec.config, plan.seed, deal=plan.deal, players=players, arena=arena)
+    content = f"Game {plan.index + 1} of arena run {spec.name}, seed {plan.seed}."
+    # a conflict: another runner of the same run started it meanwhile; it is in the store
+    with contextlib.suppress(ConflictError):
+        rule.start(content, meta, topic_id=game_id(spec, plan.index))
+
+
+async def drive(
+    spec: RunSpec,
+    store: EventStore,
+    indices: Sequence[int],
+    *,
+    concurrency: int,
+    factory: SeatFactory = seat_player,
+    tally: Tally | None = None,
+    on_tick: Callable[[], None] | None = None,
+) -> str | None:
+    """Play games ``indices`` of the run until each has ended or failed, at most
+    ``concurrency`` at once; returns why it stopped early (the budget), else None."""
+    plans = {game_id(spec, i): plan_game(spec, i) for i in indices}
+    specs = {p.name: p.spec for p in spec.players}
+    scope = RunScope(store, plans)
+    rule = WorkflowRule(werewolf_workflow(run_seating(plans, specs, factory)), scope)
+    rule.cursor = _floor(store, plans)
+    pending: list[GamePlan] = []
+    for key, plan in plans.items():
+        chain = store.chain(key)
+        if not chain:
+            pending.append(plan)
+        elif chain[-1].kind == _ERROR:
+            rule.resume(key)  # a failed game is tried again where it stopped
+    pending.reverse()  # popped from the end: lowest index first
+    await rule.tick()  # learn the games already in the store
+    while True:
+        reason = tally.over_budget() if tally is not None else None
+        if reason is not None:
+            return reason
+        fresh = 0  # started since the last tick, which has not read them yet
+        while pending and len(rule.active()) + fresh < concurrency:
+            _start(rule, spec, pending.pop())
+            fresh += 1
+        if not rule.active() and not fresh:
+            return None
+        appended = await rule.tick()
+        if tally is not None:
+            tally.update()
+        if on_tick is not None:
+            on_tick()
+        if appended == 0 and rule.active():
+            await asyncio.sleep(0.05)  # another runner holds the next step: wait for it
+
+
+# -- processes ---------------------------------------------------------------------------------
+def _play_share(run_file: str, store_path: str, indices: list[int], concurrency: int) -> None:
+    """One worker process: its share of the games, on its own connection to the store."""
+    spec = load_run(Path(run_file))
+    store = open_run_store(Path(store_path))
+    try:
+        asyncio.run(drive(spec, store, indices, concurrency=concurrency))
+    finally:
+        store.close()
+
+
+def _shares(indices: Sequence[int], workers: int) -> list[list[int]]:
+    shares = [list(indices[w::workers]) for w in range(workers)]
+    return [s for s in shares if s]
+
+
+def _todo(spec: RunSpec, store_path: Path) -> list[int]:
+    store = open_run_store(store_path)
+    try:
+        tally = Tally(spec, store)
+        ended = tally.update().ended
+    finally:
+        store.close()
+    return [i for i in range(spec.games) if i not in ended]
+
+
+def play_run(
+    spec: RunSpec,
+    run_file: Path,
+    store_path: Path,
+    *,
+    concurrency: int = 8,
+    workers: int = 1,
+    factory: SeatFactory = seat_player,
+    on_progress: Callable[[RunProgress], None] | None = None,
+) -> RunResult:
+    """Play every game of the run not yet ended; see the module docstring.
+
+    ``run_file`` must hold ``spec`` (worker processes read it). ``workers`` above 1 plays
+    in that many processes; only for runs without LLM players (their budget is counted in
+    one process, and their concurrency is asyncio's, not processes').
+    """
+    if concurrency < 1:
+        raise ConfigError([("--concurrency", f"must be at least 1, not {concurrency}")])
+    if workers < 1:
+        raise ConfigError([("--workers", f"must be at least 1, not {workers}")])
+    if workers > 1 and (spec.uses_tokens or factory is not seat_player):
+        raise ConfigError(
+            [("--workers", "several processes are for mock runs: LLM games run concurrently "
+              "in one process (--concurrency)")]
+        )  # fmt: skip
+    _check_prices(spec)
+    began = time.perf_counter()
+    # worker processes are forked before this process opens the store: a forked child
+    # must not inherit an open SQLite connection
+    processes = _fork_workers(spec, run_file, store_path, concurrency, workers)
+    store = open_run_store(store_path)
+    try:
+        tally = Tally(spec, store)
+        tally.update()
+        report = (lambda: on_progress(tally.progress)) if on_progress is not None else None
+        if report is not None:
+            report()
+        stopped = tally.over_budget()
+        if processes:
+            _wait_for(processes, tally, report)
+        elif stopped is None:
+            todo = [i for i in range(spec.games) if i not in tally.progress.ended]
+            if todo:
+                stopped = asyncio.run(
+                    drive(
+                        spec, store, todo, concurrency=concurrency, factory=factory,
+                        tally=tally, on_tick=report,
+                    )
+                )  # fmt: skip
+        tally.update()
+        if report is not None:
+            report()
+        return RunResult(tally.progress, stopped, time.perf_counter() - began, workers)
+    finally:
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+                process.join()
+        store.close()
+
+
+def _fork_workers(
+    spec: RunSpec, run_file: Path, store_path: Path, concurrency: int, workers: int
+) -> list[BaseProcess]:
+    if workers == 1:
+        return []
+    shares = _shares(_todo(spec, store_path), workers)
+    if len(shares) < 2:
+        return []  # not worth a process: play here
+    context = multiprocessing.get_context("fork")
+    processes: list[BaseProcess] = [
+        context.Process(
+            target=_play_share,
+            args=(str(run_file), str(store_path), share, concurrency),
+            name=f"arena-{spec.name}-{n}",
+            daemon=True,
+        )
+        for n, share in enumerate(shares)
+    ]
+    for process in processes:
+        process.start()
+    return processes
+
+
+def _wait_for(
+    processes: Sequence[BaseProcess], tally: Tally, report: Callable[[], None] | None
+) -> None:
+    """Follow the workers' games in the store until every worker has finished."""
+    while True:
+        for process in processes:
+            process.join(timeout=0.2 / len(processes))
+        tally.update()
+        if report is not None:
+            report()
+        failed = [p for p in processes if p.exitcode not in (None, 0)]
+        if failed:
+            raise ArenaError(f"worker {failed[0].name} stopped with exit code {failed[0].exitcode}")
+        if all(p.exitcode == 0 for p in processes):
+            return
