@@ -22,14 +22,14 @@ import functools
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from hypothesis import HealthCheck, note, settings
 from hypothesis import strategies as st
-from hypothesis.errors import HypothesisException
+from hypothesis.errors import HypothesisException, InvalidArgument
 
 from pulse_core import Event, EventStore, MemoryEventStore, WorkflowRule, export_topic
 from werewolf.cast import Identity
@@ -263,6 +263,9 @@ class PlayedGame:
     transcript: Transcript
     chain: list[Event]
 
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # hypothesis' report
+        printer.text(repr(self))
+
     def __repr__(self) -> str:  # what a failure report shows; the replay file has the rest
         ends = self.chain[-1].meta.get("diff", {}) if self.chain else {}
         return (
@@ -306,7 +309,7 @@ def play(
     if status != "ended":
         path = save_replay(game)
         error = next((e.meta.get("error") for e in game.chain if e.role == "__error__"), None)
-        note(f"failing game replay: {path}")
+        report(f"failing game replay: {path}")
         raise AssertionError(f"the game did not end ({status}): {error}; replay: {path}")
     return game
 
@@ -361,6 +364,13 @@ def save_replay(game: PlayedGame, label: str = "") -> Path:
     return path
 
 
+def report(text: str) -> None:
+    """A note in hypothesis' failure report (only the final, shrunk example's notes show);
+    outside a hypothesis test the exception's own message has to say it."""
+    with suppress(InvalidArgument):
+        note(text)
+
+
 @contextmanager
 def replay_on_failure(**games: PlayedGame) -> Iterator[None]:
     """On a failing check, save each named game's log and note where it is."""
@@ -371,7 +381,7 @@ def replay_on_failure(**games: PlayedGame) -> Iterator[None]:
     except Exception:
         for label, game in games.items():
             path = save_replay(game, label)
-            note(f"failing game {label!r}: {path}  (render: werewolf replay {path})")
+            report(f"failing game {label!r}: {path}  (render: werewolf replay {path})")
         raise
 
 
