@@ -34,6 +34,7 @@ from pulse_core import (
 )
 from pulse_core.objects import ObjectStore
 
+from .arena.cli import add_arena
 from .config import GameConfig, parse_config
 from .errors import ConfigError, GameFileError, WerewolfError
 from .game import start_game, werewolf_workflow
@@ -480,7 +481,7 @@ def add_replay(subparsers: Any) -> None:
 
 
 # -- main ------------------------------------------------------------------------------------
-SUBCOMMANDS: list[Callable[[Any], None]] = [add_play, add_resume, add_replay]
+SUBCOMMANDS: list[Callable[[Any], None]] = [add_play, add_resume, add_replay, add_arena]
 """One function per subcommand; each adds its parser and sets ``run``."""
 
 

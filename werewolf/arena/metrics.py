@@ -297,9 +297,10 @@ def _player(
     for role in ROLES:
         held = [s for s in seats if s.identity is role]
         roles[role.value] = RoleMetrics(
-            len(held), wilson(sum(s.won for s in held), len(held)),
+            len(held),
+            wilson(sum(s.won for s in held), len(held)),
             wilson(sum(s.alive for s in held), len(held)),
-        )  # fmt: skip
+        )
     good = [s for s in seats if s.team is Team.GOOD]
     exiles = [
         e

@@ -112,9 +112,14 @@ def parse_player(text: str, roster: Roster | None = None) -> ArenaPlayer:
     if kind not in ARENA_KINDS:
         hint = f" or a player of the roster ({', '.join(roster.players)})" if roster else ""
         raise ConfigError(
-            [("--players", f"{text!r}: write [NAME=]KIND[:ARG], KIND one of "
-              f"{', '.join(ARENA_KINDS)}{hint}")]
-        )  # fmt: skip
+            [
+                (
+                    "--players",
+                    f"{text!r}: write [NAME=]KIND[:ARG], KIND one of "
+                    f"{', '.join(ARENA_KINDS)}{hint}",
+                )
+            ]
+        )
     if kind == "llm" and not arg:
         raise ConfigError([("--players", f"{text!r}: an llm player names its model: llm:MODEL")])
     if kind == "random" and arg:

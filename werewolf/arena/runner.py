@@ -324,9 +324,14 @@ def play_run(
         raise ConfigError([("--workers", f"must be at least 1, not {workers}")])
     if workers > 1 and (spec.uses_tokens or factory is not seat_player):
         raise ConfigError(
-            [("--workers", "several processes are for mock runs: LLM games run concurrently "
-              "in one process (--concurrency)")]
-        )  # fmt: skip
+            [
+                (
+                    "--workers",
+                    "several processes are for mock runs: LLM games run concurrently "
+                    "in one process (--concurrency)",
+                )
+            ]
+        )
     _check_prices(spec)
     began = time.perf_counter()
     # worker processes are forked before this process opens the store: a forked child
@@ -347,10 +352,15 @@ def play_run(
             if todo:
                 stopped = asyncio.run(
                     drive(
-                        spec, store, todo, concurrency=concurrency, factory=factory,
-                        tally=tally, on_tick=report,
+                        spec,
+                        store,
+                        todo,
+                        concurrency=concurrency,
+                        factory=factory,
+                        tally=tally,
+                        on_tick=report,
                     )
-                )  # fmt: skip
+                )
         tally.update()
         if report is not None:
             report()

@@ -26,6 +26,7 @@ __all__ = [
     "RUN_NAME_PATTERN",
     "RunSpec",
     "Schedule",
+    "balance_unit",
     "load_run",
     "make_run",
     "run_path",
@@ -94,9 +95,7 @@ class RunSpec(BaseModel):
 
     @property
     def balance_unit(self) -> int:
-        if self.schedule is Schedule.LINEUP:
-            return self.config.seats
-        return 2 * len(self.pairs)
+        return balance_unit(self.schedule, len(self.players), self.config.seats)
 
     @property
     def balance_reason(self) -> str:
@@ -119,6 +118,14 @@ class RunSpec(BaseModel):
     @property
     def uses_tokens(self) -> bool:
         return any(p.uses_tokens for p in self.players)
+
+
+def balance_unit(schedule: Schedule, players: int, seats: int) -> int:
+    """The game count a run's games are a multiple of, so every player takes every role
+    equally often: a turn of the cards around the table, or both sides of every pair."""
+    if schedule is Schedule.LINEUP:
+        return seats
+    return players * (players - 1)  # 2 games (both sides) for each of the pairs
 
 
 def make_run(**fields: object) -> RunSpec:

@@ -1,0 +1,469 @@
+"""``werewolf arena``: run a tournament, report on it, or run the built-in mock baseline.
+
+::
+
+    werewolf arena run --players mock,random,mock:bold --games 60 --name baseline
+    werewolf arena report baseline [--markdown F] [--json F] [--plot DIR]
+    werewolf arena baseline
+
+Bad input prints one line and exits with 2 (the ``werewolf`` command's handler turns the
+package's errors into that line); Ctrl-C exits with 130 and says how to continue.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..errors import ConfigError
+from ..lineup import Lineup, SeatSpec, load_lineup
+from .metrics import tournament_metrics
+from .report import (
+    Report,
+    render_report,
+    report_markdown,
+    require_matplotlib,
+    write_json,
+    write_plots,
+)
+from .results import run_games
+from .roster import ArenaBudget, ArenaPlayer, Roster, load_roster, parse_players
+from .runner import RunProgress, RunResult, open_run_store, play_run
+from .seating import SeatFactory, seat_player
+from .spec import RunSpec, Schedule, balance_unit, load_run, make_run, run_path, save_run
+
+__all__ = ["BASELINE_PLAYERS", "add_arena", "build_report", "seat_factory"]
+
+DEFAULT_STORE = Path("games") / "werewolf.sqlite3"
+EXIT_INTERRUPTED = 130
+EXIT_UNFINISHED = 1
+BASELINE_PLAYERS = ("mock:cautious", "mock:steady", "mock:bold", "random")
+BASELINE_GAMES = 72
+
+
+def seat_factory(spec: RunSpec) -> SeatFactory:
+    """How the run's seats are made; every player is tried once now, so a player that
+    cannot be seated fails before a game starts, not in the middle of one."""
+    factory = seat_player
+    for player in spec.players:
+        factory(player.spec, 0, 1)
+    return factory
+
+
+# -- run --------------------------------------------------------------------------------------------
+def _lineup_players(lineup: Lineup, seats: int) -> tuple[list[ArenaPlayer], tuple[str, ...]]:
+    """Arena players from a lineup file: one per distinct seat spec, named by its ``name``
+    or its label (``mock:bold``, ``llm:gpt-4o``)."""
+    specs = lineup.resolve(seats)
+    names: dict[SeatSpec, str] = {}
+    for spec in specs.values():
+        if spec not in names:
+            label = spec.name or (
+                f"mock:{spec.personality}"
+                if spec.kind == "mock" and spec.personality
+                else spec.label()
+            )
+            if label in names.values():
+                raise ConfigError(
+                    [("--lineup", f"two different seats are both {label!r}: give them names")]
+                )
+            names[spec] = label
+    players = parse_players([], Roster(players={n: s for s, n in names.items()}))
+    return players, tuple(names[specs[s]] for s in range(1, seats + 1))
+
+
+def _new_run(args: argparse.Namespace) -> RunSpec:
+    roster = load_roster(args.roster) if args.roster is not None else None
+    lineup = load_lineup(args.lineup) if args.lineup is not None else None
+    prices = dict(roster.prices) if roster else {}
+    budget = roster.budget if roster else ArenaBudget()
+    seating: tuple[str, ...] | None = None
+    if lineup is not None:
+        if args.players:
+            raise ConfigError([("--lineup", "a lineup names its players: leave out --players")])
+        players, seating = _lineup_players(lineup, 9)
+        prices |= lineup.prices
+        if lineup.budget.tokens is not None:
+            budget = budget.model_copy(update={"tokens": lineup.budget.tokens})
+        schedule = Schedule.LINEUP
+    else:
+        players = parse_players(args.players or [], roster)
+        if not players:
+            raise ConfigError([("--players", "name the players, e.g. --players mock,random")])
+        schedule = Schedule(
+            args.schedule or ("head-to-head" if len(players) == 2 else "round-robin")
+        )
+    fields: dict[str, Any] = {
+        "name": args.name,
+        "players": players,
+        "schedule": schedule,
+        "lineup": seating,
+        "seed": args.seed if args.seed is not None else 0,
+        "prices": prices,
+        "budget": budget,
+        "created_ms": time.time_ns() // 1_000_000,
+        "games": 1,
+    }
+    unit = balance_unit(schedule, len(players), len(seating) if seating else 9)
+    fields["games"] = args.games if args.games is not None else unit * math.ceil(60 / unit)
+    return make_run(**fields)
+
+
+def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
+    """The saved run, with more games or a new budget if asked; anything that would change
+    its games is refused."""
+    changed = [
+        flag
+        for flag, given in (
+            ("--players", args.players),
+            ("--roster", args.roster),
+            ("--lineup", args.lineup),
+            ("--schedule", args.schedule),
+            ("--seed", args.seed),
+        )
+        if given is not None and given != []
+    ]
+    if changed:
+        raise ConfigError(
+            [
+                (
+                    changed[0],
+                    f"run {saved.name} exists: continue it without {', '.join(changed)}, "
+                    "or pick another --name",
+                )
+            ]
+        )
+    updates: dict[str, Any] = {}
+    if args.games is not None:
+        if args.games < saved.games:
+            raise ConfigError(
+                [("--games", f"run {saved.name} has {saved.games} games: a run never shrinks")]
+            )
+        updates["games"] = args.games
+    return make_run(**{**saved.model_dump(), **updates}) if updates else saved
+
+
+def _with_budget(args: argparse.Namespace, spec: RunSpec) -> RunSpec:
+    budget = spec.budget
+    if args.budget_tokens is not None:
+        budget = budget.model_copy(update={"tokens": args.budget_tokens})
+    if args.budget_usd is not None:
+        budget = budget.model_copy(update={"usd": args.budget_usd})
+    prices = spec.prices
+    if args.prices is not None:
+        prices = {**prices, **load_lineup(args.prices).prices}
+    if budget == spec.budget and prices == spec.prices:
+        return spec
+    return make_run(**{**spec.model_dump(), "budget": budget, "prices": prices})
+
+
+class _ProgressView:
+    """A rich progress bar with games done, running win rates, tokens and cost."""
+
+    def __init__(self, console: Console, spec: RunSpec) -> None:
+        self.spec = spec
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[status]}"),
+            console=console,
+            transient=False,
+        )
+        self.task = self.progress.add_task(spec.name, total=spec.games, status="")
+
+    def update(self, progress: RunProgress) -> None:
+        rates = " ".join(
+            f"{p.name} {100 * r:.0f}%"
+            for p in self.spec.players
+            if (r := progress.win_rate(p.name)) is not None
+        )
+        status = f"wins: {rates}" if rates else ""
+        if progress.tokens:
+            status += f" | {progress.tokens:,} tokens"
+            if progress.cost is not None:
+                status += f", ${progress.cost:.4f}"
+        self.progress.update(self.task, completed=len(progress.ended), status=status)
+
+
+def _play(args: argparse.Namespace, spec: RunSpec, run_file: Path, console: Console) -> RunResult:
+    workers = args.workers
+    if workers is None:
+        workers = 1 if spec.uses_tokens else max(1, os.cpu_count() or 1)
+    factory = seat_factory(spec)
+    err = Console(stderr=True, highlight=False)
+    # a progress bar only where someone watches: piped output gets the summary alone
+    view = _ProgressView(err, spec) if not args.quiet and err.is_terminal else None
+    on_progress: Callable[[RunProgress], None] | None = view.update if view else None
+    try:
+        if view is not None:
+            view.progress.start()
+        return play_run(
+            spec,
+            run_file,
+            args.store,
+            concurrency=args.concurrency,
+            workers=workers,
+            factory=factory,
+            on_progress=on_progress,
+        )
+    except KeyboardInterrupt:
+        raise _Interrupted(spec, args.store) from None
+    finally:
+        if view is not None:
+            view.progress.stop()
+
+
+class _Interrupted(Exception):
+    def __init__(self, spec: RunSpec, store: Path) -> None:
+        super().__init__(spec.name)
+        self.spec, self.store = spec, store
+
+
+def _resume_hint(spec: RunSpec, store: Path) -> str:
+    where = "" if store == DEFAULT_STORE else f" --store {store}"
+    return f"werewolf arena run --name {spec.name}{where}"
+
+
+def _outcome(console: Console, spec: RunSpec, store: Path, result: RunResult) -> int:
+    progress = result.progress
+    plural = "es" if result.workers > 1 else ""
+    console.print(
+        f"Run {spec.name}: {len(progress.ended)} of {spec.games} games ended "
+        f"({result.seconds:.1f} s, {result.workers} process{plural}).",
+        markup=False,
+    )
+    if result.stopped:
+        console.print(
+            f"Stopped: {result.stopped}. Raise the budget to go on: {_resume_hint(spec, store)} "
+            "--budget-tokens N / --budget-usd X",
+            markup=False,
+            soft_wrap=True,
+        )
+    elif progress.failed:
+        console.print(
+            f"{len(progress.failed)} games stopped on an error; run again to retry them: "
+            f"{_resume_hint(spec, store)}",
+            markup=False,
+            soft_wrap=True,
+        )
+        return EXIT_UNFINISHED
+    return 0
+
+
+def _run_or_continue(args: argparse.Namespace) -> tuple[RunSpec, Path]:
+    run_file = run_path(args.store, args.name)
+    spec = _continued_run(args, load_run(run_file)) if run_file.exists() else _new_run(args)
+    spec = _with_budget(args, spec)
+    save_run(run_file, spec)
+    return spec, run_file
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    console = Console(highlight=False, width=args.width)
+    spec, run_file = _run_or_continue(args)
+    try:
+        result = _play(args, spec, run_file, console)
+    except _Interrupted as stop:
+        _say(
+            f"interrupted. Finished games are saved; continue with: "
+            f"{_resume_hint(stop.spec, stop.store)}"
+        )
+        return EXIT_INTERRUPTED
+    code = _outcome(console, spec, args.store, result)
+    console.print(f"Report: werewolf arena report {spec.name}", markup=False)
+    return code
+
+
+# -- report -------------------------------------------------------------------------------------------
+def build_report(spec: RunSpec, store_path: Path, *, rounds: int = 1000) -> Report:
+    """The report of a run from the games in the store."""
+    if not store_path.is_file():
+        raise ConfigError([("--store", f"{store_path}: no such store")])
+    store = open_run_store(store_path)
+    try:
+        games = run_games(spec, store)
+    finally:
+        store.close()
+    players = [p.name for p in spec.players]
+    metrics = tournament_metrics(
+        games.records, players, prices=spec.prices, rounds=rounds, seed=spec.seed
+    )
+    return Report(spec, games, metrics)
+
+
+def _write_outputs(args: argparse.Namespace, report: Report, console: Console) -> None:
+    run_file = run_path(args.store, report.spec.name)
+    markdown = args.markdown or run_file.with_suffix(".md")
+    json_file = args.json or run_file.with_name(f"{report.spec.name}.report.json")
+    markdown.parent.mkdir(parents=True, exist_ok=True)
+    markdown.write_text(report_markdown(report), encoding="utf-8")
+    json_file.parent.mkdir(parents=True, exist_ok=True)
+    write_json(report, json_file)
+    written = [markdown, json_file]
+    if args.plot is not None:
+        written += write_plots(report, args.plot)
+    console.print("Wrote " + ", ".join(str(p) for p in written), markup=False, soft_wrap=True)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    console = Console(highlight=False, width=args.width)
+    spec = load_run(run_path(args.store, args.name))
+    if args.plot is not None:
+        require_matplotlib()  # fail before any work
+    report = build_report(spec, args.store, rounds=args.bootstrap)
+    render_report(console, report)
+    _write_outputs(args, report, console)
+    return 0
+
+
+# -- baseline -----------------------------------------------------------------------------------------
+def cmd_baseline(args: argparse.Namespace) -> int:
+    """The built-in mock tournament: the mock personalities and the random player."""
+    args.players = (
+        [",".join(BASELINE_PLAYERS)] if not run_path(args.store, args.name).exists() else []
+    )
+    args.roster = args.lineup = args.schedule = args.seed = None
+    args.budget_tokens = args.budget_usd = args.prices = None
+    if args.games is None and not run_path(args.store, args.name).exists():
+        args.games = BASELINE_GAMES
+    code = cmd_run(args)
+    if code == EXIT_INTERRUPTED:
+        return code
+    console = Console(highlight=False, width=args.width)
+    report = build_report(load_run(run_path(args.store, args.name)), args.store)
+    render_report(console, report)
+    args.markdown = args.json = args.plot = None
+    _write_outputs(args, report, console)
+    return code
+
+
+# -- parsers ------------------------------------------------------------------------------------------
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--store",
+        type=Path,
+        default=DEFAULT_STORE,
+        metavar="PATH",
+        help=f"the SQLite event store (default: {DEFAULT_STORE}; runs in arena/ beside it)",
+    )
+    parser.add_argument("--width", type=int, metavar="COLUMNS", help="draw tables at this width")
+
+
+def _add_playing(parser: argparse.ArgumentParser, *, default_name: str) -> None:
+    parser.add_argument(
+        "--name", default=default_name, help=f"the run's name (default: {default_name})"
+    )
+    parser.add_argument("--games", type=_positive, metavar="N", help="games in the run")
+    parser.add_argument(
+        "--concurrency",
+        type=_positive,
+        default=8,
+        metavar="K",
+        help="games in flight at once (default 8)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_positive,
+        metavar="W",
+        help="processes for mock runs (default: every CPU core; 1 with LLM players)",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    _add_common(parser)
+
+
+def add_arena(subparsers: Any) -> None:
+    """The ``arena`` subcommand and its own subcommands (run, report, baseline)."""
+    arena = subparsers.add_parser(
+        "arena",
+        help="tournaments between models and mock strategies: ratings, intervals, cost",
+        description="Tournaments between players (LLM models or mock strategies): every game "
+        "saved as it is played, resumable, reported with 95%% intervals. See docs/arena.md.",
+    )
+    commands = arena.add_subparsers(
+        dest="arena_command", required=True, metavar="COMMAND", parser_class=type(arena)
+    )
+
+    run = commands.add_parser(
+        "run",
+        help="play (or continue) a tournament",
+        description="Play a tournament, or continue one that was stopped: finished games are "
+        "kept, games in progress go on, missing ones are played.",
+    )
+    run.add_argument(
+        "--players",
+        action="append",
+        metavar="LIST",
+        help="comma-separated [NAME=]KIND[:ARG]: mock, mock:bold, random, llm:MODEL, or "
+        "roster names",
+    )
+    run.add_argument(
+        "--roster", type=Path, metavar="FILE", help="players, prices and budget (TOML)"
+    )
+    run.add_argument(
+        "--lineup", type=Path, metavar="FILE", help="a lineup file: one player per seat"
+    )
+    run.add_argument(
+        "--schedule",
+        choices=[s.value for s in Schedule if s is not Schedule.LINEUP],
+        help="head-to-head (2 players) or round-robin (default by player count)",
+    )
+    run.add_argument("--seed", type=int, metavar="N", help="the run seed (default 0)")
+    run.add_argument("--budget-tokens", type=_positive, metavar="N", help="stop after N tokens")
+    run.add_argument("--budget-usd", type=float, metavar="X", help="stop after X dollars")
+    run.add_argument("--prices", type=Path, metavar="FILE", help="prices by model (lineup TOML)")
+    _add_playing(run, default_name="arena")
+    run.set_defaults(run=cmd_run)
+
+    report = commands.add_parser(
+        "report",
+        help="tables, Markdown, JSON and charts of a run",
+        description="Print a run's tables and write its Markdown report and JSON figures "
+        "(beside the run file unless named); --plot writes PNG charts (needs matplotlib).",
+    )
+    report.add_argument("name", metavar="NAME", help="the run's name")
+    report.add_argument("--markdown", type=Path, metavar="FILE", help="the Markdown report")
+    report.add_argument("--json", type=Path, metavar="FILE", help="every figure, as JSON")
+    report.add_argument("--plot", type=Path, metavar="DIR", help="write PNG charts into DIR")
+    report.add_argument(
+        "--bootstrap",
+        type=_positive,
+        default=1000,
+        metavar="B",
+        help="bootstrap resamples (default 1000)",
+    )
+    _add_common(report)
+    report.set_defaults(run=cmd_report)
+
+    baseline = commands.add_parser(
+        "baseline",
+        help="the built-in mock tournament (seconds, no API key)",
+        description="A round-robin of the mock personalities and the random player, then its "
+        "report: the metrics on real numbers without any API key.",
+    )
+    _add_playing(baseline, default_name="baseline")
+    baseline.set_defaults(run=cmd_baseline)
+
+
+def _say(message: str) -> None:
+    sys.stderr.write(f"werewolf: {message}\n")

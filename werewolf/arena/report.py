@@ -1,0 +1,415 @@
+"""A tournament's report: rich tables, Markdown, a JSON file with every figure, PNG charts.
+
+Every figure comes from ``TournamentMetrics``; the JSON holds them all with their
+intervals (``value``, ``low``, ``high``, ``n`` and, for rates, ``hits``), and nothing that
+depends on when or how fast the games were played, so the same games give the same file.
+Charts need matplotlib (``pip install 'pulse-werewolf[plot]'``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ..errors import ConfigError
+from .intervals import Estimate
+from .metrics import ROLES, PlayerMetrics, TournamentMetrics
+from .results import RunGames
+from .spec import RunSpec
+
+__all__ = [
+    "REPORT_FORMAT",
+    "Report",
+    "render_report",
+    "report_json",
+    "report_markdown",
+    "require_matplotlib",
+    "write_json",
+    "write_plots",
+]
+
+REPORT_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    spec: RunSpec
+    games: RunGames
+    metrics: TournamentMetrics
+
+    def ranked(self) -> list[PlayerMetrics]:
+        """Players by Bradley-Terry rating, best first (ties by name)."""
+        bt = self.metrics.bradley_terry
+        return sorted(
+            self.metrics.players.values(), key=lambda p: (-(bt[p.name].value or 0.0), p.name)
+        )
+
+
+# -- formatting ---------------------------------------------------------------------------------
+def _pct(e: Estimate) -> str:
+    if e.value is None:
+        return "-"
+    if e.low is None or e.high is None:
+        return f"{100 * e.value:.1f}"
+    return f"{100 * e.value:.1f} [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+
+
+def _num(e: Estimate, digits: int = 0) -> str:
+    if e.value is None:
+        return "-"
+    if e.low is None or e.high is None:
+        return f"{e.value:,.{digits}f}"
+    return f"{e.value:,.{digits}f} [{e.low:,.{digits}f}, {e.high:,.{digits}f}]"
+
+
+def _usd(e: Estimate) -> str:
+    if e.value is None:
+        return "-"
+    if e.low is None or e.high is None:
+        return f"${e.value:.4f}"
+    return f"${e.value:.4f} [{e.low:.4f}, {e.high:.4f}]"
+
+
+@dataclass(frozen=True, slots=True)
+class _Section:
+    title: str
+    headers: tuple[str, ...]
+    rows: list[tuple[str, ...]]
+    note: str = ""
+
+
+def _sections(report: Report) -> list[_Section]:
+    m = report.metrics
+    ranked = report.ranked()
+    sections = [
+        _Section(
+            "Leaderboard (win rates in %, 95% intervals in brackets)",
+            ("Player", "Games", "Win rate", "Bradley-Terry", "Elo"),
+            [
+                (
+                    p.name,
+                    str(p.games),
+                    _pct(p.win),
+                    _num(m.bradley_terry[p.name]),
+                    _num(m.elo[p.name]),
+                )
+                for p in ranked
+            ],
+        ),
+        _Section(
+            "By team",
+            ("Player", "Win as wolves", "Win as good", "Survival", "Draws"),
+            [
+                (
+                    p.name,
+                    _pct(p.win_as["wolves"]),
+                    _pct(p.win_as["good"]),
+                    _pct(p.survival),
+                    str(p.draws),
+                )
+                for p in ranked
+            ],
+        ),
+        _Section(
+            "Win rate by role",
+            ("Player", *(r.value for r in ROLES)),
+            [(p.name, *(_pct(p.roles[r.value].win) for r in ROLES)) for p in ranked],
+        ),
+        _Section(
+            "Survival by role",
+            ("Player", *(r.value for r in ROLES)),
+            [(p.name, *(_pct(p.roles[r.value].survival) for r in ROLES)) for p in ranked],
+        ),
+        _Section(
+            "Judgement",
+            ("Player", "Votes on wolves", "Exiles of wolves", "Seer checks on wolves"),
+            [
+                (
+                    p.name,
+                    _pct(p.votes_on_wolves),
+                    _pct(p.exiles_of_wolves),
+                    _pct(p.seer_checks_on_wolves),
+                )
+                for p in ranked
+            ],
+            "Votes and exiles: while holding good seats.",
+        ),
+        _Section(
+            "Potions and wolves",
+            ("Player", "Witch saves of good", "Witch poisons on wolves", "Wolf days survived"),
+            [
+                (
+                    p.name,
+                    _pct(p.witch_saves_of_good),
+                    _pct(p.witch_poisons_on_wolves),
+                    _num(p.wolf_days, 2),
+                )
+                for p in ranked
+            ],
+        ),
+    ]
+    sections.append(_cost_section(ranked))
+    if m.matchups:
+        sections.append(
+            _Section(
+                "Head to head",
+                ("Match", "Games", "Wins", "Draws", "First's win rate"),
+                [
+                    (
+                        f"{x.first} vs {x.second}",
+                        str(x.games),
+                        f"{x.first_wins}-{x.second_wins}",
+                        str(x.draws),
+                        _pct(x.first_win_rate),
+                    )
+                    for x in m.matchups
+                ],
+            )
+        )
+    return sections
+
+
+def _cost_section(ranked: Sequence[PlayerMetrics]) -> _Section:
+    tokens = any(p.calls for p in ranked)
+    note = "" if tokens else "No player used tokens: cost and latency apply to LLM players."
+    return _Section(
+        "Decisions and cost",
+        (
+            "Player",
+            "Decisions",
+            "Fallback rate",
+            "Tokens/game",
+            "Tokens/decision",
+            "Cost/game",
+            "Cost/decision",
+            "Latency ms",
+        ),
+        [
+            (
+                p.name,
+                f"{p.decisions:,}",
+                _pct(p.fallback_rate),
+                _num(p.tokens_per_game),
+                _num(p.tokens_per_decision),
+                _usd(p.cost_per_game),
+                _usd(p.cost_per_decision),
+                _num(p.latency_ms),
+            )
+            for p in ranked
+        ],
+        note,
+    )
+
+
+def _summary(report: Report) -> list[str]:
+    spec, games, m = report.spec, report.games, report.metrics
+    names = ", ".join(p.name for p in spec.players)
+    lines = [
+        f"Arena run {spec.name}: {spec.schedule.value} of {names}; seed {spec.seed}.",
+        f"{m.games} of {spec.games} games ended"
+        + (f"; {len(games.unfinished)} unfinished" if games.unfinished else "")
+        + (f"; {len(games.missing)} not played" if games.missing else "")
+        + f". Wolves won {_pct(m.wolves_win).replace(' ', '% ', 1)} of them"
+        + (f"; {m.draws} draws." if m.draws else "."),
+    ]
+    tokens = sum(p.tokens for p in m.players.values())
+    if tokens:
+        costs = [p.cost for p in m.players.values() if p.calls]
+        cost = f", ${sum(c for c in costs if c is not None):.4f}" if None not in costs else ""
+        lines.append(f"Tokens used: {tokens:,}{cost}.")
+    return lines
+
+
+# -- rich -----------------------------------------------------------------------------------------
+def render_report(console: Console, report: Report) -> None:
+    """Print the report's tables."""
+    parts: list[RenderableType] = [Text(line) for line in _summary(report)]
+    for section in _sections(report):
+        table = Table(
+            title=section.title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False
+        )
+        for i, header in enumerate(section.headers):
+            table.add_column(header, justify="left" if i == 0 else "right")
+        for row in section.rows:
+            table.add_row(*row)
+        parts.append(table)
+        if section.note:
+            parts.append(Text(section.note, style="dim"))
+    console.print(Group(*parts))
+
+
+# -- Markdown -------------------------------------------------------------------------------------
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def report_markdown(report: Report) -> str:
+    lines = [f"# Arena run `{report.spec.name}`", ""]
+    lines += [line + "  " for line in _summary(report)]
+    for section in _sections(report):
+        lines += ["", f"## {section.title}", ""]
+        lines.append("| " + " | ".join(section.headers) + " |")
+        lines.append("|" + "|".join(["---"] + ["---:"] * (len(section.headers) - 1)) + "|")
+        lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in section.rows]
+        if section.note:
+            lines += ["", f"_{section.note}_"]
+    lines += [
+        "",
+        "Intervals are 95%: Wilson for rates, a bootstrap over games for ratings, means and "
+        "ratios. Definitions: docs/arena.md.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+# -- JSON -----------------------------------------------------------------------------------------
+def _player_json(p: PlayerMetrics) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in p.__slots__:  # a slotted dataclass names its fields here
+        value = getattr(p, name)
+        if isinstance(value, Estimate):
+            out[name] = value.as_dict()
+        elif name == "win_as":
+            out[name] = {k: v.as_dict() for k, v in value.items()}
+        elif name == "roles":
+            out[name] = {
+                k: {"seats": r.seats, "win": r.win.as_dict(), "survival": r.survival.as_dict()}
+                for k, r in value.items()
+            }
+        else:
+            out[name] = value
+    return out
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    spec, m = report.spec, report.metrics
+    return {
+        "format": REPORT_FORMAT,
+        "run": {
+            "name": spec.name,
+            "schedule": spec.schedule.value,
+            "seed": spec.seed,
+            "players": [p.model_dump(mode="json") for p in spec.players],
+            "lineup": list(spec.lineup) if spec.lineup else None,
+            "config": spec.config.model_dump(mode="json"),
+            "prices": {k: v.model_dump(mode="json") for k, v in spec.prices.items()},
+        },
+        "games": {
+            "planned": spec.games,
+            "ended": m.games,
+            "unfinished": list(report.games.unfinished),
+            "missing": list(report.games.missing),
+            "wolves_win": m.wolves_win.as_dict(),
+            "draws": m.draws,
+        },
+        "ratings": {
+            "bradley_terry": {k: v.as_dict() for k, v in m.bradley_terry.items()},
+            "elo": {k: v.as_dict() for k, v in m.elo.items()},
+            "wolf_edge": m.wolf_edge.as_dict(),
+        },
+        "players": {name: _player_json(p) for name, p in m.players.items()},
+        "matchups": [
+            {
+                "first": x.first,
+                "second": x.second,
+                "games": x.games,
+                "first_wins": x.first_wins,
+                "second_wins": x.second_wins,
+                "draws": x.draws,
+                "first_win_rate": x.first_win_rate.as_dict(),
+            }
+            for x in m.matchups
+        ],
+    }
+
+
+def write_json(report: Report, path: Path) -> None:
+    path.write_text(json.dumps(report_json(report), indent=2) + "\n", encoding="utf-8")
+
+
+# -- charts ---------------------------------------------------------------------------------------
+def require_matplotlib() -> Any:
+    """``matplotlib.pyplot`` (drawing to files), or a ConfigError saying how to install it."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")  # files only: never open a window
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ConfigError(
+            [("--plot", "charts need matplotlib: pip install 'pulse-werewolf[plot]'")]
+        ) from None
+    return plt
+
+
+def write_plots(report: Report, folder: Path) -> list[Path]:
+    """``ratings.png`` (Bradley-Terry and Elo with intervals, per player) and, when players
+    used tokens, ``rating-vs-cost.png``; returns the files written."""
+    plt = require_matplotlib()
+    folder.mkdir(parents=True, exist_ok=True)
+    ranked = list(reversed(report.ranked()))  # best at the top of a horizontal chart
+    m = report.metrics
+    written = [folder / "ratings.png"]
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.5 * len(ranked)))
+    for offset, (label, ratings) in (
+        (-0.15, ("Bradley-Terry", m.bradley_terry)),
+        (0.15, ("Elo", m.elo)),
+    ):
+        _errorbars(ax, ranked, ratings, offset, label, horizontal=True)
+    ax.set_yticks(range(len(ranked)), [p.name for p in ranked])
+    ax.set_xlabel("rating (95% interval)")
+    ax.set_title(f"Arena run {report.spec.name}: {m.games} games")
+    ax.legend(loc="best")
+    fig.tight_layout()
+    fig.savefig(written[0], dpi=120)
+    plt.close(fig)
+    spenders = [p for p in ranked if p.calls]
+    if spenders:
+        priced = all(p.cost_per_game.value is not None for p in spenders)
+        cost: Callable[[PlayerMetrics], float] = (
+            (lambda p: p.cost_per_game.value or 0.0)
+            if priced
+            else (lambda p: p.tokens_per_game.value or 0.0)
+        )
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for p in spenders:
+            e = m.bradley_terry[p.name]
+            assert e.value is not None  # ratings are always defined
+            low, high = e.low if e.low is not None else e.value, e.high or e.value
+            ax.errorbar([cost(p)], [e.value], yerr=[[e.value - low], [high - e.value]], fmt="o")
+            ax.annotate(p.name, (cost(p), e.value), textcoords="offset points", xytext=(6, 4))
+        ax.set_xlabel("USD per game" if priced else "tokens per game")
+        ax.set_ylabel("Bradley-Terry rating (95% interval)")
+        ax.set_title("Rating against cost")
+        fig.tight_layout()
+        written.append(folder / "rating-vs-cost.png")
+        fig.savefig(written[-1], dpi=120)
+        plt.close(fig)
+    return written
+
+
+def _errorbars(
+    ax: Any,
+    players: Sequence[PlayerMetrics],
+    ratings: dict[str, Estimate],
+    offset: float,
+    label: str,
+    *,
+    horizontal: bool,
+) -> None:
+    values = [ratings[p.name].value or 0.0 for p in players]
+    lows = [v - (ratings[p.name].low or v) for p, v in zip(players, values, strict=True)]
+    highs = [(ratings[p.name].high or v) - v for p, v in zip(players, values, strict=True)]
+    positions = [i + offset for i in range(len(players))]
+    if horizontal:
+        ax.errorbar(values, positions, xerr=[lows, highs], fmt="o", capsize=3, label=label)
+    else:
+        ax.errorbar(positions, values, yerr=[lows, highs], fmt="o", capsize=3, label=label)
