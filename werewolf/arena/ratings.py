@@ -168,6 +168,6 @@ def weights_of(sides: Mapping[str, Sequence[str]]) -> tuple[tuple[str, float], .
     weight: dict[str, float] = {}
     for side, sign in (("wolves", 1.0), ("good", -1.0)):
         seats = sides.get(side, ())
-        for player in seats:
-            weight[player] = weight.get(player, 0.0) + sign / len(seats)
+        for player, count in Counter(seats).items():
+            weight[player] = weight.get(player, 0.0) + sign * count / len(seats)
     return tuple(sorted((p, w) for p, w in weight.items() if abs(w) > 1e-12))
