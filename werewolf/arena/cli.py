@@ -81,7 +81,9 @@ def _lineup_players(lineup: Lineup, seats: int) -> tuple[list[ArenaPlayer], tupl
     return players, tuple(names[specs[s]] for s in range(1, seats + 1))
 
 
-def _new_run(args: argparse.Namespace) -> RunSpec:
+def _new_run(
+    args: argparse.Namespace, *, created_ms: int | None = None, games: int | None = None
+) -> RunSpec:
     roster = load_roster(args.roster) if args.roster is not None else None
     lineup = load_lineup(args.lineup) if args.lineup is not None else None
     prices = dict(roster.prices) if roster else {}
@@ -110,46 +112,57 @@ def _new_run(args: argparse.Namespace) -> RunSpec:
         "seed": args.seed if args.seed is not None else 0,
         "prices": prices,
         "budget": budget,
-        "created_ms": time.time_ns() // 1_000_000,
+        "created_ms": time.time_ns() // 1_000_000 if created_ms is None else created_ms,
         "games": 1,
     }
-    unit = balance_unit(schedule, len(players), len(seating) if seating else 9)
-    fields["games"] = args.games if args.games is not None else unit * math.ceil(60 / unit)
+    unit = max(1, balance_unit(schedule, len(players), len(seating) if seating else 9))
+    fields["games"] = args.games or games or unit * math.ceil(60 / unit)
     return make_run(**fields)
 
 
 def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
-    """The saved run, with more games or a new budget if asked; anything that would change
-    its games is refused."""
-    changed = [
+    """The saved run, with more games if asked. The same options as before continue it
+    (so the command that was interrupted can simply be given again); options that would
+    change its games are refused."""
+    given = [
         flag
-        for flag, given in (
+        for flag, value in (
             ("--players", args.players),
             ("--roster", args.roster),
             ("--lineup", args.lineup),
             ("--schedule", args.schedule),
             ("--seed", args.seed),
         )
-        if given is not None and given != []
+        if value
     ]
-    if changed:
-        raise ConfigError(
-            [
-                (
-                    changed[0],
-                    f"run {saved.name} exists: continue it without {', '.join(changed)}, "
-                    "or pick another --name",
-                )
-            ]
-        )
-    updates: dict[str, Any] = {}
-    if args.games is not None:
-        if args.games < saved.games:
+    if given:
+        if args.players or args.roster or args.lineup:
+            if args.seed is None:
+                args.seed = saved.seed
+            if args.schedule is None and saved.schedule is not Schedule.LINEUP:
+                args.schedule = saved.schedule.value
+            asked = _new_run(args, created_ms=saved.created_ms, games=saved.games).identity()
+        else:  # only the seed or the schedule: compare those
+            asked = {**saved.identity(), "seed": args.seed or saved.seed}
+            asked["schedule"] = args.schedule or saved.schedule.value
+        differ = [k for k, v in asked.items() if saved.identity()[k] != v]
+        if differ:
             raise ConfigError(
-                [("--games", f"run {saved.name} has {saved.games} games: a run never shrinks")]
+                [
+                    (
+                        given[0],
+                        f"run {saved.name} exists with other {', '.join(differ)}: continue "
+                        "it with its own options (or none), or pick another --name",
+                    )
+                ]
             )
-        updates["games"] = args.games
-    return make_run(**{**saved.model_dump(), **updates}) if updates else saved
+    if args.games is None or args.games == saved.games:
+        return saved
+    if args.games < saved.games:
+        raise ConfigError(
+            [("--games", f"run {saved.name} has {saved.games} games: a run never shrinks")]
+        )
+    return make_run(**{**saved.model_dump(), "games": args.games})
 
 
 def _with_budget(args: argparse.Namespace, spec: RunSpec) -> RunSpec:
