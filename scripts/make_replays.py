@@ -21,8 +21,8 @@ The samples:
   rich markup (it must show as text), an illegal vote (the fallback is recorded), and
   made-up token counts (so the summary's usage line is exercised).
 
-Golden renderings (no colour, 80 columns) go to ``tests/werewolf/golden/``: the god view
-and one seat's view of every sample.
+Golden renderings (no colour, 80 columns) go to ``tests/werewolf/golden/``: the god view,
+the public view and one seat's view of every sample.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from pulse_core import IdSource, MemoryEventStore, WorkflowRule, export_topic_li
 from werewolf.decisions import Answer, Choice, DecisionKind, Request, Speech, Usage
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import MockPlayer, Player
-from werewolf.replay import ViewSpec, parse_replay, replay_text
+from werewolf.replay import ViewKind, ViewSpec, parse_replay, replay_text
 from werewolf.state import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,6 +184,8 @@ def build_samples() -> dict[Path, str]:
         files[path] = text
         log = parse_replay(text.encode("utf-8"), f"replays/{path.name}")
         files[GOLDEN / f"{sample.name}.god.txt"] = replay_text(log, width=WIDTH)
+        public = ViewSpec(ViewKind.PUBLIC)
+        files[GOLDEN / f"{sample.name}.public.txt"] = replay_text(log, public, width=WIDTH)
         seat_view = ViewSpec.of_seat(sample.seat)
         files[GOLDEN / f"{sample.name}.seat{sample.seat}.txt"] = replay_text(
             log, seat_view, width=WIDTH

@@ -100,12 +100,15 @@ def test_sample_replays_and_goldens_regenerate_identically(make_replays: ModuleT
 
 
 @pytest.mark.parametrize("name", SAMPLES)
-def test_golden_god_and_seat_views(name: str, logs: dict[str, GameLog]) -> None:
+def test_golden_god_public_and_seat_views(name: str, logs: dict[str, GameLog]) -> None:
     golden = sorted(GOLDEN.glob(f"{name}.*.txt"))
-    assert len(golden) == 2  # the god view and one seat's view
+    assert len(golden) == 3  # the god view, the public view and one seat's view
     for path in golden:
         which = path.name.split(".")[1]
-        spec = ViewSpec() if which == "god" else ViewSpec.of_seat(int(which[4:]))
+        if which in ("god", "public"):
+            spec = ViewSpec(ViewKind(which))
+        else:
+            spec = ViewSpec.of_seat(int(which.removeprefix("seat")))
         assert replay_text(logs[name], spec, width=80) == path.read_text(encoding="utf-8"), path
 
 
