@@ -8,6 +8,7 @@ Charts need matplotlib (``pip install 'pulse-werewolf[plot]'``).
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -338,11 +339,10 @@ def write_json(report: Report, path: Path) -> None:
 # -- charts ---------------------------------------------------------------------------------------
 def require_matplotlib() -> Any:
     """``matplotlib.pyplot`` (drawing to files), or a ConfigError saying how to install it."""
-    try:
-        import matplotlib
-
+    try:  # imported by name: matplotlib is an optional extra, typed or not installed
+        matplotlib = importlib.import_module("matplotlib")
         matplotlib.use("Agg")  # files only: never open a window
-        import matplotlib.pyplot as plt
+        plt = importlib.import_module("matplotlib.pyplot")
     except ImportError:
         raise ConfigError(
             [("--plot", "charts need matplotlib: pip install 'pulse-werewolf[plot]'")]
