@@ -224,7 +224,7 @@ def _finish(
     if status == "ended":
         end = next(e for e in reversed(chain) if e.role == "game-end").meta
         winner, reason = end["diff"]["winner"], end["detail"]["reason"]
-        headline = "A draw" if winner == "draw" else f"The {winner} win"
+        headline = {"wolves": "The wolves win", "good": "The good side wins"}.get(winner, "A draw")
         console.print(f"{headline}: {reason}.", markup=False, highlight=False)
     else:
         error = next((e.meta.get("error") for e in reversed(chain) if e.role == "__error__"), "")
