@@ -5,6 +5,9 @@ import os
 import pytest
 from hypothesis import settings
 
+# the `openai_server` fixture: a scriptable OpenAI-compatible server on 127.0.0.1
+pytest_plugins = ["tests.openai_server"]
+
 # Hypothesis profiles. "ci" (loaded unless HYPOTHESIS_PROFILE or --hypothesis-profile names
 # another) keeps hypothesis' usual counts; the game properties run a share of them (see
 # tests/strategies.py game_settings). "deep" is for thousands of games:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import sys
 import tomllib
@@ -37,9 +38,12 @@ from pulse_core.objects import ObjectStore
 from .arena.cli import add_arena
 from .config import GameConfig, parse_config
 from .errors import ConfigError, GameFileError, WerewolfError
-from .game import start_game, werewolf_workflow
-from .lineup import Price, load_lineup
-from .players import Player, make_player
+from .game import fold_chain, start_game, werewolf_workflow
+from .lineup import KINDS, Price, SeatSpec, load_lineup
+from .players import SpecSeating, seating_from_specs
+from .players.prompting import LANGS
+from .players.setup import failure_hint, play_specs, resume_specs, tokens_spent, usage_lines
+from .players.swaps import append_swaps
 from .replay import (
     LiveReplay,
     Prices,
@@ -60,7 +64,7 @@ DEFAULT_STORE = Path("games") / "werewolf.sqlite3"
 EXIT_FAILED = 1  # a game that stopped on an error (resumable)
 EXIT_USAGE = 2  # bad options, files or game ids
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
-SEAT_KINDS = ("mock", "random")  # the kinds play and resume can seat without options
+SEAT_KINDS = ("mock", "random")  # the kinds --players can put in every seat
 
 
 class _Parser(argparse.ArgumentParser):
@@ -94,9 +98,9 @@ def _add_live_view(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--view",
         nargs="+",
-        default=["public"],
         metavar="VIEW",
-        help="what to show while the game runs: public (default), god, or seat N",
+        help="what to show while the game runs: public (default; a human seat's own view "
+        "when one plays), god, or seat N",
     )
     parser.add_argument(
         "-q",
@@ -108,8 +112,8 @@ def _add_live_view(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _view_spec(words: Sequence[str]) -> ViewSpec:
-    if list(words) == ["public"]:
+def _view_spec(words: Sequence[str] | None) -> ViewSpec:
+    if words is None or list(words) == ["public"]:
         return ViewSpec(ViewKind.PUBLIC)
     if list(words) == ["god"]:
         return ViewSpec(ViewKind.GOD)
@@ -164,58 +168,117 @@ class _GameScope:
         pass  # the scope does not own the store
 
 
+# -- seats -----------------------------------------------------------------------------------
+def _add_seats(parser: argparse.ArgumentParser, *, resume: bool) -> None:
+    seats = parser.add_argument_group(
+        "seats (see docs/llm-players.md)"
+        + (": the seats recorded in the log, unless these say otherwise" if resume else "")
+    )
+    seats.add_argument(
+        "--seat",
+        action="append",
+        default=[],
+        metavar="N=KIND[:MODEL]",
+        help=f"who plays seat N: {', '.join(KINDS)}, e.g. 3=llm:gpt-4o-mini or 5=human "
+        "(repeatable; wins over --lineup)",
+    )
+    seats.add_argument("--lineup", type=Path, metavar="FILE", help="a TOML lineup of every seat")
+    seats.add_argument(
+        "--lang", choices=LANGS, help="the language of LLM prompts and the human seat (en)"
+    )
+    cassette = seats.add_mutually_exclusive_group()
+    cassette.add_argument(
+        "--record", type=Path, metavar="FILE", help="append every LLM request and answer to FILE"
+    )
+    cassette.add_argument(
+        "--replay-llm",
+        type=Path,
+        metavar="FILE",
+        help="answer LLM seats from a recorded FILE, with no network",
+    )
+
+
+def _spec_seating(
+    args: argparse.Namespace,
+    specs: Mapping[int, SeatSpec],
+    *,
+    lang: str,
+    budget: int | None,
+    spent: int = 0,
+) -> SpecSeating:
+    humans = [seat for seat, spec in specs.items() if spec.kind == "human"]
+    watched = _view_spec(args.view).seat if not args.quiet else None
+    return seating_from_specs(
+        specs,
+        lang=lang,
+        budget=budget,
+        spent=spent,
+        record=None if args.record is None else str(args.record),
+        replay=None if args.replay_llm is None else str(args.replay_llm),
+        recap=not humans or watched != humans[0],  # the live view shows that seat already
+    )
+
+
+def _default_view(args: argparse.Namespace, specs: Mapping[int, SeatSpec]) -> None:
+    """A human seat watches the game as its own seat, unless --view says otherwise."""
+    if args.view is None:
+        humans = [seat for seat, spec in specs.items() if spec.kind == "human"]
+        args.view = ["seat", str(humans[0])] if humans else ["public"]
+
+
 # -- playing ---------------------------------------------------------------------------------
-def _seating(kinds: Mapping[int, str]) -> Callable[[str, GameState], Mapping[int, Player]]:
-    """Players made once per game from each seat's kind."""
-    players: dict[int, Player] = {}
-
-    def seating(game_id: str, state: GameState) -> Mapping[int, Player]:
-        if not players:
-            for seat in state.seats:
-                players[seat] = make_player(kinds[seat], game_seed=state.seed, seat=seat)
-        return players
-
-    return seating
-
-
 async def _drive(
-    rule: WorkflowRule[GameState | None], store: EventStore, game_id: str, live: LiveReplay | None
+    rule: WorkflowRule[GameState | None],
+    store: EventStore,
+    game_id: str,
+    live: LiveReplay | None,
+    seating: SpecSeating,
 ) -> str:
     """Tick until the game ends or fails, drawing each new event; returns the status."""
-    while True:
-        appended = await rule.tick()
-        if live is not None:
-            live.feed(store.chain(game_id)[live.version :])
-        status = rule.status(game_id)
-        if status != "running":
-            return status
-        if appended == 0:  # another runner holds the next step: wait for it
-            await asyncio.sleep(0.05)
+    try:
+        while True:
+            appended = await rule.tick()
+            if live is not None:
+                live.feed(store.chain(game_id)[live.version :])
+            status = rule.status(game_id)
+            if status != "running":
+                return status
+            if appended == 0:  # another runner holds the next step: wait for it
+                await asyncio.sleep(0.05)
+    finally:
+        await seating.aclose()
 
 
 def _run_game(
     store: SQLiteEventStore,
     store_path: Path,
     game_id: str,
-    kinds: Mapping[int, str],
+    seating: SpecSeating,
     live: LiveReplay | None,
     *,
     resume_failed: bool = False,
 ) -> str:
     scope = _GameScope(store, game_id)
-    rule = WorkflowRule(werewolf_workflow(_seating(kinds)), scope)
+    rule = WorkflowRule(werewolf_workflow(seating), scope)
     try:
-        status = asyncio.run(_drive(rule, store, game_id, live))
+        status = asyncio.run(_drive(rule, store, game_id, live, seating))
         if status == "failed" and resume_failed:
             rule.resume(game_id)
-            status = asyncio.run(_drive(rule, store, game_id, live))
+            status = asyncio.run(_drive(rule, store, game_id, live, seating))
     except KeyboardInterrupt:
         raise _Interrupted(game_id, store_path) from None
+    finally:
+        seating.close()
     return status
 
 
 def _finish(
-    console: Console, store: SQLiteEventStore, store_path: Path, game_id: str, status: str
+    console: Console,
+    store: SQLiteEventStore,
+    store_path: Path,
+    game_id: str,
+    status: str,
+    prices: Mapping[str, Price] | None = None,
 ) -> int:
     """Print the result and where the log is, export the replay file; the exit code."""
     replay_file = store_path.parent / f"{game_id}.jsonl"
@@ -228,13 +291,17 @@ def _finish(
         console.print(f"{headline}: {reason}.", markup=False, highlight=False)
     else:
         error = next((e.meta.get("error") for e in reversed(chain) if e.role == "__error__"), "")
+        resume = f"werewolf resume {game_id} --store {store_path}"
+        hint = failure_hint(str(error), resume)
         console.print(
-            f"The game stopped on an error: {error}\nContinue it with: werewolf resume "
-            f"{game_id} --store {store_path}",
+            f"The game stopped on an error: {error}\nContinue it with: {resume}"
+            + (f"\n{hint}" if hint else ""),
             markup=False,
             highlight=False,
             soft_wrap=True,
         )
+    for line in usage_lines(chain, prices or {}):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     seed = chain[0].meta.get("game", {}).get("seed")
     for line in (f"Log: {store_path} (game {game_id}, seed {seed})", f"Replay file: {replay_file}"):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
@@ -309,16 +376,31 @@ def run_play(args: argparse.Namespace) -> int:
     spec = _view_spec(args.view)
     _check_seat(spec, config.seats)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
-    kinds = dict.fromkeys(range(1, config.seats + 1), args.players)
+    specs, lineup = play_specs(
+        config.seats,
+        players=args.players,
+        lineup=args.lineup,
+        seat_args=args.seat,
+        env=os.environ,
+        replay=args.replay_llm is not None,
+    )
+    _default_view(args, specs)
+    _check_seat(_view_spec(args.view), config.seats)
+    lang = args.lang or "en"
+    budget = lineup.budget.tokens
     console = Console(highlight=False)
     store = _open_store(args.store, create=True)
     with _closing(store):
-        starter = WorkflowRule(werewolf_workflow(_seating(kinds)), store)
-        players = [{"kind": kinds[s]} for s in sorted(kinds)]  # recorded, for resume
-        game_id = start_game(starter, seed=seed, config=config, players=players)
+        seating = _spec_seating(args, specs, lang=lang, budget=budget)
+        starter = WorkflowRule(werewolf_workflow(seating), store)
+        players = [specs[s].public() for s in sorted(specs)]  # recorded, for resume
+        extra: dict[str, Any] = {"players": players, "lang": lang}
+        if budget is not None:
+            extra["budget"] = budget
+        game_id = start_game(starter, seed=seed, config=config, **extra)
         live = _live(args, console, store, game_id)
-        status = _run_game(store, args.store, game_id, kinds, live)
-        return _finish(console, store, args.store, game_id, status)
+        status = _run_game(store, args.store, game_id, seating, live)
+        return _finish(console, store, args.store, game_id, status, lineup.prices)
 
 
 def add_play(subparsers: Any) -> None:
@@ -330,8 +412,9 @@ def add_play(subparsers: Any) -> None:
     )
     parser.add_argument("--seed", type=int, help="the game seed (default: a fresh one, shown)")
     parser.add_argument(
-        "--players", choices=SEAT_KINDS, default="mock", help="who plays every seat"
+        "--players", choices=SEAT_KINDS, help="who plays every seat not named otherwise (mock)"
     )
+    _add_seats(parser, resume=False)
     _add_store(parser)
     _add_live_view(parser)
     _add_variants(parser)
@@ -339,24 +422,6 @@ def add_play(subparsers: Any) -> None:
 
 
 # -- resuming --------------------------------------------------------------------------------
-def _recorded_kinds(start: Event) -> dict[int, str]:
-    """Each seat's kind as the start event recorded it (mock when it records none)."""
-    game = start.meta.get("game", {})
-    seats = len(start.meta.get("deal", []))
-    players = game.get("players")
-    kinds = {seat: "mock" for seat in range(1, seats + 1)}
-    if isinstance(players, list):
-        for seat, spec in enumerate(players, start=1):
-            kind = spec.get("kind", "mock") if isinstance(spec, dict) else str(spec)
-            if kind not in SEAT_KINDS:
-                raise ConfigError(
-                    [(f"players.{seat}", f"seat {seat} was a {kind} seat: resume plays only "
-                      f"{' and '.join(SEAT_KINDS)} seats")]
-                )  # fmt: skip
-            kinds[seat] = kind
-    return kinds
-
-
 def run_resume(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     store = _open_store(args.store, create=False)
@@ -365,14 +430,32 @@ def run_resume(args: argparse.Namespace) -> int:
         if not chain:
             raise GameFileError(f"{args.store}: no game {args.game}")
         check_game(chain, lambda e: f"{args.store} game {args.game} version {e.version}")
-        kinds = _recorded_kinds(chain[0])
-        spec = _view_spec(args.view)
-        _check_seat(spec, len(kinds))
+        specs, lineup = resume_specs(
+            chain,
+            lineup=args.lineup,
+            seat_args=args.seat,
+            env=os.environ,
+            replay=args.replay_llm is not None,
+        )
+        _default_view(args, specs)
+        _check_seat(_view_spec(args.view), len(specs))
+        game = chain[0].meta.get("game", {})
+        lang = args.lang or str(game.get("lang", "en"))
+        budget = lineup.budget.tokens if lineup.budget.tokens is not None else game.get("budget")
+        seating = _spec_seating(args, specs, lang=lang, budget=budget, spent=tokens_spent(chain))
+        rule = WorkflowRule(werewolf_workflow(seating), _GameScope(store, args.game))
+        if chain[-1].role == "__error__":
+            rule.resume(args.game)  # first, so a swap lands after the failure it answers
+        if fold_chain(chain).ended:
+            if args.seat or args.lineup:
+                raise ConfigError([("--seat", f"game {args.game} has ended: no seat to change")])
+        else:
+            append_swaps(store, args.game, specs)
         live = _live(args, console, store, args.game)
         if live is not None:
-            live.feed(chain)  # the story so far, then the rest as it is played
-        status = _run_game(store, args.store, args.game, kinds, live, resume_failed=True)
-        return _finish(console, store, args.store, args.game, status)
+            live.feed(store.chain(args.game))  # the story so far, then the rest as it is played
+        status = _run_game(store, args.store, args.game, seating, live, resume_failed=True)
+        return _finish(console, store, args.store, args.game, status, lineup.prices)
 
 
 def add_resume(subparsers: Any) -> None:
@@ -380,9 +463,11 @@ def add_resume(subparsers: Any) -> None:
         "resume",
         help="continue an interrupted or failed game",
         description="Continue a game that was interrupted (or stopped on an error) with the "
-        "players it was started with, then export its replay file.",
+        "players it was started with (or, with --seat / --lineup, others: each change is "
+        "recorded as a seat swap), then export its replay file.",
     )
     parser.add_argument("game", metavar="GAME", help="the game id")
+    _add_seats(parser, resume=True)
     _add_store(parser)
     _add_live_view(parser)
     parser.set_defaults(run=run_resume)

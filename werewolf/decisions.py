@@ -2,7 +2,10 @@
 
 A phase role builds a ``Request`` (the seat's view, the kind of decision, the legal options)
 and a player returns an ``Answer``: a ``Speech``, a ``Choice`` of one target (``None`` for
-no target: abstain, no kill, decline), or a ``WitchChoice``. ``problem(request, answer)``
+no target: abstain, no kill, decline), or a ``WitchChoice``; a player that could not come
+up with an answer at all (an LLM that never made a valid tool call) returns ``NoAnswer``
+with the reason, which the rules always refuse. An answer may carry ``exchange``, the raw
+model exchange (JSON) behind it, kept for the god view only. ``problem(request, answer)``
 is the rules' verdict: ``None`` for a legal answer, else the reason, which is shown to the
 player on a retry. ``fallback(request)`` is the legal answer taken when a player keeps
 answering wrongly.
@@ -21,6 +24,7 @@ __all__ = [
     "Answer",
     "Choice",
     "DecisionKind",
+    "NoAnswer",
     "Request",
     "Speech",
     "Usage",
@@ -76,6 +80,7 @@ class Speech:
     text: str
     reasoning: str = ""
     usage: Usage | None = None
+    exchange: str | None = None  # the model exchange behind the answer (JSON), god view only
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +88,7 @@ class Choice:
     target: int | None
     reasoning: str = ""
     usage: Usage | None = None
+    exchange: str | None = None  # the model exchange behind the answer (JSON), god view only
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,13 +97,27 @@ class WitchChoice:
     poison: int | None = None
     reasoning: str = ""
     usage: Usage | None = None
+    exchange: str | None = None  # the model exchange behind the answer (JSON), god view only
 
 
-Answer = Speech | Choice | WitchChoice
+@dataclass(frozen=True, slots=True)
+class NoAnswer:
+    """No usable answer (e.g. a model that never called its tool validly): ``reason`` says
+    why; the rules refuse it, so the seat is asked again or given the fallback."""
+
+    reason: str
+    reasoning: str = ""
+    usage: Usage | None = None
+    exchange: str | None = None
+
+
+Answer = Speech | Choice | WitchChoice | NoAnswer
 
 
 def problem(request: Request, answer: object) -> str | None:
     """None when ``answer`` is legal for ``request``, else the reason it is not."""
+    if isinstance(answer, NoAnswer):
+        return answer.reason
     kind = request.kind
     if kind.speaks:
         if not isinstance(answer, Speech):

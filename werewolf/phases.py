@@ -4,7 +4,10 @@ A phase reads the folded state, builds each seat's ``Request`` from that seat's 
 the legal options the rules give, checks every answer (an illegal one is asked again with
 the reason, then replaced by a legal fallback that is recorded), and returns the event:
 ``meta = {phase, day, visible_to, diff, detail[, fallbacks, usage]}``. Private reasoning
-goes to attachments (``reasoning/<seat>/<decision>``), which only the god view reads.
+goes to attachments (``reasoning/<seat>/<decision>``), and so do model exchanges
+(``exchange/<seat>/<decision>``, one JSON line per attempt), which only the god view reads.
+Fallbacks and usage are listed in the order the decisions were asked, not the order
+concurrent answers happened to arrive, so a game's log does not depend on timing.
 """
 
 from __future__ import annotations
@@ -48,6 +51,14 @@ __all__ = ["PHASES", "PhaseContext", "outcome_reason"]
 
 
 @dataclass
+class _AskRecord:
+    """What one ask produced besides its answer."""
+
+    fallbacks: list[dict[str, Any]] = field(default_factory=list)
+    usage: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
 class PhaseContext:
     """One run of one phase: the chain, its state, the seated players, and what the
     decisions produced besides their answers (fallbacks, reasoning, usage)."""
@@ -57,26 +68,37 @@ class PhaseContext:
     players: Mapping[int, Player]
     views: ViewCache = field(default_factory=ViewCache)
     retries: int = 2
-    fallbacks: list[dict[str, Any]] = field(default_factory=list)
     reasoning: dict[str, str] = field(default_factory=dict)
-    usage: list[dict[str, Any]] = field(default_factory=list)
+    exchanges: dict[str, list[str]] = field(default_factory=dict)
+    # one slot per ask, taken before its first await: concurrent asks keep request order
+    _slots: list[_AskRecord] = field(default_factory=list)
+
+    @property
+    def fallbacks(self) -> list[dict[str, Any]]:
+        return [f for slot in self._slots for f in slot.fallbacks]
+
+    @property
+    def usage(self) -> list[dict[str, Any]]:
+        return [u for slot in self._slots for u in slot.usage]
 
     def request(self, kind: DecisionKind, seat: int, key: str, **kw: Any) -> Request:
         return Request(kind=kind, seat=seat, view=self.views.view(self.chain, seat), key=key, **kw)
 
     async def ask(self, request: Request) -> Answer:
         """The seat's legal answer: asked up to ``1 + retries`` times, then a fallback."""
+        slot = _AskRecord()
+        self._slots.append(slot)
         player = self.players[request.seat]
         reason: str | None = None
         for _ in range(1 + self.retries):
             answer = await player.decide(replace(request, feedback=reason))
-            self._account(request, answer)
+            self._account(slot, request, answer)
             reason = problem(request, answer)
             if reason is None:
                 if answer.reasoning:
                     self.reasoning[f"reasoning/{request.seat}/{request.kind}"] = answer.reasoning
                 return answer
-        self.fallbacks.append(
+        slot.fallbacks.append(
             {
                 "seat": request.seat,
                 "decision": request.kind.value,
@@ -86,10 +108,13 @@ class PhaseContext:
         )
         return fallback(request)
 
-    def _account(self, request: Request, answer: Answer) -> None:
+    def _account(self, slot: _AskRecord, request: Request, answer: Answer) -> None:
+        if answer.exchange is not None:
+            name = f"exchange/{request.seat}/{request.kind}"
+            self.exchanges.setdefault(name, []).append(answer.exchange)
         if answer.usage is not None:
             u = answer.usage
-            self.usage.append(
+            slot.usage.append(
                 {
                     "seat": request.seat,
                     "decision": request.kind.value,
@@ -121,7 +146,9 @@ class PhaseContext:
             meta["fallbacks"] = self.fallbacks
         if self.usage:
             meta["usage"] = self.usage
-        return RoleResult(content, meta, attachments=dict(self.reasoning))
+        attachments = dict(self.reasoning)
+        attachments.update({name: "\n".join(lines) for name, lines in self.exchanges.items()})
+        return RoleResult(content, meta, attachments=attachments)
 
 
 def _seat(state: GameState, seat: int | None) -> str:

@@ -383,8 +383,9 @@ def test_ctrl_c_exits_130_and_says_how_to_resume(
 
 
 def test_resume_refuses_seats_it_cannot_rebuild(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     path = tmp_path / "s.sqlite3"
     with SQLiteEventStore(path) as store:
         rule = _mock_rule(store)
@@ -392,7 +393,7 @@ def test_resume_refuses_seats_it_cannot_rebuild(
         game = start_game(rule, seed=1, players=players)
     code, _, err = run(capsys, "resume", game, "--store", str(path))
     assert code == 2
-    assert "seat 9 was a llm seat" in _one_line_error(err)
+    assert "seat 9: environment variable OPENAI_API_KEY is not set" in _one_line_error(err)
 
 
 # -- the installed command -------------------------------------------------------------------

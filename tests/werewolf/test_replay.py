@@ -298,7 +298,8 @@ def test_the_schema_names_every_event_kind() -> None:
     }
     assert "werewolf.vote" in kinds
     assert "werewolf.__error__" in kinds
-    assert len(kinds) == 12
+    assert "werewolf.seat-swap" in kinds
+    assert len(kinds) == 13
 
 
 @pytest.mark.parametrize(

@@ -4,29 +4,45 @@
 ``PLAYER_KINDS`` registry (a kind is added with one line: ``register_player("llm",
 factory)``). ``uniform_seating(kind)`` and ``mock_seating()`` return the ``seating(game_id,
 state)`` function ``werewolf_workflow`` calls before every phase: players are made once per
-game and dropped when the game is decided.
+game and dropped when the game is decided. ``seating_from_specs(specs)`` seats each seat by
+its ``SeatSpec`` (mock, random, llm, human), the seating ``werewolf play`` and ``resume`` use.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import ConfigError
+from ..lineup import SeatSpec
 from ..state import GameState
 from .base import Player
+from .errors import BudgetExceededError, SeatError, SeatLeftError, SeatUnavailableError
+from .human import ConsoleTerminal, HumanPlayer, Terminal
+from .llm import ClientPool, LLMPlayer, TokenMeter, TransportFactory
+
+if TYPE_CHECKING:
+    from .cassette import CassetteRecorder
 from .mock import MockPlayer
 from .random_player import RandomPlayer
 
 __all__ = [
     "PLAYER_KINDS",
+    "BudgetExceededError",
+    "HumanPlayer",
+    "LLMPlayer",
     "MockPlayer",
     "Player",
     "PlayerFactory",
     "RandomPlayer",
+    "SeatError",
+    "SeatLeftError",
+    "SeatUnavailableError",
+    "SpecSeating",
     "make_player",
     "mock_seating",
     "register_player",
+    "seating_from_specs",
     "uniform_seating",
 ]
 
@@ -47,7 +63,20 @@ def _random(*, game_seed: int, seat: int, **options: Any) -> Player:
     return RandomPlayer(game_seed)
 
 
-PLAYER_KINDS: dict[str, PlayerFactory] = {"mock": _mock, "random": _random}
+def _llm(*, game_seed: int, seat: int, **options: Any) -> Player:
+    return LLMPlayer(game_seed=game_seed, seat=seat, **options)
+
+
+def _human(*, game_seed: int, seat: int, **options: Any) -> Player:
+    return HumanPlayer(seat, **options)
+
+
+PLAYER_KINDS: dict[str, PlayerFactory] = {
+    "mock": _mock,
+    "random": _random,
+    "llm": _llm,
+    "human": _human,
+}
 """Every known seat kind by name; other modules add theirs with ``register_player``."""
 
 
@@ -99,3 +128,119 @@ def uniform_seating(kind: str, **options: Any) -> Seating:
 def mock_seating(**options: Any) -> Seating:
     """Mock players in every seat (``options`` go to each, e.g. ``personality="bold"``)."""
     return uniform_seating("mock", **options)
+
+
+class SpecSeating:
+    """The players of one game, seat by seat from resolved ``SeatSpec`` objects.
+
+    LLM seats share the clients of one ``ClientPool`` (endpoint by endpoint) and one
+    ``TokenMeter`` (the game's budget, starting from what the log says was ``spent``);
+    ``transport`` is the HTTP layer under every client (the network, a recording, a
+    cassette). A human seat reads and writes ``terminal``. Players are made at the game's
+    first phase, from its seed; mock personalities are checked at once.
+    """
+
+    def __init__(
+        self,
+        specs: Mapping[int, SeatSpec],
+        *,
+        lang: str = "en",
+        env: Mapping[str, str] | None = None,
+        budget: int | None = None,
+        spent: int = 0,
+        transport: TransportFactory | None = None,
+        terminal: Terminal | None = None,
+        recap: bool = True,
+        recorder: CassetteRecorder | None = None,
+    ) -> None:
+        self.specs = dict(specs)
+        self.recorder = recorder
+        self.lang = lang
+        self.clients = ClientPool(env, transport)
+        self.meter = TokenMeter(budget, spent)
+        self._terminal = terminal
+        self._recap = recap
+        self._games: dict[str, dict[int, Player]] = {}
+        for seat, spec in self.specs.items():  # fail now, not in the first phase
+            make_player(spec.kind, game_seed=0, seat=seat, **self._options(spec, probe=True))
+
+    def _options(self, spec: SeatSpec, *, probe: bool = False) -> dict[str, Any]:
+        if spec.kind == "mock":
+            return {} if spec.personality is None else {"personality": spec.personality}
+        if spec.kind == "llm":
+            return {"spec": spec, "clients": self.clients, "lang": self.lang, "meter": self.meter}
+        if spec.kind == "human":
+            terminal = self._terminal
+            if terminal is None and not probe:
+                terminal = self._terminal = ConsoleTerminal()
+            return {"terminal": terminal, "lang": self.lang, "recap": self._recap}
+        return {}
+
+    def __call__(self, game_id: str, state: GameState) -> Mapping[int, Player]:
+        players = self._games.get(game_id)
+        if players is None:
+            players = self._games[game_id] = {
+                seat: make_player(
+                    self.specs[seat].kind, game_seed=state.seed, seat=seat, **self._options(spec)
+                )
+                for seat, spec in sorted(self.specs.items())
+                if seat in state.seats
+            }
+        return players
+
+    async def aclose(self) -> None:
+        """Close the HTTP clients made in the running event loop."""
+        await self.clients.aclose()
+
+    def close(self) -> None:
+        """Close the cassette being recorded, if any (every line is already flushed)."""
+        if self.recorder is not None:
+            self.recorder.close()
+
+
+def seating_from_specs(
+    specs: Mapping[int, SeatSpec],
+    *,
+    lang: str = "en",
+    env: Mapping[str, str] | None = None,
+    budget: int | None = None,
+    spent: int = 0,
+    record: str | None = None,
+    replay: str | None = None,
+    terminal: Terminal | None = None,
+    recap: bool = True,
+) -> SpecSeating:
+    """A seating for ``specs`` (e.g. ``Lineup.check(...)``'s result).
+
+    ``record`` names a cassette file every LLM request and answer is appended to;
+    ``replay`` a cassette the answers are served from, with no network at all.
+    """
+    if record is not None and replay is not None:
+        raise ConfigError([("--record", "record or replay a cassette, not both at once")])
+    from .cassette import CassetteRecorder, CassetteTransport, MeteredTransport
+
+    transport: TransportFactory | None = None
+    recorder: CassetteRecorder | None = None
+    if replay is not None:
+        cassette = CassetteTransport(replay)
+
+        def transport() -> CassetteTransport:
+            return cassette
+
+    elif record is not None:
+        recording = recorder = CassetteRecorder(record, mode="a")
+
+        def transport() -> MeteredTransport:
+            return MeteredTransport(recorder=recording)
+
+    return SpecSeating(
+        specs,
+        lang=lang,
+        env=env,
+        budget=budget,
+        spent=spent,
+        transport=transport,
+        terminal=terminal,
+        recap=recap,
+        recorder=recorder,
+    )

@@ -70,7 +70,8 @@ class _PhaseMeta(_Strict):
     usage: list[UsageRecord] = Field(default_factory=list)
     attachments: dict[str, str] = Field(
         default_factory=dict,
-        description="reasoning/<seat>/<decision> -> object hash of that private reasoning",
+        description="reasoning/<seat>/<decision> -> object hash of that private reasoning; "
+        "exchange/<seat>/<decision> -> the model exchanges behind it (JSON Lines)",
     )
 
 
@@ -224,6 +225,26 @@ class GameEndMeta(_PhaseMeta):
     detail: GameEndDetail
 
 
+# -- seat swaps (werewolf resume --seat N=KIND) ---------------------------------------------
+class SeatSwapDetail(_Strict):
+    seat: Seat
+    was: str = Field(alias="from", description="who played the seat: a label, e.g. llm:gpt-4o")
+    to: str = Field(description="who plays it now: a label, e.g. mock")
+    player: dict[str, Any] = Field(
+        description="the new player's public spec: kind, model, personality, name"
+    )
+
+
+class SeatSwapMeta(_Strict):
+    """Another player took a seat when the game was resumed; the game goes on."""
+
+    phase: Literal["seat-swap"]
+    day: int = Field(ge=0, description="the night number when the swap was made")
+    visible_to: None = Field(description="always null: a swap is public")
+    diff: Empty
+    detail: SeatSwapDetail
+
+
 # -- the adapter's control events ------------------------------------------------------------
 class ErrorMeta(_Strict):
     """A phase that raised: the game waits for ``werewolf resume``."""
@@ -249,6 +270,7 @@ META_MODELS: dict[str, type[BaseModel]] = {
     "werewolf.day-speech": SpeechMeta,
     "werewolf.vote": VoteMeta,
     "werewolf.game-end": GameEndMeta,
+    "werewolf.seat-swap": SeatSwapMeta,
     "werewolf.__error__": ErrorMeta,
     "werewolf.__resume__": ResumeMeta,
 }

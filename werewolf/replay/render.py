@@ -158,7 +158,7 @@ class StoryRenderer:
         return table
 
     def _heading(self, entry: Entry) -> list[RenderableType]:
-        if entry.phase.startswith("__"):
+        if entry.phase.startswith("__") or entry.phase == "seat-swap":
             return []
         night = entry.phase in _NIGHT_PHASES
         section = (entry.day, 0 if night else 1)  # night N comes before day N
@@ -344,6 +344,16 @@ class StoryRenderer:
         return [
             Text(""),
             Panel(Group(body, survivors), title=f"Result, day {e.day}", title_align="left"),
+        ]
+
+    def _seat_swap(self, e: Entry) -> list[RenderableType]:
+        seat = int(e.detail["seat"])
+        return [
+            Text.assemble(
+                Text("Seat swap: ", style="bold"),
+                self.seat(seat),
+                f" is now played by {e.detail.get('to', '?')} (was {e.detail.get('from', '?')}).",
+            )
         ]
 
     def _error(self, e: Entry) -> list[RenderableType]:

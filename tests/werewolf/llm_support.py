@@ -1,0 +1,156 @@
+"""Helpers for the LLM-seat tests: a server handler that plays legally, seat specs that
+point at the test server, and a runner for whole games on a real SQLite store.
+
+``LegalTable`` reads each request like a model would: the seat from the system prompt, the
+function and its JSON schema from ``tools`` (or, in JSON mode, from the system prompt), and
+answers with arguments that fit the schema: the lowest legal seat other than "nobody", a
+short speech and a reasoning, each carrying a marker unique to the seat and the decision
+(``LEAK-<kind>-s<seat>-<n>``) so a test can follow where every word went.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pulse_core import Event, EventStore, MemoryEventStore, SQLiteEventStore, WorkflowRule
+from tests.openai_server import TEST_API_KEY, JSONContent, OpenAIServer, Reply, ToolCall
+from werewolf.game import start_game, werewolf_workflow
+from werewolf.lineup import SeatSpec
+from werewolf.players import SpecSeating, seating_from_specs
+
+KEY_ENV = "WEREWOLF_TEST_KEY"
+ENV = {KEY_ENV: TEST_API_KEY}
+_SEAT = re.compile(r"seat (\d+),")
+_SCHEMA_MARK = "It must match this JSON schema:\n"
+
+
+def seat_of(body: Mapping[str, Any]) -> int:
+    """The seat a request is for, from its system prompt (``..., seat 3, in a game``)."""
+    system = body["messages"][0]["content"]
+    found = _SEAT.search(system) or re.search(r"，(\d+)号玩家", system)
+    if found is None:
+        raise AssertionError(f"no seat in the system prompt: {system[:120]!r}")
+    return int(found.group(1))
+
+
+def tool_of(body: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The function a request offers and its parameters schema (tool or JSON mode)."""
+    tools = body.get("tools")
+    if tools:
+        function = tools[0]["function"]
+        return str(function["name"]), dict(function["parameters"])
+    system = body["messages"][0]["content"]
+    name = re.search(r"the arguments of `([a-z_]+)`", system)
+    schema = system.split(_SCHEMA_MARK, 1)[1]
+    return (name.group(1) if name else "?"), json.loads(schema)
+
+
+def user_text(body: Mapping[str, Any]) -> str:
+    """Every message of the request but the system prompt, as one text."""
+    return "\n".join(str(m.get("content") or "") for m in body["messages"][1:])
+
+
+def all_text(body: Mapping[str, Any]) -> str:
+    return json.dumps(body, ensure_ascii=False)
+
+
+@dataclass
+class LegalTable:
+    """A server handler that answers every decision legally (see the module docstring)."""
+
+    # (seat, tool, n, body) -> words, or None for the marker
+    speech: Callable[[int, str, int, dict[str, Any]], str | None] | None = None
+    json_mode: bool = False
+    witch_saves: bool = True
+    counter: dict[tuple[int, str], int] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def marker(self, what: str, seat: int, tool: str) -> str:
+        with self.lock:
+            n = self.counter[(seat, what + tool)] = self.counter.get((seat, what + tool), 0) + 1
+        return f"LEAK-{what}-{tool}-s{seat}-{n}"
+
+    def arguments(self, body: dict[str, Any]) -> dict[str, Any]:
+        seat = seat_of(body)
+        name, schema = tool_of(body)
+        props = schema.get("properties", {})
+        args: dict[str, Any] = {"reasoning": self.marker("reason", seat, name)}
+        if "speech" in props:
+            words = self.marker("said", seat, name)
+            if self.speech is not None:
+                words = self.speech(seat, name, int(words.rsplit("-", 1)[1]), body) or words
+            args["speech"] = words
+        if "target" in props:
+            legal = [v for v in props["target"]["enum"] if v != 0]
+            args["target"] = min(legal) if legal else 0
+        if "save" in props:
+            args["save"] = self.witch_saves
+        if "poison" in props and not (self.witch_saves and "save" in props):
+            legal = [v for v in props["poison"]["enum"] if v != 0]
+            args["poison"] = 0 if not legal or seat % 2 else max(legal)
+        return args
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        args = self.arguments(body)
+        if body.get("tools"):
+            return ToolCall(tool_of(body)[0], json.dumps(args))
+        return JSONContent(args)
+
+
+def llm_specs(server: OpenAIServer, seats: int = 9, **fields: Any) -> dict[int, SeatSpec]:
+    """Every seat an LLM on ``server`` (the key in ``ENV``), with ``fields`` overriding."""
+    spec = SeatSpec(
+        kind="llm",
+        model="test-model",
+        base_url=server.base_url,
+        api_key_env=KEY_ENV,
+        timeout=2.0,
+        **fields,
+    )
+    return dict.fromkeys(range(1, seats + 1), spec)
+
+
+@dataclass
+class Played:
+    game: str
+    store_path: Path | None  # None: the game ran on a MemoryEventStore
+    chain: list[Event]
+    status: str
+    seating: SpecSeating
+
+
+def play(
+    specs: Mapping[int, SeatSpec],
+    *,
+    seed: int = 1,
+    store_path: Path | None = None,
+    **seating_options: Any,
+) -> Played:
+    """Start and run one game (on SQLite at ``store_path``, else in memory); the chain as
+    it ended."""
+    seating = seating_from_specs(specs, env=ENV, **seating_options)
+    store: EventStore = MemoryEventStore() if store_path is None else SQLiteEventStore(store_path)
+    try:
+        rule = WorkflowRule(werewolf_workflow(seating), store)
+        players = [specs[s].public() for s in sorted(specs)]
+        game = start_game(rule, seed=seed, players=players)
+
+        async def run() -> str:
+            try:
+                return (await rule.run([game]))[game]
+            finally:
+                await seating.aclose()
+
+        status = asyncio.run(run())
+        seating.close()
+        chain = store.chain(game)
+    finally:
+        store.close()
+    return Played(game, store_path, chain, status, seating)

@@ -1,0 +1,51 @@
+"""Why a seat could not go on: the game stops there, cleanly, and can be resumed.
+
+::
+
+    WerewolfError
+    └── SeatError                        a seat's player cannot decide; the phase fails
+        ├── SeatUnavailableError(ConnectionError)   an LLM seat's endpoint stayed down or
+        │                                refused the request (after the client's retries)
+        ├── BudgetExceededError          the game's token budget is spent
+        └── SeatLeftError(EOFError)      the person at a human seat left (end of input)
+
+Raised from a player's ``decide``, a ``SeatError`` fails the running phase: the adapter
+records ``werewolf.__error__`` and ``werewolf resume GAME`` continues the game, with the same
+players or, with ``--seat N=KIND``, another one in that seat. Messages name the seat, its
+kind and model and the endpoint, never a key.
+"""
+
+from __future__ import annotations
+
+from ..errors import WerewolfError
+
+__all__ = ["BudgetExceededError", "SeatError", "SeatLeftError", "SeatUnavailableError"]
+
+
+class SeatError(WerewolfError):
+    """A seat's player cannot decide; ``seat`` names it."""
+
+    def __init__(self, seat: int, message: str) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+class SeatUnavailableError(SeatError, ConnectionError):
+    """An LLM seat's endpoint stayed down, or refused every request."""
+
+
+class BudgetExceededError(SeatError):
+    """The game spent its token budget; ``spent`` and ``budget`` are token counts."""
+
+    def __init__(self, seat: int, spent: int, budget: int) -> None:
+        super().__init__(
+            seat,
+            f"the game's token budget is spent ({spent:,} of {budget:,} tokens) before "
+            f"seat {seat}'s next request: raise [budget] tokens in the lineup to go on",
+        )
+        self.spent = spent
+        self.budget = budget
+
+
+class SeatLeftError(SeatError, EOFError):
+    """The person at a human seat closed the input."""

@@ -1,0 +1,198 @@
+"""The human seat: a person plays one seat at the terminal.
+
+Before each decision the person is shown what their seat learned since its last decision
+(the same text an LLM seat reads, from the seat's view only), the decision's context (the
+wolves' talk so far, the witch's victim), and the legal options as a numbered menu. They
+type a speech, or the number of a choice (a private note may follow the number: it is kept
+as the decision's reasoning, which only the god view shows). Input that is not an option is
+asked again with the reason, never a crash; the end of input (Ctrl-D) raises
+``SeatLeftError``, which stops the game so that ``werewolf resume`` can continue it.
+
+Input is read in a daemon thread, so the event loop keeps running (other seats' requests go
+on while the person thinks) and Ctrl-C is never held up by a pending read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from collections.abc import Sequence
+from typing import IO, Protocol
+
+from rich.console import Console
+
+from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, DecisionKind, Request, Speech, WitchChoice
+from .errors import SeatLeftError
+from .prompting import (
+    history_lines,
+    option_order,
+    prompt_set,
+    seat_label,
+    task_lines,
+)
+
+__all__ = ["ConsoleTerminal", "HumanPlayer", "Terminal", "witch_menu"]
+
+
+class Terminal(Protocol):
+    """Where a human seat reads and writes."""
+
+    def show(self, text: str) -> None: ...
+
+    def read_line(self, prompt: str) -> str:
+        """One line without its newline; raises EOFError at the end of input."""
+        ...
+
+
+class ConsoleTerminal:
+    """The process's terminal: rich for output (no markup: players' words are plain text),
+    a plain line read for input."""
+
+    def __init__(self, console: Console | None = None, stdin: IO[str] | None = None) -> None:
+        self.console = console or Console(highlight=False)
+        self.stdin = stdin or sys.stdin
+
+    def show(self, text: str) -> None:
+        self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    def read_line(self, prompt: str) -> str:
+        self.console.file.write(prompt)
+        self.console.file.flush()
+        line = self.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\r\n")
+
+
+def witch_menu(request: Request, lang: str) -> list[tuple[WitchChoice, str]]:
+    """Every legal potion use tonight, with its words: no potion first."""
+    ps = prompt_set(lang)
+    witch, names = request.witch, request.view.names
+    menu = [(WitchChoice(), ps.say("human.witch.none"))]
+    if witch is None:
+        return menu
+    told = seat_label(ps, names, witch.told_target)
+    if witch.can_save:
+        menu.append((WitchChoice(save=True), ps.say("human.witch.save", target=told)))
+    for t in sorted(witch.poison_targets):
+        target = seat_label(ps, names, t)
+        menu.append((WitchChoice(poison=t), ps.say("human.witch.poison", target=target)))
+    if witch.can_save and witch.both_allowed:
+        for t in sorted(witch.poison_targets):
+            poison = seat_label(ps, names, t)
+            menu.append(
+                (
+                    WitchChoice(save=True, poison=t),
+                    ps.say("human.witch.both", target=told, poison=poison),
+                )
+            )
+    return menu
+
+
+class HumanPlayer:
+    """One seat played at the terminal; see the module docstring."""
+
+    kind = "human"
+
+    def __init__(
+        self,
+        seat: int,
+        *,
+        terminal: Terminal | None = None,
+        lang: str = "en",
+        recap: bool = True,
+    ) -> None:
+        self.seat = seat
+        self.terminal = terminal or ConsoleTerminal()
+        self.lang = lang
+        self.recap = recap
+        self._seen_version = 0  # observations up to this version were shown already
+
+    async def decide(self, request: Request) -> Answer:
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Answer] = loop.create_future()
+
+        def settle(answer: Answer | None, error: BaseException | None) -> None:
+            if done.done():  # the game was cancelled meanwhile
+                return
+            if error is not None:
+                done.set_exception(error)
+            else:
+                assert answer is not None  # one of the two is set by work()
+                done.set_result(answer)
+
+        def work() -> None:
+            try:
+                answer = self.answer(request)
+            except EOFError:
+                error = SeatLeftError(
+                    self.seat, f"seat {self.seat} (human) left the game: the input ended"
+                )
+                loop.call_soon_threadsafe(settle, None, error)
+            except BaseException as exc:  # noqa: BLE001 - handed to the awaiting task as is
+                loop.call_soon_threadsafe(settle, None, exc)
+            else:
+                loop.call_soon_threadsafe(settle, answer, None)
+
+        threading.Thread(target=work, name=f"seat-{self.seat}-input", daemon=True).start()
+        return await done
+
+    def answer(self, request: Request) -> Answer:
+        """Ask at the terminal, synchronously, until the input is a legal answer."""
+        ps = prompt_set(self.lang)
+        view = request.view
+        show = self.terminal.show
+        who = seat_label(ps, view.names, view.seat)
+        show("")
+        show(ps.say("human.header", who=who, identity=ps.say(f"identity.{view.identity.value}")))
+        if self.recap:
+            fresh = history_lines(view, self.lang, after_version=self._seen_version)
+            if fresh:
+                show(ps.say("human.recap"))
+                show("\n\n".join(fresh))
+                show("")
+        if view.observations:
+            self._seen_version = view.observations[-1].version
+        if request.feedback:
+            show(ps.say("human.refused", reason=request.feedback))
+        show("\n".join(task_lines(request, self.lang, for_model=False)))
+        prompt = ps.say("human.prompt", seat=view.seat)
+        if request.kind.speaks:
+            return self._speech(prompt)
+        if request.kind is DecisionKind.WITCH:
+            menu = witch_menu(request, self.lang)
+            for number, (_, words) in enumerate(menu, start=1):
+                show(f"  [{number}] {words}")
+            number, note = self._pick(prompt, list(range(1, len(menu) + 1)))
+            choice = menu[number - 1][0]
+            return WitchChoice(choice.save, choice.poison, reasoning=note)
+        codes = [0 if o is None else o for o in option_order(request.options)]
+        for code in codes:
+            show(f"  [{code}] {seat_label(ps, view.names, None if code == 0 else code)}")
+        code, note = self._pick(prompt, codes)
+        return Choice(None if code == 0 else code, reasoning=note)
+
+    def _speech(self, prompt: str) -> Speech:
+        ps = prompt_set(self.lang)
+        self.terminal.show(ps.say("human.speak"))
+        while True:
+            text = self.terminal.read_line(prompt).strip()
+            if not text:
+                self.terminal.show(ps.say("human.empty"))
+            elif len(text) > MAX_SPEECH_CHARS:
+                self.terminal.show(ps.say("human.too-long", length=len(text), max=MAX_SPEECH_CHARS))
+            else:
+                return Speech(text)
+
+    def _pick(self, prompt: str, codes: Sequence[int]) -> tuple[int, str]:
+        """A code from ``codes`` and the note typed after it."""
+        ps = prompt_set(self.lang)
+        self.terminal.show(ps.say("human.choose"))
+        while True:
+            line = self.terminal.read_line(prompt).strip()
+            first, _, note = line.partition(" ")
+            if first.isdigit() and int(first) in codes:
+                return int(first), note.strip()
+            listed = ", ".join(map(str, codes))
+            self.terminal.show(ps.say("human.bad-choice", input=repr(line), codes=listed))
