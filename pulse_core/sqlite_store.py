@@ -15,6 +15,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -95,7 +96,7 @@ class SQLiteEventStore:
         except sqlite3.DatabaseError as exc:
             raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
         try:
-            self._db.execute("PRAGMA journal_mode=WAL")
+            self._enter_wal(busy_timeout)
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self._migrate()
         except BaseException as exc:
@@ -103,6 +104,19 @@ class SQLiteEventStore:
             if isinstance(exc, sqlite3.DatabaseError):
                 raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
             raise
+
+    def _enter_wal(self, busy_timeout: float) -> None:
+        """Switch the file to WAL. Two processes opening a new file at once race for the
+        switch, and SQLite answers the loser 'locked' without waiting, so wait here."""
+        deadline = time.monotonic() + busy_timeout
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     # -- schema ---------------------------------------------------------------------------
     @property

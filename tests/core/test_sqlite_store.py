@@ -230,3 +230,25 @@ def test_a_store_of_an_older_schema_is_migrated_and_keeps_its_events(tmp_path: P
     assert store.topics() == ["01M8N48PWYAC301WX4FAWHXYXH"]
     assert [e.meta for e in store.read_after(0)] == [{"n": 1}]
     store.close()
+
+
+def test_processes_opening_a_new_file_at_once_all_get_a_store(tmp_path: Path) -> None:
+    """The switch to WAL is raced by every opener of a new file; none may lose."""
+    import time
+
+    path = tmp_path / "fresh.sqlite3"
+    start_at = time.time() + 1.5  # all four wake at once, after their imports
+    code = textwrap.dedent(
+        f"""
+        import time
+        from pulse_core import SQLiteEventStore
+        time.sleep(max(0.0, {start_at!r} - time.time()))
+        SQLiteEventStore({str(path)!r}).close()
+        """
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
+    errors = [p.communicate(timeout=60)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
