@@ -130,7 +130,7 @@ def test_run_then_report_on_sqlite(tmp_path: Path, capsys: pytest.CaptureFixture
     code, out, err = run(capsys, "arena", "report", "duel", "--store", str(store), "--width", "140")
     assert code == 0, err
     assert "8 of 8 games ended" in out
-    for title in ("Leaderboard", "By team", "Survival by role", "Judgement", "Head to head"):
+    for title in ("Leaderboard", "By team", "Survival by role", "Judgement", "Decisions", "Head to head"):
         assert title in out
     figures = json.loads((tmp_path / "g" / "arena" / "duel.report.json").read_text())
     assert figures["games"]["ended"] == 8

@@ -38,7 +38,7 @@ from .report import (
 from .results import run_games
 from .roster import ArenaBudget, ArenaPlayer, Roster, load_roster, parse_players
 from .runner import RunProgress, RunResult, open_run_store, play_run
-from .seating import SeatFactory, seat_player
+from .seating import RunSeats, SeatFactory, check_keys, seat_player
 from .spec import RunSpec, Schedule, balance_unit, load_run, make_run, run_path, save_run
 
 __all__ = ["BASELINE_PLAYERS", "add_arena", "build_report", "seat_factory"]
@@ -51,9 +51,10 @@ BASELINE_GAMES = 72
 
 
 def seat_factory(spec: RunSpec) -> SeatFactory:
-    """How the run's seats are made; every player is tried once now, so a player that
-    cannot be seated fails before a game starts, not in the middle of one."""
-    factory = seat_player
+    """How the run's seats are made; every player is tried once now (and LLM players' key
+    variables checked), so a player that cannot be seated fails before a game starts."""
+    check_keys({p.name: p.spec for p in spec.players})
+    factory: SeatFactory = RunSeats() if spec.uses_tokens else seat_player
     for player in spec.players:
         factory(player.spec, 0, 1)
     return factory

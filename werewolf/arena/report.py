@@ -157,7 +157,8 @@ def _sections(report: Report) -> list[_Section]:
             ],
         ),
     ]
-    sections.append(_cost_section(ranked))
+    decisions, tokens = _cost_sections(ranked)
+    sections += [decisions, tokens] if any(p.calls for p in ranked) else [decisions]
     if m.matchups:
         sections.append(
             _Section(
@@ -178,36 +179,34 @@ def _sections(report: Report) -> list[_Section]:
     return sections
 
 
-def _cost_section(ranked: Sequence[PlayerMetrics]) -> _Section:
+def _cost_sections(ranked: Sequence[PlayerMetrics]) -> list[_Section]:
     tokens = any(p.calls for p in ranked)
-    note = "" if tokens else "No player used tokens: cost and latency apply to LLM players."
-    return _Section(
-        "Decisions and cost",
-        (
-            "Player",
+    note = "" if tokens else "No player used tokens: tokens, cost and latency are for LLM players."
+    return [
+        _Section(
             "Decisions",
-            "Fallback rate",
-            "Tokens/game",
-            "Tokens/decision",
-            "Cost/game",
-            "Cost/decision",
-            "Latency ms",
+            ("Player", "Decisions", "Fallback rate", "Latency ms"),
+            [
+                (p.name, f"{p.decisions:,}", _pct(p.fallback_rate), _num(p.latency_ms))
+                for p in ranked
+            ],
+            note,
         ),
-        [
-            (
-                p.name,
-                f"{p.decisions:,}",
-                _pct(p.fallback_rate),
-                _num(p.tokens_per_game),
-                _num(p.tokens_per_decision),
-                _usd(p.cost_per_game),
-                _usd(p.cost_per_decision),
-                _num(p.latency_ms),
-            )
-            for p in ranked
-        ],
-        note,
-    )
+        _Section(
+            "Tokens and cost",
+            ("Player", "Tokens/game", "Tokens/decision", "Cost/game", "Cost/decision"),
+            [
+                (
+                    p.name,
+                    _num(p.tokens_per_game),
+                    _num(p.tokens_per_decision),
+                    _usd(p.cost_per_game),
+                    _usd(p.cost_per_decision),
+                )
+                for p in ranked
+            ],
+        ),
+    ]
 
 
 def _summary(report: Report) -> list[str]:

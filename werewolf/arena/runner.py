@@ -256,6 +256,22 @@ async def drive(
         elif chain[-1].kind == _ERROR:
             rule.resume(key)  # a failed game is tried again where it stopped
     pending.reverse()  # popped from the end: lowest index first
+    try:
+        return await _drive(rule, spec, pending, concurrency, tally, on_tick)
+    finally:
+        aclose = getattr(factory, "aclose", None)  # a factory holding HTTP clients
+        if aclose is not None:
+            await aclose()
+
+
+async def _drive(
+    rule: WorkflowRule[GameState | None],
+    spec: RunSpec,
+    pending: list[GamePlan],
+    concurrency: int,
+    tally: Tally | None,
+    on_tick: Callable[[], None] | None,
+) -> str | None:
     await rule.tick()  # learn the games already in the store
     while True:
         reason = tally.over_budget() if tally is not None else None

@@ -1,7 +1,13 @@
-"""Seating a run's games: each seat gets a player made from its arena player's seat spec."""
+"""Seating a run's games: each seat gets a player made from its arena player's seat spec.
+
+``seat_player`` makes mock and random seats; ``RunSeats`` adds LLM seats (the players of
+``werewolf.players.llm``), which share one pool of HTTP clients across every game of the
+run and close it with ``aclose`` when the run stops.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 
 from ..errors import ConfigError
@@ -10,7 +16,7 @@ from ..players import Player, make_player
 from ..state import GameState
 from .schedule import GamePlan
 
-__all__ = ["SeatFactory", "run_seating", "seat_player"]
+__all__ = ["RunSeats", "SeatFactory", "check_keys", "run_seating", "seat_player"]
 
 SeatFactory = Callable[[SeatSpec, int, int], Player]
 """Makes the player of one seat: ``(spec, game_seed, seat) -> Player``."""
@@ -24,6 +30,39 @@ def seat_player(spec: SeatSpec, game_seed: int, seat: int) -> Player:
     if spec.kind == "random":
         return make_player("random", game_seed=game_seed, seat=seat)
     raise ConfigError([("players", f"{spec.label()}: this build cannot seat {spec.kind} players")])
+
+
+def check_keys(specs: Mapping[str, SeatSpec], env: Mapping[str, str] | None = None) -> None:
+    """Every LLM player's key variable must be set: all problems at once, before a game."""
+    env = os.environ if env is None else env
+    problems = [
+        (f"players.{name}", f"{name}: environment variable {spec.key_env()} is not set")
+        for name, spec in specs.items()
+        if spec.kind == "llm" and not env.get(spec.key_env())
+    ]
+    if problems:
+        raise ConfigError(problems)
+
+
+class RunSeats:
+    """The seat factory of a run with LLM players (see the module docstring)."""
+
+    def __init__(self, env: Mapping[str, str] | None = None, *, lang: str = "en") -> None:
+        from ..players.llm import ClientPool  # the openai client loads only for LLM runs
+
+        self.lang = lang
+        self.clients = ClientPool(env)
+
+    def __call__(self, spec: SeatSpec, game_seed: int, seat: int) -> Player:
+        if spec.kind != "llm":
+            return seat_player(spec, game_seed, seat)
+        return make_player(
+            "llm", game_seed=game_seed, seat=seat, spec=spec, clients=self.clients, lang=self.lang
+        )
+
+    async def aclose(self) -> None:
+        """Close the clients made in the running event loop."""
+        await self.clients.aclose()
 
 
 def run_seating(
