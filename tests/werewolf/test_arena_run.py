@@ -28,6 +28,7 @@ from werewolf.arena import (
 )
 from werewolf.arena.cli import build_report
 from werewolf.arena.report import report_json
+from werewolf.arena.seating import seat_player
 from werewolf.cast import Identity, Team
 from werewolf.cli import main
 from werewolf.decisions import Answer, Request, Usage
@@ -130,7 +131,14 @@ def test_run_then_report_on_sqlite(tmp_path: Path, capsys: pytest.CaptureFixture
     code, out, err = run(capsys, "arena", "report", "duel", "--store", str(store), "--width", "140")
     assert code == 0, err
     assert "8 of 8 games ended" in out
-    for title in ("Leaderboard", "By team", "Survival by role", "Judgement", "Decisions", "Head to head"):
+    for title in (
+        "Leaderboard",
+        "By team",
+        "Survival by role",
+        "Judgement",
+        "Decisions",
+        "Head to head",
+    ):
         assert title in out
     figures = json.loads((tmp_path / "g" / "arena" / "duel.report.json").read_text())
     assert figures["games"]["ended"] == 8
@@ -358,3 +366,46 @@ def test_a_killed_run_continues_to_the_same_report(
     with SQLiteEventStore(killed) as s:
         starts = [e for e in s.read_after(0) if e.kind == "werewolf.__start__"]
     assert len(starts) == 24  # no game was started twice
+
+
+class _Flaky:
+    """The run's own player, except that seat 1 fails the first time it is asked in the
+    game seeded ``bad_seed``: that game stops on an error, as one does when a model's
+    endpoint is down."""
+
+    kind = "mock"
+
+    def __init__(
+        self, inner: Player, seed: int, seat: int, bad_seed: int, failed: set[int]
+    ) -> None:
+        self.inner, self.seed, self.seat = inner, seed, seat
+        self.bad_seed, self.failed = bad_seed, failed
+
+    async def decide(self, request: Request) -> Answer:
+        if self.seed == self.bad_seed and self.seat == 1 and not self.failed:
+            self.failed.add(self.seed)
+            raise RuntimeError("the endpoint is down")
+        return await self.inner.decide(request)
+
+
+def test_a_game_stopped_by_an_error_is_resumed_by_the_next_run(tmp_path: Path) -> None:
+    spec = _spec("head-to-head", "mock,random", 4)
+    bad_seed = plan_game(spec, 2).seed
+    store = tmp_path / "s.sqlite3"
+    save_run(run_path(store, "t"), spec)
+    failed: set[int] = set()
+
+    def flaky(seat_spec: SeatSpec, seed: int, seat: int) -> Player:
+        return _Flaky(seat_player(seat_spec, seed, seat), seed, seat, bad_seed, failed)
+
+    first = play_run(spec, run_path(store, "t"), store, concurrency=4, factory=flaky)
+    assert first.progress.failed == {2}  # the first of the two games on that seed
+    assert len(first.progress.ended) == 3
+    assert not first.complete
+    second = play_run(spec, run_path(store, "t"), store, concurrency=4)
+    assert second.complete
+    assert not second.progress.failed
+    whole = tmp_path / "whole" / "s.sqlite3"
+    save_run(run_path(whole, "t"), spec)
+    assert play_run(spec, run_path(whole, "t"), whole, concurrency=4).complete
+    assert _report(store, "t") == _report(whole, "t")
