@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -295,6 +296,9 @@ async def _drive(
 # -- processes ---------------------------------------------------------------------------------
 def _play_share(run_file: str, store_path: str, indices: list[int], concurrency: int) -> None:
     """One worker process: its share of the games, on its own connection to the store."""
+    # Ctrl-C reaches the whole process group; the parent stops its workers itself, so a
+    # worker does not print a traceback of its own
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     spec = load_run(Path(run_file))
     store = open_run_store(Path(store_path))
     try:
