@@ -409,3 +409,69 @@ def test_a_game_stopped_by_an_error_is_resumed_by_the_next_run(tmp_path: Path) -
     save_run(run_path(whole, "t"), spec)
     assert play_run(spec, run_path(whole, "t"), whole, concurrency=4).complete
     assert _report(store, "t") == _report(whole, "t")
+
+
+def test_a_lineup_file_seats_its_players_and_turns_the_cards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lineup = tmp_path / "lineup.toml"
+    lineup.write_text(
+        '[defaults]\nkind = "mock"\n\n'
+        '[seats.2]\nkind = "random"\n\n[seats.5]\nkind = "random"\n\n'
+        '[seats.7]\nkind = "mock"\npersonality = "bold"\n',
+        encoding="utf-8",
+    )
+    store = tmp_path / "s.sqlite3"
+    code, _out, err = run(
+        capsys, "arena", "run", "--lineup", str(lineup), "--name", "l", "--games", "9",
+        "--store", str(store), "--workers", "1", "-q",
+    )  # fmt: skip
+    assert code == 0, err
+    spec = load_run(run_path(store, "l"))
+    assert [p.name for p in spec.players] == ["mock", "random", "mock:bold"]
+    assert spec.lineup == (
+        "mock",
+        "random",
+        "mock",
+        "mock",
+        "random",
+        "mock",
+        "mock:bold",
+        "mock",
+        "mock",
+    )
+    with SQLiteEventStore(store) as s:
+        records = run_games(spec, s).records
+    held = Counter((r.seats[6].player, r.seats[6].identity) for r in records)
+    assert held == Counter(
+        {("mock:bold", i): n for i, n in Counter(spec.config.identities).items()}
+    )
+    figures = _report(store, "l")
+    assert figures["players"]["mock:bold"]["roles"]["werewolf"]["seats"] == 3  # type: ignore[index]
+
+
+def test_a_roster_names_the_players(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    roster = tmp_path / "roster.toml"
+    roster.write_text(
+        '[players.calm]\nkind = "mock"\npersonality = "cautious"\n\n'
+        '[players.wild]\nkind = "random"\n\n[players.loud]\nkind = "mock"\npersonality = "bold"\n',
+        encoding="utf-8",
+    )
+    store = tmp_path / "s.sqlite3"
+    code, _, err = run(
+        capsys, "arena", "run", "--roster", str(roster), "--players", "calm,wild", "--games", "2",
+        "--store", str(store), "-q",
+    )  # fmt: skip
+    assert code == 0, err
+    spec = load_run(run_path(store, "arena"))
+    assert [(p.name, p.spec.personality) for p in spec.players] == [
+        ("calm", "cautious"),
+        ("wild", None),
+    ]
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[players.x]\nkind = "human"\n', encoding="utf-8")
+    code, _, err = run(
+        capsys, "arena", "run", "--roster", str(bad), "--name", "b", "--store", str(store)
+    )
+    assert code == 2
+    assert "cannot play in the arena" in err
