@@ -8,11 +8,14 @@ smallest one and saved as a replay file (the path is in the report).
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from hypothesis import event, given
+from hypothesis import strategies as st
 
 from pulse_core import Event
 from tests.oracle import check_log
@@ -23,7 +26,7 @@ from werewolf.decisions import problem
 from werewolf.game import fold_event
 from werewolf.state import Cause, GameState, Outcome
 
-GAMES = game_settings(0.3)
+GAMES = game_settings(0.25)
 
 
 @dataclass(frozen=True)
@@ -537,3 +540,46 @@ def test_the_independent_oracle_accepts_every_generated_game(game: PlayedGame) -
     """tests/oracle.py, written apart from the engine and reading only the log, finds
     every generated game legal."""
     assert check_log(game.records) == []
+
+
+TAMPERINGS = {
+    "seer-check": ["seer lied"],
+    "witch-action": ["witch public"],
+    "dawn": ["extra death"],
+    "day-speech": ["speech dropped"],
+    "game-end": ["wrong winner", "event after the end"],
+}
+
+
+def tamper(records: list[dict[str, Any]], index: int, how: str) -> None:
+    """Break one rule at ``records[index]``."""
+    meta = records[index]["meta"]
+    if how == "seer lied":
+        meta["diff"]["wolf"] = not meta["diff"]["wolf"]
+    elif how == "witch public":
+        meta["visible_to"] = None
+    elif how == "extra death":
+        meta["diff"]["died"].append(next(s for s in range(1, 4) if s not in meta["diff"]["died"]))
+    elif how == "speech dropped":
+        records.pop(index)
+    elif how == "wrong winner":
+        meta["diff"]["winner"] = "good" if meta["diff"]["winner"] != "good" else "wolves"
+    elif how == "event after the end":
+        records.append(copy.deepcopy(records[index]))
+
+
+@GAMES
+@given(game=games(), data=st.data())
+@checks_game
+def test_the_oracle_rejects_a_tampered_log(game: PlayedGame, data: st.DataObject) -> None:
+    """The referee is no rubber stamp: one broken rule in a real log is reported."""
+    records = copy.deepcopy(game.records)
+    ways = [
+        (i, how)
+        for i, r in enumerate(records)
+        for how in TAMPERINGS.get(r["kind"].removeprefix("werewolf."), [])
+    ]
+    index, how = data.draw(st.sampled_from(ways), label="tampering")
+    tamper(records, index, how)
+    event(how)
+    assert check_log(records) != [], f"{how} at event {index + 1} went unnoticed"
