@@ -2,7 +2,7 @@
 intervals and cost, played durably into the store and resumable at any point.
 
 ``spec`` (the run file), ``roster`` (players), ``schedule`` (which game is played at each
-index), ``runner`` (playing), ``results`` (reading the games back), ``metrics``,
+index), ``seating`` and ``runner`` (playing), ``results`` (reading the games back), ``metrics``,
 ``intervals`` and ``ratings`` (pure figures from the logs), ``report`` (tables, Markdown,
 JSON, plots) and ``cli`` (``werewolf arena``). ``docs/arena.md`` describes it all.
 """

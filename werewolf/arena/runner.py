@@ -384,7 +384,8 @@ def play_run(
         tally.update()
         if report is not None:
             report()
-        return RunResult(tally.progress, stopped, time.perf_counter() - began, workers)
+        used = len(processes) or 1  # a run with little left plays in this process
+        return RunResult(tally.progress, stopped, time.perf_counter() - began, used)
     finally:
         for process in processes:
             if process.is_alive():
