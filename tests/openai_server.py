@@ -175,6 +175,12 @@ def _estimate_tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
 
+class _Server(ThreadingHTTPServer):
+    # a game sends a whole round of votes at once; the default backlog of 5 drops some
+    # connections and each dropped one waits a second for the TCP retry
+    request_queue_size = 128
+
+
 class OpenAIServer:
     """A running OpenAI-compatible server; see the module docstring."""
 
@@ -191,7 +197,7 @@ class OpenAIServer:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._ids = count(1)
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_request_handler(self))
+        self._httpd = _Server(("127.0.0.1", 0), _make_request_handler(self))
         self._httpd.daemon_threads = True  # a Hang must never keep the test process alive
         self._thread: threading.Thread | None = None
 

@@ -138,9 +138,6 @@ def test_the_skilled_model_ranks_higher_with_separate_intervals(
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
     store = tmp_path / "s.sqlite3"
     with OpenAIServer(handler, models=["skilled", "random"]) as server:
-        # the server's listen backlog (socketserver's default, 5) drops connections when
-        # many games vote at once, and each dropped one waits a second for a TCP retry
-        server._httpd.socket.listen(128)
         argv = ["arena", "run", "--roster", str(_roster(tmp_path, server)), "--games", "20",
                 "--concurrency", "10", "--name", "duel", "--store", str(store), "-q"]  # fmt: skip
         code = main(argv)
