@@ -106,14 +106,15 @@ class LegalTable:
 
 def llm_specs(server: OpenAIServer, seats: int = 9, **fields: Any) -> dict[int, SeatSpec]:
     """Every seat an LLM on ``server`` (the key in ``ENV``), with ``fields`` overriding."""
-    spec = SeatSpec(
-        kind="llm",
-        model="test-model",
-        base_url=server.base_url,
-        api_key_env=KEY_ENV,
-        timeout=2.0,
+    values: dict[str, Any] = {
+        "kind": "llm",
+        "model": "test-model",
+        "base_url": server.base_url,
+        "api_key_env": KEY_ENV,
+        "timeout": 2.0,
         **fields,
-    )
+    }
+    spec = SeatSpec.model_validate(values)
     return dict.fromkeys(range(1, seats + 1), spec)
 
 

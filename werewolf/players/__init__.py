@@ -10,6 +10,7 @@ its ``SeatSpec`` (mock, random, llm, human), the seating ``werewolf play`` and `
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -19,7 +20,7 @@ from ..state import GameState
 from .base import Player
 from .errors import BudgetExceededError, SeatError, SeatLeftError, SeatUnavailableError
 from .human import ConsoleTerminal, HumanPlayer, Terminal
-from .llm import ClientPool, LLMPlayer, TokenMeter, TransportFactory
+from .llm import MAX_RETRIES, ClientPool, LLMPlayer, TokenMeter, TransportFactory
 
 if TYPE_CHECKING:
     from .cassette import CassetteRecorder
@@ -152,11 +153,12 @@ class SpecSeating:
         terminal: Terminal | None = None,
         recap: bool = True,
         recorder: CassetteRecorder | None = None,
+        max_retries: int = MAX_RETRIES,
     ) -> None:
         self.specs = dict(specs)
         self.recorder = recorder
         self.lang = lang
-        self.clients = ClientPool(env, transport)
+        self.clients = ClientPool(env, transport, max_retries=max_retries)
         self.meter = TokenMeter(budget, spent)
         self._terminal = terminal
         self._recap = recap
@@ -209,11 +211,13 @@ def seating_from_specs(
     replay: str | None = None,
     terminal: Terminal | None = None,
     recap: bool = True,
+    max_retries: int = MAX_RETRIES,
 ) -> SpecSeating:
     """A seating for ``specs`` (e.g. ``Lineup.check(...)``'s result).
 
     ``record`` names a cassette file every LLM request and answer is appended to;
-    ``replay`` a cassette the answers are served from, with no network at all.
+    ``replay`` a cassette the answers are served from, with no network at all;
+    ``max_retries`` is how often the client retries one request (timeouts, 429, 5xx).
     """
     if record is not None and replay is not None:
         raise ConfigError([("--record", "record or replay a cassette, not both at once")])
@@ -223,6 +227,9 @@ def seating_from_specs(
     recorder: CassetteRecorder | None = None
     if replay is not None:
         cassette = CassetteTransport(replay)
+        # no request leaves the process, so no key is read: a placeholder stands in
+        base = os.environ if env is None else env
+        env = {**base, **{s.key_env(): "cassette" for s in specs.values() if s.kind == "llm"}}
 
         def transport() -> CassetteTransport:
             return cassette
@@ -243,4 +250,5 @@ def seating_from_specs(
         terminal=terminal,
         recap=recap,
         recorder=recorder,
+        max_retries=max_retries,
     )

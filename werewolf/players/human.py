@@ -108,6 +108,7 @@ class HumanPlayer:
         self.lang = lang
         self.recap = recap
         self._seen_version = 0  # observations up to this version were shown already
+        self._introduced = False
 
     async def decide(self, request: Request) -> Answer:
         loop = asyncio.get_running_loop()
@@ -146,6 +147,12 @@ class HumanPlayer:
         who = seat_label(ps, view.names, view.seat)
         show("")
         show(ps.say("human.header", who=who, identity=ps.say(f"identity.{view.identity.value}")))
+        if not self._introduced:  # the card's powers and, for a wolf, the pack: once
+            self._introduced = True
+            show(ps.say(f"ability.{view.identity.value}"))
+            if view.wolves:
+                pack = ps.say("list.sep").join(seat_label(ps, view.names, w) for w in view.wolves)
+                show(ps.say("pack", seats=pack))
         if self.recap:
             fresh = history_lines(view, self.lang, after_version=self._seen_version)
             if fresh:

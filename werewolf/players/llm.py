@@ -83,16 +83,20 @@ class ClientPool:
     """``AsyncOpenAI`` clients by endpoint, key variable and timeout, per event loop.
 
     ``transport`` makes the httpx transport under each client (default: the network,
-    timed); keys are read from ``env`` when a client is made and never kept elsewhere.
+    timed); keys are read from ``env`` when a client is made and never kept elsewhere;
+    ``max_retries`` is how often one request is retried after a timeout, 429 or 5xx.
     """
 
     def __init__(
         self,
         env: Mapping[str, str] | None = None,
         transport: TransportFactory | None = None,
+        *,
+        max_retries: int = MAX_RETRIES,
     ) -> None:
         self._env = os.environ if env is None else env
         self._transport = transport
+        self.max_retries = max_retries
         self._clients: dict[tuple[Any, ...], tuple[asyncio.AbstractEventLoop, openai.AsyncOpenAI]]
         self._clients = {}
 
@@ -115,7 +119,7 @@ class ClientPool:
             base_url=self.base_url(spec),
             api_key=api_key,
             timeout=spec.timeout,
-            max_retries=MAX_RETRIES,
+            max_retries=self.max_retries,
             http_client=openai.DefaultAsyncHttpxClient(transport=transport),
         )
         self._clients[key] = (loop, client)
