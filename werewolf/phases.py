@@ -94,9 +94,8 @@ class PhaseContext:
             answer = await player.decide(replace(request, feedback=reason))
             self._account(slot, request, answer)
             reason = problem(request, answer)
+            self._think(request, answer.reasoning, refused=reason)
             if reason is None:
-                if answer.reasoning:
-                    self.reasoning[f"reasoning/{request.seat}/{request.kind}"] = answer.reasoning
                 return answer
         slot.fallbacks.append(
             {
@@ -107,6 +106,17 @@ class PhaseContext:
             }
         )
         return fallback(request)
+
+    def _think(self, request: Request, reasoning: str, *, refused: str | None) -> None:
+        """Keep a seat's reasoning for the god view: every round of a decision (the wolves'
+        second kill round adds to the first) and refused answers too, marked as such."""
+        if not reasoning:
+            return
+        if refused is not None:
+            reasoning = f"[refused: {refused}] {reasoning}"
+        name = f"reasoning/{request.seat}/{request.kind}"
+        earlier = self.reasoning.get(name)
+        self.reasoning[name] = reasoning if earlier is None else f"{earlier}\n{reasoning}"
 
     def _account(self, slot: _AskRecord, request: Request, answer: Answer) -> None:
         if answer.exchange is not None:

@@ -247,3 +247,23 @@ def test_the_reason_follows_the_win_rule() -> None:
         state = replace(base, config=GameConfig(win_rule=rule), alive=frozenset(alive))
         state = replace(state, winner=winner(state))
         assert outcome_reason(state) == reason, rule
+
+
+def test_reasoning_of_every_kill_round_and_of_refused_answers_is_kept() -> None:
+    script = {
+        "n1.wolf-kill.r1.s1": Choice(7, reasoning="seat 7 talks too much"),
+        "n1.wolf-kill.r1.s2": Choice(8, reasoning="seat 8 first"),
+        "n1.wolf-kill.r2.s1": Choice(8, reasoning="fine, seat 8"),
+        "n1.wolf-kill.r2.s2": Choice(8),
+        "n1.wolf-kill.r2.s3": Choice(8),
+        "n1.witch.s5": WitchChoice(poison=5, reasoning="poison myself"),
+    }
+    played = play(script, config=GameConfig(day_cap=1))
+    night = played.events("wolf-night")[0]
+    assert night.meta["diff"] == {"target": 8}
+    names = night.meta["attachments"]
+    first = played.store.objects.get(names["reasoning/1/wolf-kill"]).decode()
+    assert first == "seat 7 talks too much\nfine, seat 8"
+    witch = played.events("witch-action")[0].meta["attachments"]
+    refused = played.store.objects.get(witch["reasoning/5/witch"]).decode()
+    assert refused.startswith("[refused: you cannot poison seat 5] poison myself")
