@@ -13,7 +13,7 @@ import argparse
 import asyncio
 import json
 import os
-import random
+import secrets
 import sys
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -375,7 +375,7 @@ def run_play(args: argparse.Namespace) -> int:
     config = _game_config(args)
     spec = _view_spec(args.view)
     _check_seat(spec, config.seats)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)  # recorded
     specs, lineup = play_specs(
         config.seats,
         players=args.players,
