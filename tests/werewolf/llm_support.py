@@ -11,6 +11,7 @@ short speech and a reasoning, each carrying a marker unique to the seat and the 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import re
 import threading
@@ -69,6 +70,7 @@ class LegalTable:
     speech: Callable[[int, str, int, dict[str, Any]], str | None] | None = None
     json_mode: bool = False
     witch_saves: bool = True
+    spread: bool = False  # choose among the legal targets by the request's hash, not the lowest
     counter: dict[tuple[int, str], int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -89,7 +91,11 @@ class LegalTable:
             args["speech"] = words
         if "target" in props:
             legal = [v for v in props["target"]["enum"] if v != 0]
-            args["target"] = min(legal) if legal else 0
+            if self.spread and legal:
+                digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).digest()
+                args["target"] = legal[digest[0] % len(legal)]
+            else:
+                args["target"] = min(legal) if legal else 0
         if "save" in props:
             args["save"] = self.witch_saves
         if "poison" in props and not (self.witch_saves and "save" in props):
@@ -155,3 +161,47 @@ def play(
     finally:
         store.close()
     return Played(game, store_path, chain, status, seating)
+
+
+# -- what a game costs -----------------------------------------------------------------------
+_SENTENCES = (
+    "I have been listening carefully, and seat {a} keeps changing the subject whenever the "
+    "votes come up.",
+    "Seat {b} sounded calm yesterday, but that calm is exactly what a wolf would practise.",
+    "If anyone holds a power card, now is the time to speak, because we are running out of days.",
+    "I am willing to trust seat {a} for one more round, but I will watch how they vote.",
+    "My vote goes where the evidence points, and right now it points at seat {b}.",
+)
+
+
+def realistic_speech(seat: int, tool: str, n: int, body: dict[str, Any]) -> str:
+    """Three sentences, about sixty words: a short table speech."""
+    a, b = (seat + n) % 9 + 1, (seat * 2 + n) % 9 + 1
+    return " ".join(_SENTENCES[(seat + n + i) % len(_SENTENCES)].format(a=a, b=b) for i in range(3))
+
+
+def _measure(games: int) -> None:
+    """Nine LLM seats per game on the local test server, with realistic short answers; the
+    server counts tokens as characters / 4, about what English text costs."""
+    totals = {"prompt": 0, "completion": 0, "calls": 0}
+    table = LegalTable(speech=realistic_speech, witch_saves=False, spread=True)
+    with OpenAIServer(table) as server:
+        for seed in range(1, games + 1):
+            played = play(llm_specs(server), seed=seed)
+            if played.status != "ended":
+                raise SystemExit(f"game {seed} did not end: {played.status}")
+            for event in played.chain:
+                for u in event.meta.get("usage", []):
+                    totals["prompt"] += u["prompt_tokens"]
+                    totals["completion"] += u["completion_tokens"]
+                    totals["calls"] += u["calls"]
+    print(f"{games} games of nine LLM seats, per game on average:")
+    for name, value in totals.items():
+        print(f"  {name}: {value / games:,.0f}")
+    print(f"  prompt tokens per call: {totals['prompt'] / totals['calls']:,.0f}")
+
+
+if __name__ == "__main__":
+    import sys
+
+    _measure(int(sys.argv[1]) if len(sys.argv) > 1 else 20)
