@@ -11,7 +11,7 @@ the wolf seats.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pulse_core import START, Event
@@ -27,9 +27,10 @@ __all__ = ["Observation", "SeatView", "ViewCache", "can_see", "view"]
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """One event as a seat saw it."""
+    """One event as a seat saw it. ``index`` counts this seat's observations (1, 2, ...):
+    never the event's place in the whole log, whose gaps would count hidden events."""
 
-    version: int
+    index: int
     phase: str
     day: int
     diff: dict[str, Any]
@@ -84,7 +85,7 @@ def _public_deaths(observation: Observation) -> list[int]:
 def _observe(event: Event) -> Observation:
     meta = event.meta
     return Observation(
-        version=event.version,
+        index=0,  # numbered per seat when a seat receives it
         phase=event.role,
         day=int(meta.get("day", 0)),
         diff=dict(meta.get("diff", {})),
@@ -124,7 +125,7 @@ class ViewCache:
         upto, observations, dead = self._seats.get(seat, (0, [], set()))
         for event, obs in self._seen[upto : len(chain) - 1]:
             if obs is not None and can_see(event, seat):
-                observations.append(obs)
+                observations.append(replace(obs, index=len(observations) + 1))
                 dead.update(_public_deaths(obs))
         self._seats[seat] = (len(chain) - 1, observations, dead)
         return SeatView(

@@ -152,7 +152,7 @@ def test_seat_view_is_exactly_what_visibility_gives_the_seat(
         seen = view(list(log.chain), seat)
         entries = _entries(log, ViewSpec.of_seat(seat))
         assert [(e.version, e.phase, e.diff, e.detail) for e in entries] == [
-            (o.version, o.phase, o.diff, o.detail) for o in seen.observations
+            (o.index, o.phase, o.diff, o.detail) for o in seen.observations
         ]
         assert all(not e.reasoning and not e.fallbacks for e in entries)
 

@@ -107,7 +107,7 @@ class HumanPlayer:
         self.terminal = terminal or ConsoleTerminal()
         self.lang = lang
         self.recap = recap
-        self._seen_version = 0  # observations up to this version were shown already
+        self._seen = 0  # this seat's observations up to this index were shown already
         self._introduced = False
 
     async def decide(self, request: Request) -> Answer:
@@ -154,13 +154,13 @@ class HumanPlayer:
                 pack = ps.say("list.sep").join(seat_label(ps, view.names, w) for w in view.wolves)
                 show(ps.say("pack", seats=pack))
         if self.recap:
-            fresh = history_lines(view, self.lang, after_version=self._seen_version)
+            fresh = history_lines(view, self.lang, after=self._seen)
             if fresh:
                 show(ps.say("human.recap"))
                 show("\n\n".join(fresh))
                 show("")
         if view.observations:
-            self._seen_version = view.observations[-1].version
+            self._seen = view.observations[-1].index
         if request.feedback:
             show(ps.say("human.refused", reason=request.feedback))
         show("\n".join(task_lines(request, self.lang, for_model=False)))

@@ -290,12 +290,13 @@ def _observation(ps: PromptSet, names: Sequence[str], obs: Observation) -> str |
     return None
 
 
-def history_lines(view: SeatView, lang: str, *, after_version: int = 0) -> list[str]:
-    """The seat's observations as text, oldest first (only those after ``after_version``)."""
+def history_lines(view: SeatView, lang: str, *, after: int = 0) -> list[str]:
+    """The seat's observations as text, oldest first (only those whose index is past
+    ``after``)."""
     ps = prompt_set(lang)
     lines: list[str] = []
     for obs in view.observations:
-        if obs.version <= after_version:
+        if obs.index <= after:
             continue
         text = _observation(ps, view.names, obs)
         if text is not None:

@@ -60,7 +60,9 @@ class ViewSpec:
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One event as its viewer saw it. ``phase`` is the event's role (``__error__`` and
-    ``__resume__`` appear in the god view only). The god-only fields stay empty elsewhere."""
+    ``__resume__`` appear in the god view only). The god-only fields stay empty elsewhere.
+    ``version`` is the event's place in the log in the god and public views, and the
+    seat's own observation count in a seat view (a seat never learns the log's numbering)."""
 
     version: int
     phase: str
@@ -75,7 +77,7 @@ class Entry:
 
 
 def _from_observation(obs: Observation) -> Entry:
-    return Entry(obs.version, obs.phase, obs.day, obs.diff, obs.detail)
+    return Entry(obs.index, obs.phase, obs.day, obs.diff, obs.detail)
 
 
 class ViewStream:
