@@ -13,10 +13,11 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import secrets
 import sys
 import tomllib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
@@ -25,6 +26,7 @@ from rich.console import Console
 
 from pulse_core import (
     CODE_REV,
+    ERROR,
     Draft,
     Event,
     EventStore,
@@ -65,6 +67,11 @@ EXIT_FAILED = 1  # a game that stopped on an error (resumable)
 EXIT_USAGE = 2  # bad options, files or game ids
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 SEAT_KINDS = ("mock", "random")  # the kinds --players can put in every seat
+_ASKED_SEAT = re.compile(r"^\w+Error: seat (\d+)\b")  # a seat's failure names the seat
+_STOP_REASONS = {  # what a human is told, by the error's class
+    "SeatUnavailableError": "an LLM endpoint failed",
+    "BudgetExceededError": "the game's token budget is spent",
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -219,6 +226,10 @@ def _spec_seating(
     )
 
 
+def _humans(specs: Mapping[int, SeatSpec]) -> frozenset[int]:
+    return frozenset(seat for seat, spec in specs.items() if spec.kind == "human")
+
+
 def _default_view(args: argparse.Namespace, specs: Mapping[int, SeatSpec]) -> None:
     """A human seat watches the game as its own seat, unless --view says otherwise."""
     if args.view is None:
@@ -279,8 +290,10 @@ def _finish(
     game_id: str,
     status: str,
     prices: Mapping[str, Price] | None = None,
+    humans: Collection[int] = (),
 ) -> int:
-    """Print the result and where the log is, export the replay file; the exit code."""
+    """Print the result and where the log is, export the replay file; the exit code.
+    ``humans`` are the seats people play: they are told nothing another seat did at night."""
     replay_file = store_path.parent / f"{game_id}.jsonl"
     export_topic(store, game_id, replay_file)
     chain = store.chain(game_id)
@@ -290,22 +303,30 @@ def _finish(
         headline = {"wolves": "The wolves win", "good": "The good side wins"}.get(winner, "A draw")
         console.print(f"{headline}: {reason}.", markup=False, highlight=False)
     else:
-        error = next((e.meta.get("error") for e in reversed(chain) if e.role == "__error__"), "")
+        error = str(next((e.meta.get("error") for e in reversed(chain) if e.role == ERROR), ""))
         resume = f"werewolf resume {game_id} --store {store_path}"
-        hint = failure_hint(str(error), resume)
-        console.print(
-            f"The game stopped on an error: {error}\nContinue it with: {resume}"
-            + (f"\n{hint}" if hint else ""),
-            markup=False,
-            highlight=False,
-            soft_wrap=True,
-        )
-    for line in usage_lines(chain, prices or {}):
-        console.print(line, markup=False, highlight=False, soft_wrap=True)
+        for line in _stop_lines(error, resume, humans):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
+    if status == "ended" or not humans:  # per-seat usage tells who acted at night
+        for line in usage_lines(chain, prices or {}):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
     seed = chain[0].meta.get("game", {}).get("seed")
     for line in (f"Log: {store_path} (game {game_id}, seed {seed})", f"Replay file: {replay_file}"):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     return 0 if status == "ended" else EXIT_FAILED
+
+
+def _stop_lines(error: str, resume: str, humans: Collection[int]) -> list[str]:
+    """Why a game stopped and how to go on. With a human at the table the error is not
+    shown, unless it is that human's own seat: which seat was being asked, and when, would
+    tell them who acts at night."""
+    asked = _ASKED_SEAT.match(error)
+    if humans and (asked is None or int(asked.group(1)) not in humans):
+        reason = _STOP_REASONS.get(error.partition(":")[0], "a player could not go on")
+        return [f"The game stopped: {reason}. Continue it with: {resume}"]
+    hint = failure_hint(error, resume)
+    lines = [f"The game stopped on an error: {error}", f"Continue it with: {resume}"]
+    return lines + ([hint] if hint else [])
 
 
 def _live(
@@ -400,7 +421,7 @@ def run_play(args: argparse.Namespace) -> int:
         game_id = start_game(starter, seed=seed, config=config, **extra)
         live = _live(args, console, store, game_id)
         status = _run_game(store, args.store, game_id, seating, live)
-        return _finish(console, store, args.store, game_id, status, lineup.prices)
+        return _finish(console, store, args.store, game_id, status, lineup.prices, _humans(specs))
 
 
 def add_play(subparsers: Any) -> None:
@@ -444,7 +465,7 @@ def run_resume(args: argparse.Namespace) -> int:
         budget = lineup.budget.tokens if lineup.budget.tokens is not None else game.get("budget")
         seating = _spec_seating(args, specs, lang=lang, budget=budget, spent=tokens_spent(chain))
         rule = WorkflowRule(werewolf_workflow(seating), _GameScope(store, args.game))
-        if chain[-1].role == "__error__":
+        if chain[-1].role == ERROR:
             rule.resume(args.game)  # first, so a swap lands after the failure it answers
         if fold_chain(chain).ended:
             if args.seat or args.lineup:
@@ -455,7 +476,7 @@ def run_resume(args: argparse.Namespace) -> int:
         if live is not None:
             live.feed(store.chain(args.game))  # the story so far, then the rest as it is played
         status = _run_game(store, args.store, args.game, seating, live, resume_failed=True)
-        return _finish(console, store, args.store, args.game, status, lineup.prices)
+        return _finish(console, store, args.store, args.game, status, lineup.prices, _humans(specs))
 
 
 def add_resume(subparsers: Any) -> None:

@@ -1,0 +1,95 @@
+"""What ``werewolf play`` prints when a game stops on an error: a person at a human seat
+learns nothing another seat did at night (which seat was being asked, per-seat usage), and
+the printed ``werewolf resume`` command carries the options the game was started with.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pulse_core import SQLiteEventStore
+from tests.openai_server import TEST_API_KEY, HTTPError, OpenAIServer, Reply
+from tests.werewolf.llm_support import KEY_ENV, LegalTable, tool_of
+from werewolf.cli import main
+
+
+def _lineup(tmp_path: Path, server: OpenAIServer, extra: str = "") -> Path:
+    path = tmp_path / "lineup.toml"
+    path.write_text(
+        "[defaults]\n"
+        'kind = "llm"\n'
+        'model = "test-model"\n'
+        f'base_url = "{server.base_url}"\n'
+        f'api_key_env = "{KEY_ENV}"\n'
+        "timeout = 0.5\n" + extra,
+        encoding="utf-8",
+    )
+    return path
+
+
+def _witch_is_down(body: dict[str, Any], table: LegalTable) -> Reply:
+    """Legal answers, except that the witch's endpoint stays down: the wolves have spoken
+    (and used tokens) when the game stops at night."""
+    if tool_of(body)[0] == "witch_action":
+        return HTTPError(503, "overloaded", retry_after=0.01)
+    return table(body)
+
+
+def _chain(store: Path) -> tuple[str, list[Any]]:
+    with SQLiteEventStore(store) as s:
+        [game] = s.topics()
+        return game, s.chain(game)
+
+
+@pytest.fixture
+def witch_down(openai_server: OpenAIServer, monkeypatch: pytest.MonkeyPatch) -> OpenAIServer:
+    monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    table = LegalTable()
+    openai_server.handler = lambda body: _witch_is_down(body, table)
+    return openai_server
+
+
+def test_a_human_seat_is_not_told_which_seat_stopped_the_game_nor_who_spent_tokens(
+    witch_down: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # a villager is not asked at night
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, witch_down, '\n[seats.5]\nkind = "human"\n')
+    code = main(["play", "--seed", "3", "--lineup", str(lineup), "--store", str(store)])
+    out, err = capsys.readouterr()
+    assert code == 1, err
+    game, chain = _chain(store)
+    witch = chain[0].meta["deal"].index("witch") + 1
+    assert chain[-1].meta["error"].startswith(f"SeatUnavailableError: seat {witch} ")
+    assert any(e.meta.get("usage") for e in chain)  # the wolves' tokens are in the log
+    assert "The game stopped: an LLM endpoint failed. Continue it with: werewolf resume" in out
+    assert "SeatUnavailableError" not in out
+    assert f"{witch}=mock" not in out
+    assert "Tokens by seat" not in out
+    for seat, identity in enumerate(chain[0].meta["deal"], start=1):
+        if identity == "werewolf":
+            assert f"seat {seat} " not in out
+    assert f"Log: {store} (game {game}, seed 3)" in out
+
+
+def test_without_a_human_seat_the_stop_names_the_seat_and_its_usage(
+    witch_down: OpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, witch_down)
+    code = main(["play", "--seed", "3", "--lineup", str(lineup), "--store", str(store), "-q"])
+    out, err = capsys.readouterr()
+    assert code == 1, err
+    _, chain = _chain(store)
+    witch = chain[0].meta["deal"].index("witch") + 1
+    assert f"The game stopped on an error: SeatUnavailableError: seat {witch} " in out
+    assert f"--seat {witch}=mock" in out
+    assert "Tokens by seat:" in out
