@@ -15,6 +15,7 @@ import json
 import os
 import re
 import secrets
+import shlex
 import sys
 import tomllib
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -84,10 +85,10 @@ class _Parser(argparse.ArgumentParser):
 class _Interrupted(Exception):
     """Ctrl-C during a game: carries what the user needs to resume it."""
 
-    def __init__(self, game_id: str, store: Path) -> None:
+    def __init__(self, game_id: str, resume: str) -> None:
         super().__init__(game_id)
         self.game_id = game_id
-        self.store = store
+        self.resume = resume
 
 
 # -- shared option parsing -------------------------------------------------------------------
@@ -132,6 +133,17 @@ def _view_spec(words: Sequence[str] | None) -> ViewSpec:
 def _check_seat(spec: ViewSpec, seats: int) -> None:
     if spec.seat is not None and not 1 <= spec.seat <= seats:
         raise ConfigError([("--view", f"no seat {spec.seat}: seats are 1 to {seats}")])
+
+
+def _resume_command(game_id: str, args: argparse.Namespace) -> str:
+    """The ``werewolf resume`` command that goes on with this game: the store, and the
+    lineup and seats this command was given (an LLM seat's endpoint comes from them)."""
+    words = ["werewolf", "resume", game_id, "--store", str(args.store)]
+    if args.lineup is not None:
+        words += ["--lineup", str(args.lineup)]
+    for seat in args.seat:
+        words += ["--seat", seat]
+    return shlex.join(words)
 
 
 def _open_store(path: Path, *, create: bool) -> SQLiteEventStore:
@@ -262,8 +274,8 @@ async def _drive(
 
 def _run_game(
     store: SQLiteEventStore,
-    store_path: Path,
     game_id: str,
+    resume: str,
     seating: SpecSeating,
     live: LiveReplay | None,
     *,
@@ -277,7 +289,7 @@ def _run_game(
             rule.resume(game_id)
             status = asyncio.run(_drive(rule, store, game_id, live, seating))
     except KeyboardInterrupt:
-        raise _Interrupted(game_id, store_path) from None
+        raise _Interrupted(game_id, resume) from None
     finally:
         seating.close()
     return status
@@ -289,6 +301,7 @@ def _finish(
     store_path: Path,
     game_id: str,
     status: str,
+    resume: str,
     prices: Mapping[str, Price] | None = None,
     humans: Collection[int] = (),
 ) -> int:
@@ -304,7 +317,6 @@ def _finish(
         console.print(f"{headline}: {reason}.", markup=False, highlight=False)
     else:
         error = str(next((e.meta.get("error") for e in reversed(chain) if e.role == ERROR), ""))
-        resume = f"werewolf resume {game_id} --store {store_path}"
         for line in _stop_lines(error, resume, humans):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     if status == "ended" or not humans:  # per-seat usage tells who acted at night
@@ -420,8 +432,11 @@ def run_play(args: argparse.Namespace) -> int:
             extra["budget"] = budget
         game_id = start_game(starter, seed=seed, config=config, **extra)
         live = _live(args, console, store, game_id)
-        status = _run_game(store, args.store, game_id, seating, live)
-        return _finish(console, store, args.store, game_id, status, lineup.prices, _humans(specs))
+        resume = _resume_command(game_id, args)
+        status = _run_game(store, game_id, resume, seating, live)
+        return _finish(
+            console, store, args.store, game_id, status, resume, lineup.prices, _humans(specs)
+        )
 
 
 def add_play(subparsers: Any) -> None:
@@ -475,8 +490,11 @@ def run_resume(args: argparse.Namespace) -> int:
         live = _live(args, console, store, args.game)
         if live is not None:
             live.feed(store.chain(args.game))  # the story so far, then the rest as it is played
-        status = _run_game(store, args.store, args.game, seating, live, resume_failed=True)
-        return _finish(console, store, args.store, args.game, status, lineup.prices, _humans(specs))
+        resume = _resume_command(args.game, args)
+        status = _run_game(store, args.game, resume, seating, live, resume_failed=True)
+        return _finish(
+            console, store, args.store, args.game, status, resume, lineup.prices, _humans(specs)
+        )
 
 
 def add_resume(subparsers: Any) -> None:
@@ -628,10 +646,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.run(args)
         return code
     except _Interrupted as stop:
-        _say(
-            f"interrupted. Game {stop.game_id} is saved; continue it with: "
-            f"werewolf resume {stop.game_id} --store {stop.store}"
-        )
+        _say(f"interrupted. Game {stop.game_id} is saved; continue it with: {stop.resume}")
         return EXIT_INTERRUPTED
     except KeyboardInterrupt:
         _say("interrupted")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pulse_core import SQLiteEventStore
+from pulse_core import SQLiteEventStore, WorkflowRule
 from tests.openai_server import TEST_API_KEY, HTTPError, OpenAIServer, Reply
 from tests.werewolf.llm_support import KEY_ENV, LegalTable, tool_of
 from werewolf.cli import main
@@ -80,16 +80,46 @@ def test_a_human_seat_is_not_told_which_seat_stopped_the_game_nor_who_spent_toke
     assert f"Log: {store} (game {game}, seed 3)" in out
 
 
-def test_without_a_human_seat_the_stop_names_the_seat_and_its_usage(
+def test_without_a_human_seat_the_stop_names_the_seat_its_usage_and_the_whole_resume_command(
     witch_down: OpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     store = tmp_path / "w.sqlite3"
     lineup = _lineup(tmp_path, witch_down)
-    code = main(["play", "--seed", "3", "--lineup", str(lineup), "--store", str(store), "-q"])
+    argv = ["--seed", "3", "--lineup", str(lineup), "--seat", "5=mock", "--store", str(store)]
+    code = main(["play", *argv, "-q"])
     out, err = capsys.readouterr()
     assert code == 1, err
-    _, chain = _chain(store)
+    game, chain = _chain(store)
     witch = chain[0].meta["deal"].index("witch") + 1
     assert f"The game stopped on an error: SeatUnavailableError: seat {witch} " in out
-    assert f"--seat {witch}=mock" in out
+    resume = f"werewolf resume {game} --store {store} --lineup {lineup} --seat 5=mock"
+    assert f"Continue it with: {resume}\n" in out
+    assert f"Or go on with another player in seat {witch}: {resume} --seat {witch}=mock" in out
     assert "Tokens by seat:" in out
+    # the printed command goes on with the game (the witch's endpoint is still down)
+    code = main(["resume", game, *resume.split()[3:], "-q"])
+    out, err = capsys.readouterr()
+    assert code == 1, err
+    assert f"Continue it with: {resume}\n" in out
+
+
+def test_ctrl_c_names_the_lineup_and_seats_in_the_resume_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lineup = tmp_path / "lineup.toml"
+    lineup.write_text('[defaults]\nkind = "mock"\n', encoding="utf-8")
+    store = tmp_path / "w.sqlite3"
+
+    async def interrupted(self: WorkflowRule[Any]) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(WorkflowRule, "tick", interrupted)
+    argv = ["--lineup", str(lineup), "--seat", "3=random", "--store", str(store)]
+    code = main(["play", "--seed", "4", *argv, "-q"])
+    _, err = capsys.readouterr()
+    game, _ = _chain(store)
+    assert code == 130
+    assert err == (
+        f"werewolf: interrupted. Game {game} is saved; continue it with: "
+        f"werewolf resume {game} --store {store} --lineup {lineup} --seat 3=random\n"
+    )
