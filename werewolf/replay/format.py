@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    create_model,
+)
 
 from ..cast import Identity
 from ..config import GameConfig
@@ -35,7 +44,20 @@ FORMAT_VERSION = 1
 KIND_PREFIX = "werewolf."
 """Every event of a werewolf game has a kind starting with this."""
 
-Seat = Annotated[int, Field(ge=1, le=20, description="a seat number, 1-based")]
+
+def _seat_of_the_game(seat: int, info: ValidationInfo) -> int:
+    """With ``context={"seats": n}`` (the game's seat count), a seat past n is refused."""
+    seats = (info.context or {}).get("seats")
+    if seats is not None and seat > seats:
+        raise ValueError(f"no seat {seat}: the game has {seats} seats")
+    return seat
+
+
+Seat = Annotated[
+    int,
+    Field(ge=1, le=20, description="a seat number, 1-based"),
+    AfterValidator(_seat_of_the_game),
+]
 
 
 class _Strict(BaseModel):
@@ -332,16 +354,20 @@ def replay_schema() -> dict[str, Any]:
     }
 
 
-def check_meta(kind: str, meta: dict[str, Any], where: str) -> BaseModel:
+def check_meta(
+    kind: str, meta: dict[str, Any], where: str, *, seats: int | None = None
+) -> BaseModel:
     """Validate one event's meta against its kind's model; ``where`` (``file:line``) names
-    the event in the GameFileError raised for an unknown kind or a meta that does not fit."""
+    the event in the GameFileError raised for an unknown kind or a meta that does not fit.
+    With ``seats`` (the game's seat count), every seat-valued field must be one of them."""
     model = META_MODELS.get(kind)
     if model is None:
         raise GameFileError(f"{where}: unknown event kind {kind!r}")
     try:
-        return model.model_validate(meta)
+        return model.model_validate(meta, context={"seats": seats})
     except ValidationError as exc:
         err = exc.errors()[0]
         path = ".".join(str(p) for p in err["loc"])
         more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
-        raise GameFileError(f"{where}: {kind} meta.{path}: {err['msg']}{more}") from None
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        raise GameFileError(f"{where}: {kind} meta.{path}: {msg}{more}") from None

@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from pulse_core import (
     ATTACHMENTS,
     START,
@@ -30,7 +32,7 @@ from pulse_core.workflow import is_control
 from ..errors import GameFileError, GameStateError
 from ..game import fold_event
 from ..state import GameState
-from .format import KIND_PREFIX, check_meta
+from .format import KIND_PREFIX, StartMeta, check_meta
 
 __all__ = [
     "GameLog",
@@ -94,19 +96,35 @@ def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
             f"{where(first)}: not a werewolf game: it begins with {first.kind!r}, "
             f"not {KIND_PREFIX + START!r}"
         )
+    seats = _seat_count(check_meta(first.kind, first.meta, where(first)), where(first))
     state: GameState | None = None
     for index, event in enumerate(chain):
         if not event.kind.startswith(KIND_PREFIX):
             raise GameFileError(f"{where(event)}: {event.kind!r} is not a werewolf event")
         if index > 0 and event.role == START:
             raise GameFileError(f"{where(event)}: a second start event")
-        check_meta(event.kind, event.meta, where(event))
+        # every seat a later event names must be one of the game's: a reader indexes by them
+        check_meta(event.kind, event.meta, where(event), seats=seats)
         if is_control(event):
             continue
         try:
             state = fold_event(state, event)
         except (GameStateError, ValueError, KeyError, IndexError) as exc:
             raise GameFileError(f"{where(event)}: the game cannot apply this event: {exc}") from exc
+
+
+def _seat_count(start: BaseModel, where: str) -> int:
+    """The game's seat count, once the start event's deal and names agree with its config."""
+    if not isinstance(start, StartMeta):
+        raise GameFileError(f"{where}: not a start event")
+    seats = start.game.config.seats
+    for field, values in (("deal", start.deal), ("game.names", start.game.names)):
+        if len(values) != seats:
+            raise GameFileError(
+                f"{where}: {KIND_PREFIX + START} meta.{field}: {len(values)} entries for "
+                f"{seats} seats"
+            )
+    return seats
 
 
 def _from_topic(topic: TopicFile) -> GameLog:
