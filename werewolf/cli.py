@@ -39,6 +39,7 @@ from pulse_core import (
 from pulse_core.objects import ObjectStore
 
 from .arena.cli import add_arena
+from .argtypes import positive_int
 from .config import GameConfig, parse_config
 from .errors import ConfigError, GameFileError, WerewolfError
 from .game import fold_chain, start_game, werewolf_workflow
@@ -595,7 +596,7 @@ def add_replay(subparsers: Any) -> None:
         metavar="FILE",
         help="write Markdown for an issue (to FILE, or stdout)",
     )
-    parser.add_argument("--width", type=int, metavar="COLUMNS", help="draw at this width")
+    parser.add_argument("--width", type=positive_int, metavar="COLUMNS", help="draw at this width")
     parser.add_argument("--no-stats", action="store_true", help="leave out the summary")
     parser.add_argument(
         "--price", metavar="PROMPT,COMPLETION", help="USD per million tokens, for a cost figure"

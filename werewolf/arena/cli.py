@@ -24,6 +24,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ..argtypes import positive_int
 from ..errors import ConfigError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from .metrics import tournament_metrics
@@ -363,16 +364,6 @@ def cmd_baseline(args: argparse.Namespace) -> int:
 
 
 # -- parsers ------------------------------------------------------------------------------------------
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
 def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store",
@@ -381,24 +372,26 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help=f"the SQLite event store (default: {DEFAULT_STORE}; runs in arena/ beside it)",
     )
-    parser.add_argument("--width", type=int, metavar="COLUMNS", help="draw tables at this width")
+    parser.add_argument(
+        "--width", type=positive_int, metavar="COLUMNS", help="draw tables at this width"
+    )
 
 
 def _add_playing(parser: argparse.ArgumentParser, *, default_name: str) -> None:
     parser.add_argument(
         "--name", default=default_name, help=f"the run's name (default: {default_name})"
     )
-    parser.add_argument("--games", type=_positive, metavar="N", help="games in the run")
+    parser.add_argument("--games", type=positive_int, metavar="N", help="games in the run")
     parser.add_argument(
         "--concurrency",
-        type=_positive,
+        type=positive_int,
         default=8,
         metavar="K",
         help="games in flight at once (default 8)",
     )
     parser.add_argument(
         "--workers",
-        type=_positive,
+        type=positive_int,
         metavar="W",
         help="processes for mock runs (default: every CPU core; 1 with LLM players)",
     )
@@ -443,7 +436,7 @@ def add_arena(subparsers: Any) -> None:
         help="head-to-head (2 players) or round-robin (default by player count)",
     )
     run.add_argument("--seed", type=int, metavar="N", help="the run seed (default 0)")
-    run.add_argument("--budget-tokens", type=_positive, metavar="N", help="stop after N tokens")
+    run.add_argument("--budget-tokens", type=positive_int, metavar="N", help="stop after N tokens")
     run.add_argument("--budget-usd", type=float, metavar="X", help="stop after X dollars")
     run.add_argument("--prices", type=Path, metavar="FILE", help="prices by model (lineup TOML)")
     _add_playing(run, default_name="arena")
@@ -461,7 +454,7 @@ def add_arena(subparsers: Any) -> None:
     report.add_argument("--plot", type=Path, metavar="DIR", help="write PNG charts into DIR")
     report.add_argument(
         "--bootstrap",
-        type=_positive,
+        type=positive_int,
         default=1000,
         metavar="B",
         help="bootstrap resamples (default 1000)",

@@ -1,0 +1,19 @@
+"""argparse ``type=`` functions shared by the ``werewolf`` commands: a bad value becomes
+argparse's one-line usage error, never a silent no-op or a traceback later on."""
+
+from __future__ import annotations
+
+import argparse
+
+__all__ = ["positive_int"]
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (a count, a width)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
