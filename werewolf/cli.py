@@ -35,6 +35,7 @@ from pulse_core import (
     SQLiteEventStore,
     WorkflowRule,
     export_topic,
+    is_ulid,
 )
 from pulse_core.objects import ObjectStore
 
@@ -131,9 +132,14 @@ def _view_spec(words: Sequence[str] | None) -> ViewSpec:
     raise ConfigError([("--view", f"{' '.join(words)!r}: use public, god or seat N")])
 
 
-def _check_seat(spec: ViewSpec, seats: int) -> None:
+def _check_seat(spec: ViewSpec, seats: int, option: str = "--view") -> None:
     if spec.seat is not None and not 1 <= spec.seat <= seats:
-        raise ConfigError([("--view", f"no seat {spec.seat}: seats are 1 to {seats}")])
+        raise ConfigError([(option, f"no seat {spec.seat}: seats are 1 to {seats}")])
+
+
+def _game_id(text: str) -> str:
+    """A game id as typed: ids are upper-case ULIDs, and one typed in lower case is one too."""
+    return text.upper() if is_ulid(text.upper()) else text
 
 
 def _resume_command(game_id: str, args: argparse.Namespace) -> str:
@@ -506,7 +512,7 @@ def add_resume(subparsers: Any) -> None:
         "players it was started with (or, with --seat / --lineup, others: each change is "
         "recorded as a seat swap), then export its replay file.",
     )
-    parser.add_argument("game", metavar="GAME", help="the game id")
+    parser.add_argument("game", type=_game_id, metavar="GAME", help="the game id")
     _add_seats(parser, resume=True)
     _add_store(parser)
     _add_live_view(parser)
@@ -542,6 +548,8 @@ def _replay_spec(args: argparse.Namespace) -> ViewSpec:
 
 def run_replay(args: argparse.Namespace) -> int:
     spec = _replay_spec(args)
+    if not Path(args.target).exists():
+        args.target = _game_id(args.target)
     console = Console(width=args.width, highlight=False)
     if args.follow:
         if args.day is not None or args.html is not None or args.markdown is not None:
@@ -555,7 +563,7 @@ def run_replay(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"from_day": args.day, "stats": not args.no_stats}
     options["prices"] = _prices(args)
     if spec.seat is not None:
-        _check_seat(spec, len(log.state.identities))
+        _check_seat(spec, len(log.state.identities), "--seat")
     if args.html is not None:
         page = replay_html(log, spec, width=args.width or 100, **options)
         args.html.write_text(page, encoding="utf-8")

@@ -91,7 +91,14 @@ def parse_config(data: dict[str, Any]) -> GameConfig:
     try:
         return GameConfig.model_validate(data)
     except ValidationError as exc:
-        problems = [(".".join(str(p) for p in err["loc"]), err["msg"]) for err in exc.errors()]
+        problems = [
+            # the model-level check (an empty loc) is about the deck
+            (
+                ".".join(str(p) for p in err["loc"]) or "identities",
+                str(err["msg"]).removeprefix("Value error, "),
+            )
+            for err in exc.errors()
+        ]
         raise ConfigError(problems) from None
 
 

@@ -405,7 +405,7 @@ def add_arena(subparsers: Any) -> None:
         "arena",
         help="tournaments between models and mock strategies: ratings, intervals, cost",
         description="Tournaments between players (LLM models or mock strategies): every game "
-        "saved as it is played, resumable, reported with 95%% intervals. See docs/arena.md.",
+        "saved as it is played, resumable, reported with 95% intervals. See docs/arena.md.",
     )
     commands = arena.add_subparsers(
         dest="arena_command", required=True, metavar="COMMAND", parser_class=type(arena)
