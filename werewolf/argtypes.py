@@ -4,8 +4,9 @@ argparse's one-line usage error, never a silent no-op or a traceback later on.""
 from __future__ import annotations
 
 import argparse
+import math
 
-__all__ = ["positive_int"]
+__all__ = ["positive_float", "positive_int"]
 
 
 def positive_int(text: str) -> int:
@@ -16,4 +17,15 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A finite number above 0 (an amount of money)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
     return value

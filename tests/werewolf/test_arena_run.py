@@ -3,6 +3,7 @@ worker processes, the budget, and a run killed mid-way and continued."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import signal
@@ -26,12 +27,13 @@ from werewolf.arena import (
     run_path,
     save_run,
 )
-from werewolf.arena.cli import build_report
+from werewolf.arena.cli import _with_budget, build_report
 from werewolf.arena.report import report_json
 from werewolf.arena.seating import seat_player
 from werewolf.cast import Identity, Team
 from werewolf.cli import main
 from werewolf.decisions import Answer, Request, Usage
+from werewolf.errors import ConfigError
 from werewolf.lineup import SeatSpec
 from werewolf.players import MockPlayer, Player
 
@@ -475,3 +477,37 @@ def test_a_roster_names_the_players(tmp_path: Path, capsys: pytest.CaptureFixtur
     )
     assert code == 2
     assert "cannot play in the arena" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--budget-usd", "-1"),
+        ("--budget-usd", "0"),
+        ("--budget-usd", "nan"),
+        ("--budget-tokens", "0"),
+    ],
+)
+def test_a_budget_that_is_not_positive_is_refused_and_leaves_no_run_behind(
+    option: str, value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "w.sqlite3"
+    argv = ["arena", "run", "--players", "mock,random", "--games", "2", "--name", "b"]
+    code = main([*argv, option, value, "--store", str(store), "-q"])
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert f"argument {option}: " in err
+    assert err.count("\n") == 1
+    assert not run_path(store, "b").exists()
+
+
+def test_a_budget_change_is_validated_before_the_run_file_is_saved(tmp_path: Path) -> None:
+    store = tmp_path / "w.sqlite3"
+    argv = ["arena", "run", "--players", "mock,random", "--games", "2", "--name", "b"]
+    assert main([*argv, "--store", str(store), "-q"]) == 0
+    saved = run_path(store, "b").read_bytes()
+    bad = argparse.Namespace(budget_tokens=None, budget_usd=-1.0, prices=None)
+    with pytest.raises(ConfigError, match=r"budget\.usd: Input should be greater than 0"):
+        _with_budget(bad, load_run(run_path(store, "b")))
+    assert run_path(store, "b").read_bytes() == saved
+    assert main(["arena", "report", "b", "--store", str(store), "--bootstrap", "10"]) == 0

@@ -21,10 +21,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..argtypes import positive_int
+from ..argtypes import positive_float, positive_int
 from ..errors import ConfigError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from .metrics import tournament_metrics
@@ -97,7 +98,7 @@ def _new_run(
         players, seating = _lineup_players(lineup, 9)
         prices |= lineup.prices
         if lineup.budget.tokens is not None:
-            budget = budget.model_copy(update={"tokens": lineup.budget.tokens})
+            budget = _budget(budget, tokens=lineup.budget.tokens)
         schedule = Schedule.LINEUP
     else:
         players = parse_players(args.players or [], roster)
@@ -167,12 +168,22 @@ def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
     return make_run(**{**saved.model_dump(), "games": args.games})
 
 
+def _budget(budget: ArenaBudget, **changes: object) -> ArenaBudget:
+    """``budget`` with ``changes``, validated (``model_copy`` would not check them)."""
+    try:
+        return ArenaBudget.model_validate({**budget.model_dump(), **changes})
+    except ValidationError as exc:
+        raise ConfigError(
+            [(f"budget.{e['loc'][0]}", str(e["msg"])) for e in exc.errors() if e["loc"]]
+        ) from None
+
+
 def _with_budget(args: argparse.Namespace, spec: RunSpec) -> RunSpec:
     budget = spec.budget
     if args.budget_tokens is not None:
-        budget = budget.model_copy(update={"tokens": args.budget_tokens})
+        budget = _budget(budget, tokens=args.budget_tokens)
     if args.budget_usd is not None:
-        budget = budget.model_copy(update={"usd": args.budget_usd})
+        budget = _budget(budget, usd=args.budget_usd)
     prices = spec.prices
     if args.prices is not None:
         prices = {**prices, **load_lineup(args.prices).prices}
@@ -279,7 +290,7 @@ def _outcome(console: Console, spec: RunSpec, store: Path, result: RunResult) ->
 def _run_or_continue(args: argparse.Namespace) -> tuple[RunSpec, Path]:
     run_file = run_path(args.store, args.name)
     spec = _continued_run(args, load_run(run_file)) if run_file.exists() else _new_run(args)
-    spec = _with_budget(args, spec)
+    spec = make_run(**_with_budget(args, spec).model_dump())  # a saved run always loads again
     save_run(run_file, spec)
     return spec, run_file
 
@@ -437,7 +448,7 @@ def add_arena(subparsers: Any) -> None:
     )
     run.add_argument("--seed", type=int, metavar="N", help="the run seed (default 0)")
     run.add_argument("--budget-tokens", type=positive_int, metavar="N", help="stop after N tokens")
-    run.add_argument("--budget-usd", type=float, metavar="X", help="stop after X dollars")
+    run.add_argument("--budget-usd", type=positive_float, metavar="X", help="stop after X dollars")
     run.add_argument("--prices", type=Path, metavar="FILE", help="prices by model (lineup TOML)")
     _add_playing(run, default_name="arena")
     run.set_defaults(run=cmd_run)
