@@ -47,6 +47,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "tie_policy": "pk",
     "allow_empty_kill": True,
     "wolf_self_knife": True,
+    "wolf_split": "empty",
     "allow_abstain": True,
     "allow_self_vote": False,
     "day_cap": 20,
@@ -231,13 +232,18 @@ class Referee:
         if agreed:
             self.require(target == agreed[0], f"wolves agreed on {agreed[0]}, target is {target}")
         elif rounds:
+            # still split: nobody dies (empty), the unique most-proposed seat (plurality),
+            # or, when no kill is not allowed, the lowest of the most-proposed seats
             counts = Counter(p[1] for p in rounds[-1] if p[1] is not None)
             top = max(counts.values(), default=0)
-            leaders = [s for s, n in counts.items() if n == top]
-            self.require(
-                target in leaders or (target is None and len(leaders) != 1),
-                f"split wolves {rounds[-1]} ended on target {target}",
-            )
+            leaders = sorted(s for s, n in counts.items() if n == top)
+            if not self.cfg["allow_empty_kill"]:
+                expected = leaders[0] if leaders else None
+            elif self.cfg["wolf_split"] == "plurality" and len(leaders) == 1:
+                expected = leaders[0]
+            else:
+                expected = None
+            self.require(target == expected, f"split wolves {rounds[-1]} ended on target {target}")
         self.require(self.wolf_target_ok(target, options), f"wolf target {target} is not legal")
         self.night += 1
         self.stage, self.night_done = "night", ["wolf-night"]

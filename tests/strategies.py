@@ -33,7 +33,7 @@ from hypothesis.errors import HypothesisException, InvalidArgument
 
 from pulse_core import Event, EventStore, MemoryEventStore, WorkflowRule, export_topic
 from werewolf.cast import Identity
-from werewolf.config import STANDARD_NINE, GameConfig, SelfSave, TiePolicy, WinRule
+from werewolf.config import STANDARD_NINE, GameConfig, SelfSave, TiePolicy, WinRule, WolfSplit
 from werewolf.decisions import (
     MAX_SPEECH_CHARS,
     Answer,
@@ -92,6 +92,7 @@ def configs(
         tie_policy=st.sampled_from(list(TiePolicy)),
         allow_empty_kill=st.sampled_from([True, False]),
         wolf_self_knife=st.sampled_from([True, False]),
+        wolf_split=st.sampled_from(list(WolfSplit)),
         allow_abstain=st.sampled_from([True, False]),
         allow_self_vote=st.booleans(),
         day_cap=st.one_of(st.just(20), st.integers(1, 6)),

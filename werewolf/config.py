@@ -21,6 +21,7 @@ __all__ = [
     "SelfSave",
     "TiePolicy",
     "WinRule",
+    "WolfSplit",
     "parse_config",
     "rules_text",
 ]
@@ -44,6 +45,11 @@ class SelfSave(StrEnum):
     ALWAYS = "always"
 
 
+class WolfSplit(StrEnum):
+    EMPTY = "empty"  # wolves still split after the second round kill nobody (空刀)
+    PLURALITY = "plurality"  # the most-proposed seat dies; a tied plurality kills nobody
+
+
 class TiePolicy(StrEnum):
     PK = "pk"  # tied players speak again, the others re-vote; a second tie exiles nobody
     NONE = "none"  # a tie exiles nobody
@@ -63,6 +69,11 @@ class GameConfig(BaseModel):
     tie_policy: TiePolicy = TiePolicy.PK
     allow_empty_kill: bool = Field(True, description="may the wolves kill nobody (空刀)")
     wolf_self_knife: bool = Field(True, description="may the wolves target a wolf (自刀)")
+    wolf_split: WolfSplit = Field(
+        WolfSplit.EMPTY,
+        description="wolves still split after two rounds: 'empty' kills nobody, 'plurality' "
+        "kills the most-proposed seat (without 空刀, the first leading seat dies either way)",
+    )
     allow_abstain: bool = Field(True, description="may a voter abstain")
     allow_self_vote: bool = Field(False, description="may a voter vote for themself")
     day_cap: int = Field(20, ge=1, le=200, description="days after which the game is a draw")
@@ -106,6 +117,23 @@ def _count(config: GameConfig, identity: Identity) -> int:
     return sum(1 for i in config.identities if i is identity)
 
 
+def _split_en(config: GameConfig) -> str:
+    if not config.allow_empty_kill:
+        return "if they still disagree after a second round, the most-proposed seat dies"
+    if config.wolf_split is WolfSplit.PLURALITY:
+        return (
+            "if they still disagree after a second round, the most-proposed seat dies "
+            "(a tie kills nobody)"
+        )
+    return "if they still disagree after a second round, nobody dies"
+
+
+def _split_zh(config: GameConfig) -> str:
+    if not config.allow_empty_kill or config.wolf_split is WolfSplit.PLURALITY:
+        return "两轮后仍不一致则按多数击杀" + ("（平票空刀）" if config.allow_empty_kill else "")
+    return "两轮后仍不一致则空刀"
+
+
 def rules_text(config: GameConfig, lang: str = "en") -> str:
     """The rules as players are told them, generated from ``config``."""
     if lang == "zh":
@@ -120,6 +148,8 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
         "Night: the wolves agree on one victim"
         + (" or on nobody" if config.allow_empty_kill else "")
         + (" (they may pick a wolf)" if config.wolf_self_knife else " (never a wolf)")
+        + "; "
+        + _split_en(config)
         + "; then the witch, then the seer act. Deaths are announced at dawn, without causes.",
     ]
     if _count(config, Identity.WITCH):
@@ -186,6 +216,8 @@ def _rules_zh(config: GameConfig) -> str:
         "夜晚：狼人统一击杀一人"
         + ("（可空刀）" if config.allow_empty_kill else "（不可空刀）")
         + ("（可自刀）" if config.wolf_self_knife else "（不可刀狼）")
+        + "；"
+        + _split_zh(config)
         + "；随后女巫、预言家行动。天亮公布死者，不公布死因。",
     ]
     if _count(config, Identity.WITCH):

@@ -21,7 +21,7 @@ from typing import Any
 from pulse_core import Event, RoleResult
 
 from .cast import Identity, Team
-from .config import WinRule
+from .config import GameConfig, WinRule, WolfSplit
 from .decisions import (
     Answer,
     Choice,
@@ -182,6 +182,20 @@ def _agree(proposals: Mapping[int, int | None]) -> int | bool | None:
     return False
 
 
+def split_target(config: GameConfig, proposals: Mapping[int, int | None]) -> int | None:
+    """The victim when the wolves are still split after the second round: nobody under
+    the 'empty' rule (空刀); the unique most-proposed seat under 'plurality'. When 空刀 is
+    not allowed somebody must die: the most-proposed seat, the lowest on a tie."""
+    counts = Counter(t for t in proposals.values() if t is not None)
+    top = max(counts.values(), default=0)
+    leaders = sorted(s for s, c in counts.items() if c == top)
+    if not config.allow_empty_kill:
+        return leaders[0] if leaders else None
+    if config.wolf_split is WolfSplit.PLURALITY and len(leaders) == 1:
+        return leaders[0]
+    return None
+
+
 async def wolf_night(ctx: PhaseContext) -> RoleResult:
     state = ctx.state
     night = state.night + 1
@@ -224,17 +238,7 @@ async def wolf_night(ctx: PhaseContext) -> RoleResult:
             target = agreed if isinstance(agreed, int) else None
             break
     else:
-        # still split after two rounds: the plurality, and a tied split kills nobody
-        # when the rules allow no kill, else the lowest seat among the leaders
-        counts = Counter(t for t in proposals.values() if t is not None)
-        top = max(counts.values()) if counts else 0
-        leaders = sorted(s for s, c in counts.items() if c == top)
-        if len(leaders) == 1:
-            target = leaders[0]
-        elif state.config.allow_empty_kill or not leaders:
-            target = None
-        else:
-            target = leaders[0]
+        target = split_target(state.config, proposals)
     lines = [f"Night {night}: the wolves chose {_seat(state, target)}."]
     lines += [f"  seat {d['seat']}: {d['text']}" for d in discussion]
     return ctx.result(

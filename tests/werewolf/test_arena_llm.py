@@ -5,8 +5,8 @@ Both "models" answer from the prompt their seat is sent, and nothing else:
 - ``skilled`` plays as a careful player would with what its prompt shows. As the seer it
   reports every wolf it found ("I am the seer. I checked seat 4: a wolf."); on the good
   side it votes for a seat its own checks or a quoted speech name as a wolf, and
-  otherwise abstains; as a wolf it knows its pack (the prompt names it), never votes or
-  bites a fellow wolf, and bites a claimed seer first; as the witch it saves on night 1
+  otherwise votes with the other careful players (the highest seat); as a wolf it knows its pack (the prompt names it), never votes or
+  bites a fellow wolf, joins the pack's earlier proposals and bites a claimed seer first; as the witch it saves on night 1
   and poisons a reported wolf.
 - ``random`` draws every field uniformly from the schema it is offered (so it sometimes
   offers the witch an illegal pair of potions, which the rules refuse: fallbacks).
@@ -32,6 +32,8 @@ KEY_ENV = "ARENA_TEST_KEY"
 _SEAT = re.compile(r"seat (\d+)")
 _PACK = re.compile(r"the wolves are (.*?)\. Nobody else knows")
 _MY_CHECK = re.compile(r"you \(the seer\) checked seat (\d+) \([^)]*\): a WOLF")
+_SEER_NIGHT = re.compile(r"Night (\d+): choose one player to check")
+_PROPOSED = re.compile(r"-> seat (\d+)")
 _REPORT = re.compile(r"I checked seat (\d+): a wolf")
 _CLAIM = re.compile(r"<<<\S+ seat=(\d+)[^\n]*\n[^\n]*I am the seer")
 
@@ -69,17 +71,23 @@ def skilled(body: dict[str, Any]) -> dict[str, Any]:
         args["speech"] = ("I am the seer. " + " ".join(lines)) if found else "I listen."
     elif name == "seer_check":
         options = _legal(props, "target")
-        args["target"] = options[seat % len(options)]
+        night = int(_SEER_NIGHT.search(text).group(1))  # type: ignore[union-attr]
+        args["target"] = options[(seat + night) % len(options)]  # a new seat each night
     elif name == "wolf_kill":
         options = [o for o in _legal(props, "target") if o not in pack and o != 0]
-        args["target"] = first(options, claimed_seers) if options else 0
+        # a careful wolf joins the pack's earlier proposals: split wolves kill nobody
+        earlier = [int(s) for s in _PROPOSED.findall(text)]
+        args["target"] = first(options, earlier + claimed_seers) if options else 0
     elif name == "vote":
         options = _legal(props, "target")
         if wolf:
             goods = [o for o in options if o not in pack and o != 0]
             args["target"] = first(goods, claimed_seers) if goods else 0
         else:
-            args["target"] = first(options, reported)
+            # a reported wolf first; else the good side votes together (the highest seat
+            # but its own), so three wolves voting at random cannot carry every exile
+            together = sorted((o for o in options if o not in (0, seat)), reverse=True)
+            args["target"] = first(options, reported + together[:1])
     elif name == "hunter_shot":
         args["target"] = first(_legal(props, "target"), reported)
     elif name == "witch_action":
@@ -138,12 +146,12 @@ def test_the_skilled_model_ranks_higher_with_separate_intervals(
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
     store = tmp_path / "s.sqlite3"
     with OpenAIServer(handler, models=["skilled", "random"]) as server:
-        argv = ["arena", "run", "--roster", str(_roster(tmp_path, server)), "--games", "20",
+        argv = ["arena", "run", "--roster", str(_roster(tmp_path, server)), "--games", "30",
                 "--concurrency", "10", "--name", "duel", "--store", str(store), "-q"]  # fmt: skip
         code = main(argv)
         out, err = capsys.readouterr()
         assert code == 0, err
-        assert "20 of 20 games ended" in out
+        assert "30 of 30 games ended" in out
         code = main(["arena", "report", "duel", "--store", str(store), "--width", "160"])
         out, err = capsys.readouterr()
         assert code == 0, err

@@ -5,8 +5,8 @@ Seats (see scripted.DEAL): 1-3 wolves, 4 seer, 5 witch, 6 hunter, 7-9 villagers.
 
 from __future__ import annotations
 
-from werewolf.config import GameConfig, SelfSave, TiePolicy
-from werewolf.decisions import Choice, Speech, WitchChoice
+from werewolf.config import GameConfig, SelfSave, TiePolicy, WolfSplit
+from werewolf.decisions import Answer, Choice, Speech, WitchChoice
 from werewolf.state import Cause, Outcome
 
 from .scripted import kill, play, votes
@@ -166,15 +166,49 @@ def test_empty_kill_can_be_forbidden() -> None:
     assert len(_died_at_dawn(played, 1)) == 1
 
 
-def test_wolves_that_cannot_agree_kill_nobody() -> None:
-    script = {"n1.wolf-kill.r1.s1": Choice(7), "n1.wolf-kill.r1.s2": Choice(8),
-              "n1.wolf-kill.r2.s1": Choice(7), "n1.wolf-kill.r2.s2": Choice(8),
-              "n1.wolf-kill.r2.s3": Choice(9)}  # fmt: skip
-    played = play(script, config=GameConfig(day_cap=1))
+def _split(first: tuple[int, int, int], second: tuple[int, int, int]) -> dict[str, Answer]:
+    """Wolves 1, 2, 3 propose ``first`` in round 1 and ``second`` in round 2."""
+    rounds = {1: first, 2: second}
+    return {
+        f"n1.wolf-kill.r{r}.s{w}": Choice(t)
+        for r, targets in rounds.items()
+        for w, t in zip((1, 2, 3), targets, strict=True)
+    }
+
+
+def test_wolves_that_stay_split_kill_nobody_even_two_to_one() -> None:
+    played = play(_split((7, 7, 8), (7, 7, 8)), config=GameConfig(day_cap=1))
     night = played.events("wolf-night")[0]
     assert night.meta["diff"] == {"target": None}
     assert len(night.meta["detail"]["proposals"]) == 2
     assert night.meta["visible_to"] == [1, 2, 3]
+    assert _died_at_dawn(played, 1) == []
+
+
+def test_wolves_that_agree_in_the_second_round_kill() -> None:
+    played = play(_split((7, 7, 8), (8, 8, 8)), config=GameConfig(day_cap=1))
+    assert _died_at_dawn(played, 1) == [8]
+
+
+def test_plurality_variant_kills_the_most_proposed_seat() -> None:
+    config = GameConfig(day_cap=1, wolf_split=WolfSplit.PLURALITY)
+    assert _died_at_dawn(play(_split((7, 7, 8), (7, 7, 8)), config=config), 1) == [7]
+    three_way = play(_split((7, 8, 9), (7, 8, 9)), config=config)
+    assert _died_at_dawn(three_way, 1) == []  # a tied plurality kills nobody
+
+
+def test_without_empty_kill_a_split_still_kills() -> None:
+    config = GameConfig(day_cap=1, allow_empty_kill=False)
+    assert _died_at_dawn(play(_split((7, 8, 9), (9, 8, 7)), config=config), 1) == [7]
+
+
+def test_the_split_rule_is_what_the_players_are_told() -> None:
+    from werewolf.config import rules_text
+
+    assert "nobody dies" in rules_text(GameConfig())
+    assert "the most-proposed seat dies (a tie kills nobody)" in rules_text(
+        GameConfig(wolf_split=WolfSplit.PLURALITY)
+    )
 
 
 def test_tie_goes_to_pk_and_a_second_tie_exiles_nobody() -> None:

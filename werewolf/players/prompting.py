@@ -31,7 +31,7 @@ from typing import Any
 
 from pulse_core.template import render
 
-from ..config import rules_text
+from ..config import GameConfig, rules_text
 from ..decisions import DecisionKind, Request
 from ..errors import ConfigError
 from ..visibility import Observation, SeatView
@@ -304,6 +304,13 @@ def history_lines(view: SeatView, lang: str, *, after: int = 0) -> list[str]:
     return lines
 
 
+def _wolf_split(config: GameConfig) -> str:
+    """Which rule settles wolves still split after the second round (see split_target)."""
+    if not config.allow_empty_kill:
+        return "forced"
+    return config.wolf_split.value
+
+
 # -- the decision -------------------------------------------------------------------------------
 def task_lines(request: Request, lang: str, *, for_model: bool = True) -> list[str]:
     """The lines that ask for the decision: what, with what context (the wolves' talk so
@@ -322,6 +329,7 @@ def task_lines(request: Request, lang: str, *, for_model: bool = True) -> list[s
         lines.append(ps.say("task.wolf-talk", night=night))
     elif kind is DecisionKind.WOLF_KILL:
         lines.append(ps.say("task.wolf-kill", night=night, round=ctx.get("round", 1)))
+        lines.append(ps.say(f"task.wolf-split.{_wolf_split(request.view.config)}"))
         previous = ctx.get("proposals") or []
         if previous:
             pairs = ps.say("list.sep").join(
