@@ -30,7 +30,6 @@ __all__ = [
     "Seating",
     "fold_chain",
     "fold_event",
-    "game_state",
     "start_game",
     "start_meta",
     "werewolf_workflow",
@@ -142,11 +141,6 @@ class _GameCache:
         else:
             self._cache[game_id] = (len(chain), chain[-1].id, state)
         return state
-
-
-def game_state(chain: Sequence[Event]) -> GameState:
-    """Alias of ``fold_chain`` for readers who think in games."""
-    return fold_chain(chain)
 
 
 def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[GameState | None]:

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .cast import GODS, Identity, Team
+from .cast import GODS, Identity
 from .config import SelfSave, TiePolicy, WinRule
 from .state import GameState, Outcome, Stage
 
@@ -24,7 +24,6 @@ __all__ = [
     "seer_targets",
     "speaking_order",
     "tally",
-    "team_alive",
     "vote_options",
     "voters",
     "winner",
@@ -190,7 +189,3 @@ def tally(state: GameState, ballots: Mapping[int, int | None]) -> VoteResult:
     if first_round and state.config.tie_policy is TiePolicy.PK:
         return VoteResult(ordered, None, leaders)
     return VoteResult(ordered, None, ())
-
-
-def team_alive(state: GameState, team: Team) -> tuple[int, ...]:
-    return tuple(s for s in state.living if state.team(s) is team)
