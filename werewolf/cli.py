@@ -28,8 +28,6 @@ from rich.console import Console
 from pulse_core import (
     CODE_REV,
     ERROR,
-    Draft,
-    Event,
     EventStore,
     PulseError,
     SQLiteEventStore,
@@ -37,7 +35,6 @@ from pulse_core import (
     export_topic,
     is_ulid,
 )
-from pulse_core.objects import ObjectStore
 
 from .arena.cli import add_arena
 from .argtypes import positive_int
@@ -61,6 +58,7 @@ from .replay import (
     replay_html,
     replay_markdown,
 )
+from .scope import TopicScope, floor_seq
 from .state import GameState
 
 __all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "main"]
@@ -159,41 +157,6 @@ def _open_store(path: Path, *, create: bool) -> SQLiteEventStore:
     return SQLiteEventStore(path)
 
 
-class _GameScope:
-    """One game's slice of a store, so a rule drives only that game (other games in the
-    store, finished or interrupted, are left alone)."""
-
-    def __init__(self, store: EventStore, game_id: str) -> None:
-        self._store = store
-        self._game_id = game_id
-        self.objects: ObjectStore = store.objects
-
-    def append(self, draft: Draft, expected_version: int) -> Event:
-        return self._store.append(draft, expected_version)
-
-    def chain(self, key: str) -> list[Event]:
-        return self._store.chain(key)
-
-    def read_after(self, seq: int, limit: int | None = None) -> list[Event]:
-        fresh = [e for e in self._store.chain(self._game_id) if e.seq > seq]
-        return fresh if limit is None else fresh[:limit]
-
-    def version(self, key: str) -> int:
-        return self._store.version(key)
-
-    def get(self, event_id: str) -> Event | None:
-        return self._store.get(event_id)
-
-    def topics(self) -> list[str]:
-        return [self._game_id] if self._store.version(self._game_id) else []
-
-    def last_seq(self) -> int:
-        return self._store.last_seq()
-
-    def close(self) -> None:
-        pass  # the scope does not own the store
-
-
 # -- seats -----------------------------------------------------------------------------------
 def _add_seats(parser: argparse.ArgumentParser, *, resume: bool) -> None:
     seats = parser.add_argument_group(
@@ -258,20 +221,16 @@ def _default_view(args: argparse.Namespace, specs: Mapping[int, SeatSpec]) -> No
 
 # -- playing ---------------------------------------------------------------------------------
 async def _drive(
-    rule: WorkflowRule[GameState | None],
-    store: EventStore,
-    game_id: str,
-    live: LiveReplay | None,
-    seating: SpecSeating,
+    rule: WorkflowRule[GameState | None], scope: TopicScope, game_id: str, seating: SpecSeating
 ) -> str:
-    """Tick until the game ends or fails, drawing each new event; returns the status."""
+    """Tick until the game ends or fails; returns the status. The live view is drawn from
+    the events each tick reads (the scope passes them on)."""
     try:
         while True:
             appended = await rule.tick()
-            if live is not None:
-                live.feed(store.chain(game_id)[live.version :])
             status = rule.status(game_id)
             if status != "running":
+                scope.read_after(rule.cursor)  # the failure the last tick wrote, for the view
                 return status
             if appended == 0:  # another runner holds the next step: wait for it
                 await asyncio.sleep(0.05)
@@ -288,13 +247,14 @@ def _run_game(
     *,
     resume_failed: bool = False,
 ) -> str:
-    scope = _GameScope(store, game_id)
+    scope = TopicScope(store, [game_id], on_read=None if live is None else live.feed)
     rule = WorkflowRule(werewolf_workflow(seating), scope)
+    rule.cursor = floor_seq(store, [game_id])
     try:
-        status = asyncio.run(_drive(rule, store, game_id, live, seating))
+        status = asyncio.run(_drive(rule, scope, game_id, seating))
         if status == "failed" and resume_failed:
             rule.resume(game_id)
-            status = asyncio.run(_drive(rule, store, game_id, live, seating))
+            status = asyncio.run(_drive(rule, scope, game_id, seating))
     except KeyboardInterrupt:
         raise _Interrupted(game_id, resume) from None
     finally:
@@ -486,7 +446,7 @@ def run_resume(args: argparse.Namespace) -> int:
         lang = args.lang or str(game.get("lang", "en"))
         budget = lineup.budget.tokens if lineup.budget.tokens is not None else game.get("budget")
         seating = _spec_seating(args, specs, lang=lang, budget=budget, spent=tokens_spent(chain))
-        rule = WorkflowRule(werewolf_workflow(seating), _GameScope(store, args.game))
+        rule = WorkflowRule(werewolf_workflow(seating), TopicScope(store, [args.game]))
         if chain[-1].role == ERROR:
             rule.resume(args.game)  # first, so a swap lands after the failure it answers
         if fold_chain(chain).ended:
@@ -494,9 +454,7 @@ def run_resume(args: argparse.Namespace) -> int:
                 raise ConfigError([("--seat", f"game {args.game} has ended: no seat to change")])
         else:
             append_swaps(store, args.game, specs)
-        live = _live(args, console, store, args.game)
-        if live is not None:
-            live.feed(store.chain(args.game))  # the story so far, then the rest as it is played
+        live = _live(args, console, store, args.game)  # the story so far, then the rest
         resume = _resume_command(args.game, args)
         status = _run_game(store, args.game, resume, seating, live, resume_failed=True)
         return _finish(

@@ -17,16 +17,16 @@ import multiprocessing
 import signal
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from pulse_core import ConflictError, Draft, Event, EventStore, SQLiteEventStore, WorkflowRule
-from pulse_core.objects import ObjectStore
+from pulse_core import ConflictError, Event, EventStore, SQLiteEventStore, WorkflowRule
 
 from ..errors import ConfigError, WerewolfError
 from ..game import WORKFLOW, start_meta, werewolf_workflow
+from ..scope import TopicScope, floor_seq
 from ..state import GameState
 from .schedule import GamePlan, game_id, plan_game
 from .seating import SeatFactory, run_seating, seat_player
@@ -36,7 +36,6 @@ __all__ = [
     "ArenaError",
     "RunProgress",
     "RunResult",
-    "RunScope",
     "Tally",
     "drive",
     "open_run_store",
@@ -56,59 +55,6 @@ def open_run_store(path: Path) -> SQLiteEventStore:
     """The store a run plays into. Not fsynced per append: a killed process loses nothing,
     a power cut may lose the last moves, which a restart plays again."""
     return SQLiteEventStore(path, durable=False)
-
-
-class RunScope:
-    """An event store seen through a set of topics, so a rule drives only the run's games
-    (other games in the store, finished or interrupted, are left alone)."""
-
-    def __init__(self, store: EventStore, keys: Iterable[str], *, batch: int = 5_000) -> None:
-        self._store = store
-        self._keys = frozenset(keys)
-        self._batch = batch
-        self.objects: ObjectStore = store.objects
-
-    def append(self, draft: Draft, expected_version: int) -> Event:
-        return self._store.append(draft, expected_version)
-
-    def chain(self, key: str) -> list[Event]:
-        return self._store.chain(key)
-
-    def read_after(self, seq: int, limit: int | None = None) -> list[Event]:
-        found: list[Event] = []
-        while limit is None or len(found) < limit:
-            events = self._store.read_after(seq, self._batch)
-            for event in events:
-                if event.key in self._keys:
-                    found.append(event)
-                    if limit is not None and len(found) == limit:
-                        return found
-            if len(events) < self._batch:
-                break
-            seq = events[-1].seq
-        return found
-
-    def version(self, key: str) -> int:
-        return self._store.version(key)
-
-    def get(self, event_id: str) -> Event | None:
-        return self._store.get(event_id)
-
-    def topics(self) -> list[str]:
-        return [k for k in self._store.topics() if k in self._keys]
-
-    def last_seq(self) -> int:
-        return self._store.last_seq()
-
-    def close(self) -> None:
-        pass  # the scope does not own the store
-
-
-def _floor(store: EventStore, keys: Iterable[str]) -> int:
-    """A cursor just before the run's first event: reading starts there, not at the
-    beginning of a store that may hold many other games."""
-    firsts = [chain[0].seq for chain in (store.chain(k)[:1] for k in keys) if chain]
-    return min(firsts) - 1 if firsts else store.last_seq()
 
 
 @dataclass
@@ -140,8 +86,8 @@ class Tally:
         self.spec = spec
         self.store = store
         self.plans = {game_id(spec, i): plan_game(spec, i) for i in range(spec.games)}
-        self.scope = RunScope(store, self.plans)
-        self.cursor = _floor(store, self.plans)
+        self.scope = TopicScope(store, self.plans)
+        self.cursor = floor_seq(store, self.plans)
         self.progress = RunProgress(total=spec.games)
 
     def update(self) -> RunProgress:
@@ -246,9 +192,9 @@ async def drive(
     ``concurrency`` at once; returns why it stopped early (the budget), else None."""
     plans = {game_id(spec, i): plan_game(spec, i) for i in indices}
     specs = {p.name: p.spec for p in spec.players}
-    scope = RunScope(store, plans)
+    scope = TopicScope(store, plans)
     rule = WorkflowRule(werewolf_workflow(run_seating(plans, specs, factory)), scope)
-    rule.cursor = _floor(store, plans)
+    rule.cursor = floor_seq(store, plans)
     pending: list[GamePlan] = []
     for key, plan in plans.items():
         chain = store.chain(key)

@@ -1,0 +1,84 @@
+"""An event store seen through a set of topics, for a rule that drives only some games.
+
+``TopicScope`` is what ``werewolf play``/``resume`` (one game) and ``werewolf arena run`` (a
+run's games) hand to a ``WorkflowRule``: appends and chains go to the store, reads skip every
+other topic, so games already in the store (finished or interrupted) are left alone. Reading
+costs what is new since the cursor, never a whole chain; ``on_read`` sees each batch the rule
+reads, so a live view is drawn from events already read. ``floor_seq`` is where a rule's
+cursor starts: just before the scope's first event, not at the beginning of the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from pulse_core import Draft, Event, EventStore
+from pulse_core.objects import ObjectStore
+
+__all__ = ["TopicScope", "floor_seq"]
+
+
+class TopicScope:
+    """``store`` limited to the topics ``keys`` (the ``EventStore`` methods a rule uses)."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        keys: Iterable[str],
+        *,
+        batch: int = 5_000,
+        on_read: Callable[[Sequence[Event]], None] | None = None,
+    ) -> None:
+        self._store = store
+        self._keys = frozenset(keys)
+        self._batch = batch
+        self._on_read = on_read
+        self.objects: ObjectStore = store.objects
+
+    def append(self, draft: Draft, expected_version: int) -> Event:
+        return self._store.append(draft, expected_version)
+
+    def chain(self, key: str) -> list[Event]:
+        return self._store.chain(key)
+
+    def read_after(self, seq: int, limit: int | None = None) -> list[Event]:
+        found = self._scan(seq, limit)
+        if found and self._on_read is not None:
+            self._on_read(found)
+        return found
+
+    def _scan(self, seq: int, limit: int | None) -> list[Event]:
+        found: list[Event] = []
+        while limit is None or len(found) < limit:
+            events = self._store.read_after(seq, self._batch)
+            for event in events:
+                if event.key in self._keys:
+                    found.append(event)
+                    if limit is not None and len(found) == limit:
+                        return found
+            if len(events) < self._batch:
+                break
+            seq = events[-1].seq
+        return found
+
+    def version(self, key: str) -> int:
+        return self._store.version(key)
+
+    def get(self, event_id: str) -> Event | None:
+        return self._store.get(event_id)
+
+    def topics(self) -> list[str]:
+        return [k for k in self._store.topics() if k in self._keys]
+
+    def last_seq(self) -> int:
+        return self._store.last_seq()
+
+    def close(self) -> None:
+        pass  # the scope does not own the store
+
+
+def floor_seq(store: EventStore, keys: Iterable[str]) -> int:
+    """A cursor just before the first event of ``keys``: reading starts there, not at the
+    beginning of a store that may hold many other games (the store's end if none began)."""
+    firsts = [chain[0].seq for chain in (store.chain(k)[:1] for k in keys) if chain]
+    return min(firsts) - 1 if firsts else store.last_seq()
