@@ -31,6 +31,7 @@ __all__ = [
     "WitchChoice",
     "fallback",
     "problem",
+    "storable",
 ]
 
 MAX_SPEECH_CHARS = 2000
@@ -114,6 +115,20 @@ class NoAnswer:
 Answer = Speech | Choice | WitchChoice | NoAnswer
 
 
+def _is_text(text: str) -> bool:
+    """False for strings that cannot be stored (lone surrogates, e.g. from a model's JSON)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def storable(text: str) -> str:
+    """``text`` with anything UTF-8 cannot hold replaced, for free text kept as is."""
+    return text if _is_text(text) else text.encode("utf-8", "replace").decode("utf-8")
+
+
 def problem(request: Request, answer: object) -> str | None:
     """None when ``answer`` is legal for ``request``, else the reason it is not."""
     if isinstance(answer, NoAnswer):
@@ -124,6 +139,8 @@ def problem(request: Request, answer: object) -> str | None:
             return "answer with a speech"
         if len(answer.text) > MAX_SPEECH_CHARS:
             return f"a speech is at most {MAX_SPEECH_CHARS} characters"
+        if not _is_text(answer.text):
+            return "a speech must be plain text (it holds a lone surrogate, not valid Unicode)"
         return None
     if kind is DecisionKind.WITCH:
         if not isinstance(answer, WitchChoice):

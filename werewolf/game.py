@@ -111,6 +111,11 @@ class _GameCache:
     def __init__(self) -> None:
         self._cache: dict[str, tuple[int, str, GameState]] = {}
         self._views: dict[str, ViewCache] = {}
+        self._ahead: dict[str, dict[str, Any]] = {}
+
+    def ahead(self, game_id: str) -> dict[str, Any]:
+        """Decisions of this game asked ahead of their phase (see phases._ask_seer_ahead)."""
+        return self._ahead.setdefault(game_id, {})
 
     def views(self, game_id: str) -> ViewCache:
         views = self._views.get(game_id)
@@ -138,6 +143,7 @@ class _GameCache:
         if state.ended:
             self._cache.pop(game_id, None)
             self._views.pop(game_id, None)
+            self._ahead.pop(game_id, None)
         else:
             self._cache[game_id] = (len(chain), chain[-1].id, state)
         return state
@@ -153,7 +159,12 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
         async def role(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
             state = cache.state(topic_id, chain)
             ctx = PhaseContext(
-                chain, state, seating(topic_id, state), cache.views(topic_id), retries=retries
+                chain,
+                state,
+                seating(topic_id, state),
+                cache.views(topic_id),
+                retries=retries,
+                ahead=cache.ahead(topic_id),
             )
             return await run(ctx)
 

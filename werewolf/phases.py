@@ -31,6 +31,7 @@ from .decisions import (
     WitchChoice,
     fallback,
     problem,
+    storable,
 )
 from .players.base import Player
 from .rules import (
@@ -68,6 +69,8 @@ class PhaseContext:
     players: Mapping[int, Player]
     views: ViewCache = field(default_factory=ViewCache)
     retries: int = 2
+    # per game, across phases: decisions asked ahead of their phase (the seer's check)
+    ahead: dict[str, Any] = field(default_factory=dict)
     reasoning: dict[str, str] = field(default_factory=dict)
     exchanges: dict[str, list[str]] = field(default_factory=dict)
     # one slot per ask, taken before its first await: concurrent asks keep request order
@@ -112,6 +115,7 @@ class PhaseContext:
         second kill round adds to the first) and refused answers too, marked as such."""
         if not reasoning:
             return
+        reasoning = storable(reasoning)
         if refused is not None:
             reasoning = f"[refused: {refused}] {reasoning}"
         name = f"reasoning/{request.seat}/{request.kind}"
@@ -199,6 +203,7 @@ def split_target(config: GameConfig, proposals: Mapping[int, int | None]) -> int
 async def wolf_night(ctx: PhaseContext) -> RoleResult:
     state = ctx.state
     night = state.night + 1
+    _ask_seer_ahead(ctx, night)
     wolves = [s for s in state.wolves if state.is_alive(s)]
     options = wolf_targets(state)
     discussion: list[dict[str, Any]] = []
@@ -282,26 +287,60 @@ async def witch_action(ctx: PhaseContext) -> RoleResult:
     )
 
 
+def _seer_request(ctx: PhaseContext, night: int) -> Request:
+    seer = ctx.state.seat_of(Identity.SEER)
+    assert seer is not None  # asked only for a living seer
+    return ctx.request(
+        DecisionKind.SEER,
+        seer,
+        f"n{night}.seer.s{seer}",
+        options=seer_targets(ctx.state),
+        context={"night": night},
+    )
+
+
+def _ask_seer_ahead(ctx: PhaseContext, night: int) -> None:
+    """Start the seer's check as the night begins, so it runs while the wolves and the
+    witch decide: her view and options cannot change before her phase (she sees neither
+    event, and deaths resolve at dawn). Her own context keeps her reasoning, fallbacks and
+    usage out of the wolves' event; if the game stops first, her phase simply asks again."""
+    seer = ctx.state.seat_of(Identity.SEER)
+    if seer is None or not ctx.state.is_alive(seer):
+        return
+    own = PhaseContext(ctx.chain, ctx.state, ctx.players, ctx.views, retries=ctx.retries)
+    task = asyncio.ensure_future(own.ask(_seer_request(own, night)))
+    task.add_done_callback(_retrieve)  # a failure surfaces in her phase, or nowhere
+    ctx.ahead["seer"] = (night, own, task)
+
+
+def _retrieve(task: asyncio.Future[Answer]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
 async def seer_check(ctx: PhaseContext) -> RoleResult:
     state = ctx.state
     seer = state.seat_of(Identity.SEER)
     assert seer is not None  # the moderator runs this phase only for a living seer
-    request = ctx.request(
-        DecisionKind.SEER,
-        seer,
-        f"n{state.night}.seer.s{seer}",
-        options=seer_targets(state),
-        context={"night": state.night},
-    )
-    target = _choice(await ctx.ask(request))
+    ahead = ctx.ahead.pop("seer", None)
+    own: PhaseContext
+    answer: Answer
+    if ahead is not None and ahead[0] == state.night:
+        _, own, task = ahead
+        answer = await task
+    else:
+        own = ctx
+        answer = await ctx.ask(_seer_request(ctx, state.night))
+    target = _choice(answer)
     assert target is not None  # seer options never include None
     wolf = state.team(target) is Team.WOLVES
-    return ctx.result(
+    return own.result(
         Phase.SEER,
         f"Night {state.night}: the seer checked {_seat(state, target)}: "
         + ("a wolf." if wolf else "good."),
         diff={"target": target, "wolf": wolf},
         visible_to=[seer],
+        day=state.night,
     )
 
 

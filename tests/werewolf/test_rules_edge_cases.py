@@ -301,3 +301,34 @@ def test_reasoning_of_every_kill_round_and_of_refused_answers_is_kept() -> None:
     witch = played.events("witch-action")[0].meta["attachments"]
     refused = played.store.objects.get(witch["reasoning/5/witch"]).decode()
     assert refused.startswith("[refused: you cannot poison seat 5] poison myself")
+
+
+def test_the_seer_decides_while_the_wolves_and_the_witch_do() -> None:
+    """Her check is asked as the night begins (her view cannot change before her phase),
+    and still lands in her own private event, after the witch's."""
+    played = play({**kill(1, 7), "n1.seer.s4": Choice(1, reasoning="seat 1 is quiet")},
+                  config=GameConfig(day_cap=1))  # fmt: skip
+    keys = [r.key for r in played.asked]
+    assert keys.index("n1.seer.s4") < keys.index("n1.wolf-kill.r1.s1")
+    assert keys.index("n1.seer.s4") < keys.index("n1.witch.s5")
+    assert played.phases()[1:5] == ["wolf-night", "witch-action", "seer-check", "dawn"]
+    seer = played.events("seer-check")[0]
+    assert seer.meta["diff"] == {"target": 1, "wolf": True}
+    assert seer.meta["visible_to"] == [4]
+    assert "reasoning/4/seer" in seer.meta["attachments"]
+    wolves = played.events("wolf-night")[0]
+    assert "reasoning/4/seer" not in wolves.meta.get("attachments", {})
+
+
+def test_text_that_cannot_be_stored_is_refused_or_repaired_not_fatal() -> None:
+    """A lone surrogate (a model can send one in its JSON) must not stop the game."""
+    script = {
+        "d1.speech.s1": Speech("bad \ud800 text"),
+        "d1.speech.s2": Speech("fine", reasoning="odd \udfff thought"),
+    }
+    played = play(script, config=GameConfig(day_cap=1))
+    first = next(e for e in played.events("day-speech") if e.meta["diff"]["speaker"] == 1)
+    assert first.meta["fallbacks"][0]["reason"].startswith("a speech must be plain text")
+    second = next(e for e in played.events("day-speech") if e.meta["diff"]["speaker"] == 2)
+    thought = played.store.objects.get(second.meta["attachments"]["reasoning/2/speech"]).decode()
+    assert thought == "odd ? thought"
