@@ -340,6 +340,7 @@ _VARIANT_FLAGS = {  # option dest -> GameConfig field
     "tie_policy": "tie_policy",
     "no_empty_kill": "allow_empty_kill",
     "no_self_knife": "wolf_self_knife",
+    "wolf_split": "wolf_split",
     "no_abstain": "allow_abstain",
     "self_vote": "allow_self_vote",
     "day_cap": "day_cap",
@@ -366,6 +367,11 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
     rules.add_argument("--tie-policy", choices=["pk", "none"])
     rules.add_argument("--no-empty-kill", action="store_true", help="the wolves must kill")
     rules.add_argument("--no-self-knife", action="store_true", help="wolves never target wolves")
+    rules.add_argument(
+        "--wolf-split",
+        choices=["empty", "plurality"],
+        help="wolves still split after two rounds: kill nobody (default) or the most proposed",
+    )
     rules.add_argument("--no-abstain", action="store_true", help="every voter must vote")
     rules.add_argument("--self-vote", action="store_true", default=None)
     rules.add_argument("--day-cap", type=int, metavar="N", help="a draw after N days")

@@ -126,6 +126,7 @@ def test_play_rule_variants_reach_the_game(
     config.write_text('win_rule = "town"\nday_cap = 7\n', encoding="utf-8")
     argv = ["play", "-q", "--seed", "1", "--store", str(store), "--config", str(config)]
     argv += ["--tie-policy", "none", "--no-self-knife", "--witch-both-potions", "--day-cap", "9"]
+    argv += ["--wolf-split", "plurality"]
     assert run(capsys, *argv)[0] == 0
     [game] = _games(store)
     with SQLiteEventStore(store) as s:
@@ -135,6 +136,7 @@ def test_play_rule_variants_reach_the_game(
     assert config_used["tie_policy"] == "none"
     assert config_used["wolf_self_knife"] is False
     assert config_used["witch_both_potions"] is True
+    assert config_used["wolf_split"] == "plurality"
 
 
 # -- bad input: one line, exit 2 -------------------------------------------------------------
