@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 
 from ..errors import ConfigError
 from ..lineup import SeatSpec
-from ..players import Player, make_player
+from ..players import Player, cached_seating, make_player
 from ..state import GameState
 from .schedule import GamePlan
 
@@ -72,19 +72,8 @@ def run_seating(
 ) -> Callable[[str, GameState], Mapping[int, Player]]:
     """The workflow's seating for a run: ``plans`` by game id, ``specs`` by player name.
     Players are made once per game and dropped when it is decided."""
-    games: dict[str, dict[int, Player]] = {}
 
-    def seating(game_id: str, state: GameState) -> Mapping[int, Player]:
-        players = games.get(game_id)
-        if players is None:
-            plan = plans[game_id]
-            players = {
-                seat: factory(specs[plan.assignment[seat - 1]], state.seed, seat)
-                for seat in state.seats
-            }
-            games[game_id] = players
-        if state.winner is not None or state.ended:
-            games.pop(game_id, None)
-        return players
+    def make(game_id: str, state: GameState, seat: int) -> Player:
+        return factory(specs[plans[game_id].assignment[seat - 1]], state.seed, seat)
 
-    return seating
+    return cached_seating(make)

@@ -40,6 +40,7 @@ __all__ = [
     "SeatLeftError",
     "SeatUnavailableError",
     "SpecSeating",
+    "cached_seating",
     "make_player",
     "mock_seating",
     "register_player",
@@ -102,28 +103,30 @@ def make_player(kind: str, *, game_seed: int, seat: int, **options: Any) -> Play
 Seating = Callable[[str, GameState], Mapping[int, Player]]
 
 
-def uniform_seating(kind: str, **options: Any) -> Seating:
-    """A seating that puts a ``kind`` player (made with ``options``) in every seat.
+def cached_seating(make: Callable[[str, GameState, int], Player]) -> Seating:
+    """A seating that makes each game's players once, with ``make(game_id, state, seat)``.
 
-    Players are cached per game id, so calling it before every phase costs a lookup; a
-    game's players are dropped once its state is decided (the game-end phase is the last
-    one that asks for them)."""
-    make_player(kind, game_seed=0, seat=1, **options)  # fail now, not in the first game
+    Calling it before every phase then costs a lookup; a game's players are dropped once
+    its state is decided (the game-end phase is the last one that asks for them)."""
     games: dict[str, dict[int, Player]] = {}
 
     def seating(game_id: str, state: GameState) -> Mapping[int, Player]:
         players = games.get(game_id)
         if players is None:
-            players = {
-                seat: make_player(kind, game_seed=state.seed, seat=seat, **options)
-                for seat in state.seats
-            }
-            games[game_id] = players
+            players = games[game_id] = {seat: make(game_id, state, seat) for seat in state.seats}
         if state.winner is not None or state.ended:
             games.pop(game_id, None)
         return players
 
     return seating
+
+
+def uniform_seating(kind: str, **options: Any) -> Seating:
+    """A seating that puts a ``kind`` player (made with ``options``) in every seat."""
+    make_player(kind, game_seed=0, seat=1, **options)  # fail now, not in the first game
+    return cached_seating(
+        lambda game_id, state, seat: make_player(kind, game_seed=state.seed, seat=seat, **options)
+    )
 
 
 def mock_seating(**options: Any) -> Seating:
