@@ -152,6 +152,18 @@ class Event:
             seq=seq,
         )
 
+    def draft(self) -> Draft:
+        """This event as the draft that appends it (to copy it into another store)."""
+        return Draft(
+            id=self.id,
+            occurred_at=self.occurred_at,
+            kind=self.kind,
+            key=self.key,
+            hash=self.hash,
+            meta=self.meta,
+            code_rev=self.code_rev,
+        )
+
     def same_draft(self, draft: Draft) -> bool:
         """True when this stored event is exactly what ``draft`` asked to append."""
         return (

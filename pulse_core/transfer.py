@@ -311,18 +311,6 @@ def load_topic_file(path: str | os.PathLike[str]) -> TopicFile:
 
 
 # -- import -------------------------------------------------------------------------------
-def _draft_of(event: Event) -> Draft:
-    return Draft(
-        id=event.id,
-        occurred_at=event.occurred_at,
-        kind=event.kind,
-        key=event.key,
-        hash=event.hash,
-        meta=event.meta,
-        code_rev=event.code_rev,
-    )
-
-
 def import_topic(store: EventStore, path: str | os.PathLike[str]) -> str:
     """Append the topic in ``path`` to ``store`` and return its key.
 
@@ -333,7 +321,7 @@ def import_topic(store: EventStore, path: str | os.PathLike[str]) -> str:
     """
     topic = load_topic_file(path)
     stored = store.chain(topic.key)
-    drafts = [_draft_of(event) for event, _ in topic.events]
+    drafts = [event.draft() for event, _ in topic.events]
     for (event, _), draft, mine in zip(topic.events, drafts, stored, strict=False):
         if not (mine.same_draft(draft) and mine.version == event.version):
             raise TopicFileError(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pulse_core import Event, EventStore, MemoryEventStore, SQLiteEventStore, WorkflowRule
-from pulse_core.events import Draft, meta_json
+from pulse_core.events import meta_json
 from pulse_core.workflow import WorkflowType
 from werewolf.errors import UnknownSeatError
 from werewolf.game import fold_chain, start_game, werewolf_workflow
@@ -85,10 +85,7 @@ def test_a_game_stopped_at_any_event_resumes_to_the_same_end(stop_at: int) -> No
         partial.objects.put(full.objects.get(event.hash))
         for digest in event.meta.get("attachments", {}).values():
             partial.objects.put(full.objects.get(digest))
-        partial.append(
-            Draft(event.id, event.occurred_at, event.kind, event.key, event.hash, event.meta),
-            event.version - 1,
-        )
+        partial.append(event.draft(), event.version - 1)
     rule = WorkflowRule(werewolf_workflow(random_seating), partial)
     assert asyncio.run(rule.run())[whole] == "ended"
     assert fingerprint(partial, whole) == fingerprint(full, whole)
