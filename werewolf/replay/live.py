@@ -16,6 +16,7 @@ from pulse_core import Event, EventStore, read_attachment
 
 from ..errors import GameFileError
 from ..game import fold_chain
+from ..scope import TopicScope, floor_seq
 from .render import StoryRenderer, god_fates, seen_fates
 from .views import Entry, ViewKind, ViewSpec, ViewStream
 
@@ -94,9 +95,16 @@ def follow(
     """Draw ``game_id``'s events as they are appended to ``store`` until the game ends."""
     if store.version(game_id) == 0:
         raise GameFileError(f"no game {game_id} in the store")
+    caught_up = store.chain(game_id)[live.version :]
+    if caught_up:
+        live.feed(caught_up)
+    # then only what is new: a seq cursor over this game's events, never the whole chain
+    cursor = caught_up[-1].seq if caught_up else floor_seq(store, [game_id])
+    scope = TopicScope(store, [game_id])
     while not live.ended:
-        fresh = store.chain(game_id)[live.version :]
+        fresh = [e for e in scope.read_after(cursor) if e.version > live.version]
         if fresh:
             live.feed(fresh)
+            cursor = fresh[-1].seq
         else:
             sleep(poll_interval)
