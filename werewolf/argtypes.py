@@ -1,12 +1,17 @@
-"""argparse ``type=`` functions shared by the ``werewolf`` commands: a bad value becomes
-argparse's one-line usage error, never a silent no-op or a traceback later on."""
+"""What the ``werewolf`` commands share: argparse ``type=`` functions (a bad value becomes
+argparse's one-line usage error, never a silent no-op or a traceback later on), the default
+store and the exit code of an interrupted command."""
 
 from __future__ import annotations
 
 import argparse
 import math
+from pathlib import Path
 
-__all__ = ["positive_float", "positive_int"]
+__all__ = ["DEFAULT_STORE", "EXIT_INTERRUPTED", "positive_float", "positive_int"]
+
+DEFAULT_STORE = Path("games") / "werewolf.sqlite3"
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 
 
 def positive_int(text: str) -> int:

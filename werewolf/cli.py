@@ -37,7 +37,7 @@ from pulse_core import (
 )
 
 from .arena.cli import add_arena
-from .argtypes import positive_int
+from .argtypes import DEFAULT_STORE, EXIT_INTERRUPTED, positive_int
 from .config import GameConfig, parse_config
 from .errors import ConfigError, GameFileError, WerewolfError
 from .game import fold_chain, start_game, werewolf_workflow
@@ -63,10 +63,8 @@ from .state import GameState
 
 __all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "main"]
 
-DEFAULT_STORE = Path("games") / "werewolf.sqlite3"
 EXIT_FAILED = 1  # a game that stopped on an error (resumable)
 EXIT_USAGE = 2  # bad options, files or game ids
-EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 SEAT_KINDS = ("mock", "random")  # the kinds --players can put in every seat
 _ASKED_SEAT = re.compile(r"^\w+Error: seat (\d+)\b")  # a seat's failure names the seat
 _STOP_REASONS = {  # what a human is told, by the error's class

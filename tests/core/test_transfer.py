@@ -231,16 +231,7 @@ def test_an_interrupted_import_is_completed_by_importing_again(
     loaded = load_topic_file(exported)
     event, content = loaded.events[0]
     target.objects.put(content.encode())
-    first = Draft(
-        id=event.id,
-        occurred_at=event.occurred_at,
-        kind=event.kind,
-        key=event.key,
-        hash=event.hash,
-        meta=event.meta,
-        code_rev=event.code_rev,
-    )
-    target.append(first, 0)  # as if the process died after the first append
+    target.append(event.draft(), 0)  # as if the process died after the first append
     import_topic(target, exported)
     same_events(target.chain(loaded.key), loaded.chain)
 

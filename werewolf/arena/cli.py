@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..argtypes import positive_float, positive_int
+from ..argtypes import DEFAULT_STORE, EXIT_INTERRUPTED, positive_float, positive_int
 from ..errors import ConfigError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from .metrics import tournament_metrics
@@ -45,8 +45,6 @@ from .spec import RunSpec, Schedule, balance_unit, load_run, make_run, run_path,
 
 __all__ = ["BASELINE_PLAYERS", "add_arena", "build_report", "seat_factory"]
 
-DEFAULT_STORE = Path("games") / "werewolf.sqlite3"
-EXIT_INTERRUPTED = 130
 EXIT_UNFINISHED = 1
 BASELINE_PLAYERS = ("mock:cautious", "mock:steady", "mock:bold", "random")
 BASELINE_GAMES = 72
