@@ -32,8 +32,17 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException, InvalidArgument
 
 from pulse_core import Event, EventStore, MemoryEventStore, WorkflowRule, export_topic
+from werewolf.boards import BOARDS
 from werewolf.cast import Identity
-from werewolf.config import STANDARD_NINE, GameConfig, SelfSave, TiePolicy, WinRule, WolfSplit
+from werewolf.config import (
+    STANDARD_NINE,
+    GameConfig,
+    GuardClash,
+    SelfSave,
+    TiePolicy,
+    WinRule,
+    WolfSplit,
+)
 from werewolf.decisions import (
     MAX_SPEECH_CHARS,
     Answer,
@@ -59,6 +68,7 @@ W, SEER, WITCH, HUNTER, V = (
     Identity.HUNTER,
     Identity.VILLAGER,
 )
+GUARD, IDIOT, CUPID = Identity.GUARD, Identity.IDIOT, Identity.CUPID
 
 # -- configs ----------------------------------------------------------------------------------
 OTHER_DECKS: tuple[tuple[Identity, ...], ...] = (
@@ -72,6 +82,18 @@ OTHER_DECKS: tuple[tuple[Identity, ...], ...] = (
     (W, W, W, HUNTER, V, V, V, V, V),  # a hunter and no other god
 )
 """Valid decks besides the standard nine (3 wolves, seer, witch, hunter, 3 villagers)."""
+
+
+IDENTITY_DECKS: tuple[tuple[Identity, ...], ...] = (
+    *(b.identities for name, b in BOARDS.items() if name != "standard-9"),  # the named boards
+    (W, W, GUARD, WITCH, CUPID, IDIOT, HUNTER, V, V),  # protections, lovers, idiot, hunter
+    (W, GUARD, CUPID, IDIOT, V),  # small: the lovers often decide
+)
+"""Decks with the guard, the idiot, cupid or the doctor (tests/werewolf/test_properties_identities.py)."""
+
+
+def identity_configs() -> st.SearchStrategy[GameConfig]:
+    return configs(st.sampled_from(IDENTITY_DECKS))
 
 
 def decks() -> st.SearchStrategy[tuple[Identity, ...]]:
@@ -96,6 +118,16 @@ def configs(
         allow_abstain=st.sampled_from([True, False]),
         allow_self_vote=st.booleans(),
         day_cap=st.one_of(st.just(20), st.integers(1, 6)),
+        guard_self=st.booleans(),
+        guard_repeat=st.sampled_from([False, True]),
+        guard_witch_clash=st.sampled_from(list(GuardClash)),
+        doctor_self=st.booleans(),
+        doctor_repeat=st.booleans(),
+        idiot_second_exile=st.booleans(),
+        idiot_counts_as_god=st.booleans(),
+        cupid_self=st.booleans(),
+        lovers_see_identity=st.booleans(),
+        heartbroken_hunter_shoots=st.sampled_from([False, True]),
     )
 
 

@@ -38,6 +38,7 @@ from pulse_core import (
 
 from .arena.cli import add_arena
 from .argtypes import DEFAULT_STORE, EXIT_INTERRUPTED, positive_int
+from .boards import BOARDS, with_board
 from .config import GameConfig, parse_config
 from .errors import ConfigError, GameFileError, WerewolfError
 from .game import fold_chain, start_game, werewolf_workflow
@@ -348,6 +349,7 @@ _VARIANT_FLAGS = {  # option dest -> GameConfig field
 def _game_config(args: argparse.Namespace) -> GameConfig:
     """The config file (if any), overridden by the variant flags, validated."""
     data = _read_config_file(args.config) if args.config is not None else {}
+    data = with_board(data, args.board)
     for dest, name in _VARIANT_FLAGS.items():
         value = getattr(args, dest)
         if value is None or value is False:
@@ -359,6 +361,12 @@ def _game_config(args: argparse.Namespace) -> GameConfig:
 def _add_variants(parser: argparse.ArgumentParser) -> None:
     rules = parser.add_argument_group("rule variants (flags override --config)")
     rules.add_argument("--config", type=Path, metavar="FILE", help="a TOML or JSON game config")
+    rules.add_argument(
+        "--board",
+        choices=list(BOARDS),
+        help="a named board (deck and variants; default standard-9); --config and the "
+        "flags below change it",
+    )
     rules.add_argument("--win-rule", choices=["side", "town", "parity"])
     rules.add_argument("--witch-self-save", choices=["first-night", "never", "always"])
     rules.add_argument("--witch-both-potions", action="store_true", default=None)

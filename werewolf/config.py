@@ -1,7 +1,9 @@
 """The validated game config: the board and every rule variant as a field.
 
-Defaults are the Chinese nine-player board (预女猎 9人局). ``rules_text(config)`` writes the
-rules players are told from the same fields the engine reads, so the two cannot drift.
+Defaults are the Chinese nine-player board (预女猎 9人局); the fields of the guard, idiot,
+cupid and doctor take the common Chinese rules as defaults. ``werewolf.ruletext`` writes the
+rules players are told from the same fields the engine reads, so the two cannot drift, and
+``werewolf.boards`` names the presets (``standard-9``, ``guard-12``, ...).
 """
 
 from __future__ import annotations
@@ -16,14 +18,15 @@ from .cast import GODS, Identity
 from .errors import ConfigError
 
 __all__ = [
+    "IDENTITY_FIELDS",
     "STANDARD_NINE",
     "GameConfig",
+    "GuardClash",
     "SelfSave",
     "TiePolicy",
     "WinRule",
     "WolfSplit",
     "parse_config",
-    "rules_text",
 ]
 
 STANDARD_NINE: tuple[Identity, ...] = (
@@ -55,6 +58,13 @@ class TiePolicy(StrEnum):
     NONE = "none"  # a tie exiles nobody
 
 
+class GuardClash(StrEnum):
+    """A player both guarded and saved by the witch on one night (同守同救)."""
+
+    DIES = "dies"  # the two protections cancel out (the common Chinese rule)
+    LIVES = "lives"
+
+
 class GameConfig(BaseModel):
     """Seats, identities and rule variants. Unknown fields are rejected."""
 
@@ -77,6 +87,34 @@ class GameConfig(BaseModel):
     allow_abstain: bool = Field(True, description="may a voter abstain")
     allow_self_vote: bool = Field(False, description="may a voter vote for themself")
     day_cap: int = Field(20, ge=1, le=200, description="days after which the game is a draw")
+    # -- identities beyond the nine-player board (see IDENTITY_FIELDS) --
+    guard_self: bool = Field(True, description="may the guard protect himself")
+    guard_repeat: bool = Field(
+        False, description="may the guard protect the same player two nights running"
+    )
+    guard_witch_clash: GuardClash = Field(
+        GuardClash.DIES,
+        description="a player guarded and saved by the witch the same night (同守同救)",
+    )
+    doctor_self: bool = Field(True, description="may the doctor protect herself")
+    doctor_repeat: bool = Field(
+        True, description="may the doctor protect the same player two nights running"
+    )
+    idiot_second_exile: bool = Field(
+        True,
+        description="a revealed idiot may be voted out again, and then dies (false: he can "
+        "no longer be voted for)",
+    )
+    idiot_counts_as_god: bool = Field(
+        True, description="a revealed idiot counts as a living god for the side win rule"
+    )
+    cupid_self: bool = Field(True, description="may cupid make himself one of the lovers")
+    lovers_see_identity: bool = Field(
+        True, description="each lover is told the other's identity, not only the seat"
+    )
+    heartbroken_hunter_shoots: bool = Field(
+        False, description="a hunter who dies of heartbreak (殉情) may shoot"
+    )
 
     @model_validator(mode="after")
     def _check_deck(self) -> GameConfig:
@@ -96,6 +134,34 @@ class GameConfig(BaseModel):
     def seats(self) -> int:
         return len(self.identities)
 
+    def has(self, identity: Identity) -> bool:
+        return identity in self.identities
+
+    def dump(self) -> dict[str, Any]:
+        """The config as the start event records it: the identity fields only where they
+        differ from their defaults, so a board without those identities logs exactly what
+        it logged before they existed (and a reader fills in the defaults)."""
+        data = self.model_dump(mode="json")
+        for name in IDENTITY_FIELDS:
+            if getattr(self, name) == type(self).model_fields[name].default:
+                del data[name]
+        return data
+
+
+IDENTITY_FIELDS = (
+    "guard_self",
+    "guard_repeat",
+    "guard_witch_clash",
+    "doctor_self",
+    "doctor_repeat",
+    "idiot_second_exile",
+    "idiot_counts_as_god",
+    "cupid_self",
+    "lovers_see_identity",
+    "heartbroken_hunter_shoots",
+)
+"""The fields of the guard, idiot, cupid and doctor: written to a log only when changed."""
+
 
 def parse_config(data: dict[str, Any]) -> GameConfig:
     """Validate ``data``; raise ConfigError listing every problem with its field path."""
@@ -111,149 +177,3 @@ def parse_config(data: dict[str, Any]) -> GameConfig:
             for err in exc.errors()
         ]
         raise ConfigError(problems) from None
-
-
-def _count(config: GameConfig, identity: Identity) -> int:
-    return sum(1 for i in config.identities if i is identity)
-
-
-def _split_en(config: GameConfig) -> str:
-    if not config.allow_empty_kill:
-        return "if they still disagree after a second round, the most-proposed seat dies"
-    if config.wolf_split is WolfSplit.PLURALITY:
-        return (
-            "if they still disagree after a second round, the most-proposed seat dies "
-            "(a tie kills nobody)"
-        )
-    return "if they still disagree after a second round, nobody dies"
-
-
-def _split_zh(config: GameConfig) -> str:
-    if not config.allow_empty_kill or config.wolf_split is WolfSplit.PLURALITY:
-        return "两轮后仍不一致则按多数击杀" + ("（平票空刀）" if config.allow_empty_kill else "")
-    return "两轮后仍不一致则空刀"
-
-
-def rules_text(config: GameConfig, lang: str = "en") -> str:
-    """The rules as players are told them, generated from ``config``."""
-    if lang == "zh":
-        return _rules_zh(config)
-    if lang != "en":
-        raise ConfigError([("lang", f"unknown language {lang!r}: use 'en' or 'zh'")])
-    wolves = _count(config, Identity.WEREWOLF)
-    lines = [
-        f"{config.seats} players: {wolves} werewolves"
-        + "".join(f", 1 {g}" for g in ("seer", "witch", "hunter") if _count(config, Identity(g)))
-        + f", {_count(config, Identity.VILLAGER)} villagers. Roles of the dead stay hidden.",
-        "Night: the wolves agree on one victim"
-        + (" or on nobody" if config.allow_empty_kill else "")
-        + (" (they may pick a wolf)" if config.wolf_self_knife else " (never a wolf)")
-        + "; "
-        + _split_en(config)
-        + "; then the witch, then the seer act. Deaths are announced at dawn, without causes.",
-    ]
-    if _count(config, Identity.WITCH):
-        save = {
-            SelfSave.FIRST_NIGHT: "she may save herself on night 1 only",
-            SelfSave.NEVER: "she may never save herself",
-            SelfSave.ALWAYS: "she may save herself",
-        }[config.witch_self_save]
-        lines.append(
-            "Witch: one antidote and one poison for the whole game; "
-            + (
-                "she may use both in one night; "
-                if config.witch_both_potions
-                else "at most one potion a night; "
-            )
-            + f"{save}; she learns the wolves' victim only while she holds the antidote; "
-            "she never poisons herself."
-        )
-    if _count(config, Identity.SEER):
-        lines.append("Seer: each night checks one living player and learns good or wolf.")
-    if _count(config, Identity.HUNTER):
-        lines.append(
-            "Hunter: when killed by the wolves or exiled he may shoot one living player; "
-            "not when poisoned, and not when his death already decided the game."
-        )
-    tie = (
-        "a tie leads to one PK round (the tied speak, the others re-vote among them); "
-        "a second tie exiles nobody"
-        if config.tie_policy is TiePolicy.PK
-        else "a tie exiles nobody"
-    )
-    lines.append(
-        "Day: night-1 victims and every exiled player give last words; every living player "
-        "speaks once in turn; then everyone votes at once"
-        + (" (abstaining is allowed)" if config.allow_abstain else "")
-        + (", self-votes allowed" if config.allow_self_vote else ", never for yourself")
-        + f"; {tie}."
-    )
-    win = {
-        WinRule.SIDE: "wolves win when all villagers or all gods (seer, witch, hunter) are dead",
-        WinRule.TOWN: "wolves win when every good player is dead",
-        WinRule.PARITY: "wolves win when living wolves are at least as many as everyone else",
-    }[config.win_rule]
-    lines.append(
-        f"Win: good wins when all wolves are dead; {win}; if both hold at once the wolves win. "
-        f"After {config.day_cap} days the game is a draw."
-    )
-    return "\n".join(lines)
-
-
-def _rules_zh(config: GameConfig) -> str:
-    wolves = _count(config, Identity.WEREWOLF)
-    gods = "".join(
-        name
-        for g, name in (
-            (Identity.SEER, "、预言家"),
-            (Identity.WITCH, "、女巫"),
-            (Identity.HUNTER, "、猎人"),
-        )
-        if _count(config, g)
-    )
-    lines = [
-        f"{config.seats}人局：{wolves}狼{gods}、{_count(config, Identity.VILLAGER)}民。死者身份不公开。",
-        "夜晚：狼人统一击杀一人"
-        + ("（可空刀）" if config.allow_empty_kill else "（不可空刀）")
-        + ("（可自刀）" if config.wolf_self_knife else "（不可刀狼）")
-        + "；"
-        + _split_zh(config)
-        + "；随后女巫、预言家行动。天亮公布死者，不公布死因。",
-    ]
-    if _count(config, Identity.WITCH):
-        save = {
-            SelfSave.FIRST_NIGHT: "仅首夜可自救",
-            SelfSave.NEVER: "不可自救",
-            SelfSave.ALWAYS: "可自救",
-        }[config.witch_self_save]
-        lines.append(
-            "女巫：解药毒药各一瓶，"
-            + ("同一夜可双药；" if config.witch_both_potions else "每晚最多用一瓶；")
-            + f"{save}；解药用掉后不再得知刀口；不能毒自己。"
-        )
-    if _count(config, Identity.SEER):
-        lines.append("预言家：每晚查验一名存活玩家，得知好人或狼人。")
-    if _count(config, Identity.HUNTER):
-        lines.append(
-            "猎人：被狼杀或被放逐时可开枪带走一人；被毒不能开枪；死亡已决定胜负时不能开枪。"
-        )
-    tie = (
-        "平票进入PK（平票者发言，其余人重投），再平票则无人出局"
-        if config.tie_policy is TiePolicy.PK
-        else "平票无人出局"
-    )
-    lines.append(
-        "白天：首夜死者与每位被放逐者有遗言；存活玩家依次发言一次；随后同时投票"
-        + ("（可弃票）" if config.allow_abstain else "")
-        + ("，可投自己" if config.allow_self_vote else "，不可投自己")
-        + f"；{tie}。"
-    )
-    win = {
-        WinRule.SIDE: "屠边：民全死或神全死则狼胜",
-        WinRule.TOWN: "屠城：好人全死则狼胜",
-        WinRule.PARITY: "狼人数不少于其余存活人数则狼胜",
-    }[config.win_rule]
-    lines.append(
-        f"胜负：狼全死则好人胜；{win}；同时满足时狼胜（狼刀在先）。{config.day_cap}天后平局。"
-    )
-    return "\n".join(lines)

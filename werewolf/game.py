@@ -15,6 +15,7 @@ from typing import Any
 from pulse_core import START, Event, EventStore, RoleResult, WorkflowRule, WorkflowType
 from pulse_core.workflow import Role
 
+from .acts import IDENTITY_PHASES
 from .cast import Identity
 from .config import GameConfig
 from .errors import GameStateError
@@ -85,7 +86,7 @@ def start_meta(
     names = list(names) if names is not None else list(DEFAULT_NAMES[: config.seats])
     if len(names) != config.seats:
         raise GameStateError(f"{len(names)} names for {config.seats} seats")
-    game = {"config": config.model_dump(mode="json"), "names": names, "seed": seed, **extra}
+    game = {"config": config.dump(), "names": names, "seed": seed, **extra}
     return {"game": game, "deal": [i.value for i in deck], "visible_to": []}
 
 
@@ -154,7 +155,7 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
     cache = _GameCache()
 
     def phase_role(phase: Phase) -> Role:
-        run = PHASES[phase]
+        run = PHASES[phase] if phase in PHASES else IDENTITY_PHASES[phase]
 
         async def role(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
             state = cache.state(topic_id, chain)

@@ -33,8 +33,10 @@ from .decisions import (
     problem,
     storable,
 )
+from .identities import idiot
 from .players.base import Player
 from .rules import (
+    heartbroken,
     hunter_targets,
     next_speaker,
     resolve_night,
@@ -48,7 +50,7 @@ from .rules import (
 from .state import GameState, Outcome, Phase
 from .visibility import ViewCache
 
-__all__ = ["PHASES", "PhaseContext", "outcome_reason"]
+__all__ = ["PHASES", "PhaseContext", "outcome_reason", "seat_text"]
 
 
 @dataclass
@@ -165,8 +167,11 @@ class PhaseContext:
         return RoleResult(content, meta, attachments=attachments)
 
 
-def _seat(state: GameState, seat: int | None) -> str:
+def seat_text(state: GameState, seat: int | None) -> str:
     return "nobody" if seat is None else f"seat {seat} ({state.names[seat - 1]})"
+
+
+_seat = seat_text
 
 
 def _choice(answer: Answer) -> int | None:
@@ -202,7 +207,7 @@ def split_target(config: GameConfig, proposals: Mapping[int, int | None]) -> int
 
 async def wolf_night(ctx: PhaseContext) -> RoleResult:
     state = ctx.state
-    night = state.night + 1
+    night = state.tonight
     _ask_seer_ahead(ctx, night)
     wolves = [s for s in state.wolves if state.is_alive(s)]
     options = wolf_targets(state)
@@ -378,11 +383,17 @@ async def hunter_shot(ctx: PhaseContext) -> RoleResult:
             diff={"shooter": hunter, "target": None},
             visible_to=[hunter],
         )
-    return ctx.result(
-        Phase.HUNTER,
-        f"Day {state.night}: seat {hunter} reveals the hunter card and shoots {_seat(state, target)}.",
-        diff={"shooter": hunter, "target": target},
-    )
+    diff: dict[str, Any] = {"shooter": hunter, "target": target}
+    text = f"Day {state.night}: seat {hunter} reveals the hunter card and shoots {_seat(state, target)}."
+    broken = heartbroken(state, {target})
+    if broken:  # written only when a lover dies, so boards without lovers log as before
+        diff["heartbroken"] = list(broken)
+        text += _heartbreak_text(state, broken)
+    return ctx.result(Phase.HUNTER, text, diff=diff)
+
+
+def _heartbreak_text(state: GameState, broken: Sequence[int]) -> str:
+    return "".join(f" {_seat(state, s).capitalize()} dies of heartbreak." for s in broken)
 
 
 async def last_words(ctx: PhaseContext) -> RoleResult:
@@ -450,10 +461,21 @@ async def vote(ctx: PhaseContext) -> RoleResult:
         lines.append(f"Exiled: {_seat(state, result.exiled)}.")
     else:
         lines.append("Nobody is exiled.")
+    diff: dict[str, Any] = {"exiled": result.exiled, "pk": list(result.pk)}
+    # the extra keys are written only when they happen, so other boards log as before
+    if idiot.reveals(state, result.exiled):
+        diff["revealed"] = result.exiled
+        lines.append(
+            f"{_seat(state, result.exiled).capitalize()} reveals the idiot card and stays "
+            "alive, without a vote from now on."
+        )
+    elif result.exiled is not None and (broken := heartbroken(state, {result.exiled})):
+        diff["heartbroken"] = list(broken)
+        lines.append(_heartbreak_text(state, broken).strip())
     return ctx.result(
         Phase.VOTE,
         "\n".join(lines),
-        diff={"exiled": result.exiled, "pk": list(result.pk)},
+        diff=diff,
         detail={
             "round": round_no,
             "ballots": [[v, t] for v, t in sorted(ballots.items())],
@@ -469,6 +491,8 @@ def outcome_reason(state: GameState) -> str:
         return f"the day cap of {state.config.day_cap} days was reached"
     if winner is Outcome.GOOD:
         return "every wolf is dead"
+    if winner is Outcome.LOVERS:
+        return "only cupid and the lovers are left"
     rule = state.config.win_rule
     if rule is WinRule.PARITY:
         return "the wolves are as many as everyone else"
@@ -477,7 +501,19 @@ def outcome_reason(state: GameState) -> str:
     villagers = state.seats_of(Identity.VILLAGER)
     if villagers and not any(state.is_alive(s) for s in villagers):
         return "every villager is dead"
-    return "every god (seer, witch, hunter) is dead"
+    gods = ", ".join(g.value for g in _GOD_ORDER if g in state.identities)
+    return f"every god ({gods}) is dead"
+
+
+_GOD_ORDER = (
+    Identity.SEER,
+    Identity.WITCH,
+    Identity.HUNTER,
+    Identity.GUARD,
+    Identity.IDIOT,
+    Identity.CUPID,
+    Identity.DOCTOR,
+)
 
 
 async def game_end(ctx: PhaseContext) -> RoleResult:

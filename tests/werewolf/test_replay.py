@@ -299,7 +299,8 @@ def test_the_schema_names_every_event_kind() -> None:
     assert "werewolf.vote" in kinds
     assert "werewolf.__error__" in kinds
     assert "werewolf.seat-swap" in kinds
-    assert len(kinds) == 13
+    assert "werewolf.guard-protect" in kinds
+    assert len(kinds) == 17
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..argtypes import DEFAULT_STORE, EXIT_INTERRUPTED, positive_float, positive_int
+from ..boards import BOARDS, board_config
+from ..config import GameConfig
 from ..errors import ConfigError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from .metrics import tournament_metrics
@@ -90,10 +92,11 @@ def _new_run(
     prices = dict(roster.prices) if roster else {}
     budget = roster.budget if roster else ArenaBudget()
     seating: tuple[str, ...] | None = None
+    config = board_config(args.board, "--board") if args.board else GameConfig()
     if lineup is not None:
         if args.players:
             raise ConfigError([("--lineup", "a lineup names its players: leave out --players")])
-        players, seating = _lineup_players(lineup, 9)
+        players, seating = _lineup_players(lineup, config.seats)
         prices |= lineup.prices
         if lineup.budget.tokens is not None:
             budget = _budget(budget, tokens=lineup.budget.tokens)
@@ -115,8 +118,9 @@ def _new_run(
         "budget": budget,
         "created_ms": time.time_ns() // 1_000_000 if created_ms is None else created_ms,
         "games": 1,
+        "config": config,
     }
-    unit = max(1, balance_unit(schedule, len(players), len(seating) if seating else 9))
+    unit = max(1, balance_unit(schedule, len(players), config.seats))
     fields["games"] = args.games or games or unit * math.ceil(60 / unit)
     return make_run(**fields)
 
@@ -445,6 +449,9 @@ def add_arena(subparsers: Any) -> None:
         help="head-to-head (2 players) or round-robin (default by player count)",
     )
     run.add_argument("--seed", type=int, metavar="N", help="the run seed (default 0)")
+    run.add_argument(
+        "--board", choices=list(BOARDS), help="the board every game plays (default standard-9)"
+    )
     run.add_argument("--budget-tokens", type=positive_int, metavar="N", help="stop after N tokens")
     run.add_argument("--budget-usd", type=positive_float, metavar="X", help="stop after X dollars")
     run.add_argument("--prices", type=Path, metavar="FILE", help="prices by model (lineup TOML)")

@@ -53,6 +53,8 @@ from ..cast import Identity
 from ..decisions import Answer, Choice, DecisionKind, Request, Speech, WitchChoice
 from ..errors import ConfigError, GameStateError
 from ..visibility import SeatView
+from . import mock_identities
+from .mock_identities import lovers
 from .random_player import decision_rng
 
 __all__ = [
@@ -688,7 +690,9 @@ class MockPlayer:
             decision_rng(self.game_seed, self.seat, request.key, "mock"),
             self.temper,
         )
-        return _HANDLERS[request.kind](turn)
+        handle = _HANDLERS.get(request.kind) or mock_identities.handler(request.kind)
+        answer = handle(turn)
+        return lovers.keep_partner(request.kind, request.view, request.options, answer)
 
 
 # -- night decisions --------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from ..errors import GameFileError
 
 __all__ = [
     "CONTROL_KINDS",
+    "EVENTS_VERSION",
     "FORMAT_VERSION",
     "KIND_PREFIX",
     "META_MODELS",
@@ -41,6 +42,10 @@ __all__ = [
 
 FORMAT_VERSION = 1
 """The pulse topic file version this code reads (the header's ``version``)."""
+EVENTS_VERSION = 2
+"""The version of what werewolf events hold (the models below). 2 added the guard, doctor,
+cupid and lovers events, the idiot's reveal and heartbreak deaths in the vote and the shot,
+and the lovers' win; every version-1 log is a valid version-2 log, unchanged."""
 KIND_PREFIX = "werewolf."
 """Every event of a werewolf game has a kind starting with this."""
 
@@ -181,6 +186,9 @@ class DawnMeta(_PhaseMeta):
 class HunterDiff(_Strict):
     shooter: Seat
     target: Seat | None
+    heartbroken: list[Seat] = Field(
+        default_factory=list, description="lovers who died of heartbreak (written when any)"
+    )
 
 
 class HunterMeta(_PhaseMeta):
@@ -217,6 +225,12 @@ class SpeechMeta(_PhaseMeta):
 class VoteDiff(_Strict):
     exiled: Seat | None
     pk: list[Seat] = Field(description="the tied seats; non-empty: a PK round follows")
+    revealed: Seat | None = Field(
+        None, description="the exiled idiot, who shows his card and lives (written when so)"
+    )
+    heartbroken: list[Seat] = Field(
+        default_factory=list, description="lovers who died of heartbreak (written when any)"
+    )
 
 
 class VoteDetail(_Strict):
@@ -232,7 +246,7 @@ class VoteMeta(_PhaseMeta):
 
 
 class GameEndDiff(_Strict):
-    winner: Literal["wolves", "good", "draw"]
+    winner: Literal["wolves", "good", "draw", "lovers"]
 
 
 class GameEndDetail(_Strict):
@@ -245,6 +259,45 @@ class GameEndMeta(_PhaseMeta):
     phase: Literal["game-end"]
     diff: GameEndDiff
     detail: GameEndDetail
+
+
+# -- the identities beyond the nine-player board ---------------------------------------------
+class ProtectDiff(_Strict):
+    target: Seat | None = Field(description="the protected seat; null: nobody (the guard only)")
+
+
+class GuardMeta(_PhaseMeta):
+    phase: Literal["guard-protect"]
+    diff: ProtectDiff
+    detail: Empty
+
+
+class DoctorMeta(_PhaseMeta):
+    phase: Literal["doctor-protect"]
+    diff: ProtectDiff
+    detail: Empty
+
+
+class LoversDiff(_Strict):
+    lovers: tuple[Seat, Seat] = Field(description="the two lovers, sorted")
+
+
+class CupidMeta(_PhaseMeta):
+    phase: Literal["cupid-link"]
+    diff: LoversDiff
+    detail: Empty
+
+
+class LoversDetail(_Strict):
+    identities: tuple[Identity, Identity] | None = Field(
+        description="the lovers' identities when the config tells them, else null"
+    )
+
+
+class LoversMeta(_PhaseMeta):
+    phase: Literal["lovers-told"]
+    diff: LoversDiff
+    detail: LoversDetail
 
 
 # -- seat swaps (werewolf resume --seat N=KIND) ---------------------------------------------
@@ -283,6 +336,10 @@ class ResumeMeta(BaseModel):
 
 META_MODELS: dict[str, type[BaseModel]] = {
     "werewolf.__start__": StartMeta,
+    "werewolf.cupid-link": CupidMeta,
+    "werewolf.lovers-told": LoversMeta,
+    "werewolf.guard-protect": GuardMeta,
+    "werewolf.doctor-protect": DoctorMeta,
     "werewolf.wolf-night": WolfNightMeta,
     "werewolf.witch-action": WitchMeta,
     "werewolf.seer-check": SeerMeta,
@@ -347,7 +404,8 @@ def replay_schema() -> dict[str, Any]:
         "title": "werewolf replay line",
         "description": (
             "One line of a werewolf replay file (JSON Lines): line 1 is the header, each "
-            f"further line one event. Format version {FORMAT_VERSION}; see "
+            f"further line one event. Format version {FORMAT_VERSION}, events version "
+            f"{EVENTS_VERSION}; see "
             "docs/replay-format.md."
         ),
         **schema,

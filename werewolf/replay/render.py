@@ -21,6 +21,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from ..boards import board_of
 from ..cast import Identity, Team, team_of
 from ..config import GameConfig
 from ..decisions import DecisionKind
@@ -37,13 +38,29 @@ REASONING_STYLE = "dim italic"
 FALLBACK_STYLE = "magenta"
 INDENT = 4
 
-_WINNER_TEXT = {"wolves": "The wolves win", "good": "The good side wins", "draw": "A draw"}
-_NIGHT_PHASES = frozenset({"wolf-night", "witch-action", "seer-check"})
+_WINNER_TEXT = {
+    "wolves": "The wolves win",
+    "good": "The good side wins",
+    "draw": "A draw",
+    "lovers": "Cupid and the lovers win",
+}
+_NIGHT_PHASES = frozenset(
+    {
+        "cupid-link",
+        "lovers-told",
+        "guard-protect",
+        "doctor-protect",
+        "wolf-night",
+        "witch-action",
+        "seer-check",
+    }
+)
 _CAUSES = {
     Cause.WOLF: "killed by wolves, night {n}",
     Cause.POISON: "poisoned, night {n}",
     Cause.EXILE: "exiled, day {n}",
     Cause.SHOT: "shot by the hunter, day {n}",
+    Cause.LOVE: "died of heartbreak, day {n}",
 }
 
 
@@ -59,17 +76,25 @@ def seen_fates(entries: Iterable[Entry]) -> dict[int, str]:
         if e.phase == "dawn":
             for seat in e.diff.get("died", []):
                 fates[seat] = f"died, night {e.day}"
+        elif e.phase == "vote" and e.diff.get("revealed") is not None:
+            fates[e.diff["revealed"]] = f"alive (revealed the idiot, day {e.day})"
         elif e.phase == "vote" and e.diff.get("exiled") is not None:
             fates[e.diff["exiled"]] = f"exiled, day {e.day}"
         elif e.phase == "hunter-shot" and e.diff.get("target") is not None:
             fates[e.diff["target"]] = f"shot by the hunter, day {e.day}"
+        for seat in e.diff.get("heartbroken", []):
+            fates[seat] = f"died of heartbreak, day {e.day}"
     return fates
 
 
 def _variants(config: GameConfig) -> str:
     """The rules in one line: the board and every variant that differs from the default."""
     default = GameConfig()
-    board = "standard nine" if config.identities == default.identities else "custom deck"
+    name = board_of(config)
+    if config.identities == default.identities:
+        board = "standard nine"
+    else:
+        board = f"board {name}" if name is not None else "custom deck"
     changed = [
         f"{name.replace('_', ' ')}: {getattr(config, name)}"
         for name in type(config).model_fields
@@ -286,7 +311,47 @@ class StoryRenderer:
         who = Text.assemble(Text("The hunter", style="bold"), " (", self.seat(shooter), ")")
         if target is None:
             return [Text.assemble(who, " keeps his bullet.")]
-        return [Text.assemble(who, " reveals his card and shoots ", self.seat(target), ".")]
+        shot = Text.assemble(who, " reveals his card and shoots ", self.seat(target), ".")
+        return [shot, *self._heartbreak(e)]
+
+    def _heartbreak(self, e: Entry) -> list[RenderableType]:
+        broken = list(e.diff.get("heartbroken", []))
+        if not broken:
+            return []
+        return [Text.assemble(self.seats(broken), " dies of heartbreak.")]
+
+    def _protect(self, e: Entry, title: str) -> list[RenderableType]:
+        who = Text(title, style="bold")
+        actor = e.audience[0] if e.audience else self.spec.seat
+        if actor:
+            who = Text.assemble(who, " (", self.seat(actor), ")")
+        return [Text.assemble(who, " protects ", self.seat(e.diff.get("target")), ".")]
+
+    def _guard_protect(self, e: Entry) -> list[RenderableType]:
+        return self._protect(e, "The guard")
+
+    def _doctor_protect(self, e: Entry) -> list[RenderableType]:
+        return self._protect(e, "The doctor")
+
+    def _cupid_link(self, e: Entry) -> list[RenderableType]:
+        a, b = e.diff["lovers"]
+        who = Text("Cupid", style="bold")
+        actor = e.audience[0] if e.audience else self.spec.seat
+        if actor:
+            who = Text.assemble(who, " (", self.seat(actor), ")")
+        return [Text.assemble(who, " links ", self.seat(a), " and ", self.seat(b), " as lovers.")]
+
+    def _lovers_told(self, e: Entry) -> list[RenderableType]:
+        a, b = e.diff["lovers"]
+        shown = e.detail.get("identities")
+        if shown and self.spec.kind is ViewKind.SEAT:
+            for seat, identity in zip((a, b), shown, strict=True):
+                self.known.setdefault(seat, Identity(identity))
+        line = Text.assemble(
+            Text("The lovers", style="bold"), " ", self.seat(a), " and ", self.seat(b)
+        )
+        line.append(" learn of each other" + (", with their cards." if shown else "."))
+        return [line]
 
     def _speech_block(self, label: str, e: Entry, decision: str) -> list[RenderableType]:
         speaker = int(e.diff["speaker"])
@@ -321,11 +386,17 @@ class StoryRenderer:
         exiled, pk = e.diff.get("exiled"), list(e.diff.get("pk", []))
         if pk:
             result = Text.assemble("Tie between ", self.seats(pk), ": a PK round follows.")
+        elif e.diff.get("revealed") is not None:
+            idiot = int(e.diff["revealed"])
+            self.known.setdefault(idiot, Identity.IDIOT)  # the reveal shows the card
+            result = Text.assemble(
+                self.seat(idiot), " is exiled, reveals the idiot card and stays alive (no vote)."
+            )
         elif exiled is not None:
             result = Text.assemble(self.seat(exiled), " is exiled.")
         else:
             result = Text("Nobody is exiled.")
-        return [Text(""), table, Text.assemble("→ ", result)]
+        return [Text(""), table, Text.assemble("→ ", result), *self._heartbreak(e)]
 
     def _game_end(self, e: Entry) -> list[RenderableType]:
         identities = [Identity(i) for i in e.detail.get("identities", [])]
