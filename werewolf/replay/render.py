@@ -28,7 +28,7 @@ from ..state import Cause, GameState
 from ..visibility import SeatView
 from .views import Entry, ViewKind, ViewSpec
 
-__all__ = ["TEAM_STYLES", "StoryRenderer", "god_fates", "seen_fates"]
+__all__ = ["TEAM_STYLES", "StoryRenderer", "god_fates", "seen_fates", "variants_line"]
 
 TEAM_STYLES: Mapping[Team, str] = {Team.WOLVES: "bold red", Team.GOOD: "green"}
 NIGHT_STYLE = "blue"
@@ -66,7 +66,7 @@ def seen_fates(entries: Iterable[Entry]) -> dict[int, str]:
     return fates
 
 
-def _variants(config: GameConfig) -> str:
+def variants_line(config: GameConfig) -> str:
     """The rules in one line: the board and every variant that differs from the default."""
     default = GameConfig()
     board = "standard nine" if config.identities == default.identities else "custom deck"
@@ -128,7 +128,7 @@ class StoryRenderer:
         game = f"game {self.game_id}" if self.game_id else "a game"
         lines = [
             Text(f"Werewolf, {game} (seed {self.start.seed})", style="bold"),
-            Text(_variants(self.start.config)),
+            Text(variants_line(self.start.config)),
             Text(f"Shown: {self.spec.label}{self._whoami()}", style="dim"),
         ]
         return Panel(Group(*lines), box=box.ROUNDED, expand=False)
