@@ -85,7 +85,9 @@ def open_page(context: Any, url: str, *, width: int = 1280) -> tuple[Any, list[s
     page.set_viewport_size({"width": width, "height": 900})
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(f"error: {exc}"))
-    page.on("console", lambda m: problems.append(f"console: {m.text}") if m.type == "error" else None)
+    page.on(
+        "console", lambda m: problems.append(f"console: {m.text}") if m.type == "error" else None
+    )
 
     def dialog(d: Any) -> None:
         problems.append(f"dialog: {d.message}")

@@ -160,7 +160,9 @@ def test_views_widths_and_hostile_text(browser: Any, tmp_path: Path) -> None:
             assert problems == []  # no alert fired, no script error
             page.close()
     # the public view has no nights: a spectator sees none of them
-    page, _ = open_page(browser, write_page(tmp_path, "p.html", replay_html(log, ViewSpec(ViewKind.PUBLIC))))
+    page, _ = open_page(
+        browser, write_page(tmp_path, "p.html", replay_html(log, ViewSpec(ViewKind.PUBLIC)))
+    )
     assert all(t.startswith("Day") for t in page.locator("#steps button").all_inner_texts())
     assert HOSTILE  # the text these checks look for
 

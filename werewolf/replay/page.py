@@ -5,8 +5,8 @@ terminal draws) into plain JSON data: the cast as the viewer knows it at the sta
 entry grouped into nights and days, and in the god view each decision's reasoning, model
 exchanges, fallback and cost. A seat or public page is made from that seat's or the
 public's entries only, so what the view may not know is absent from the file, not hidden by
-script. Every string from a game passes through ``werewolf.text.visible`` (``one_line`` for
-names) before it is stored.
+script. Every string from a game passes through ``werewolf.text.visible`` (``render.harmless``;
+``one_line`` for names) before it is stored.
 
 ``viewer_page`` puts the data into ``viewer/page.html`` with its stylesheet and script
 inlined (package data files, no network, opens from ``file://``); the script builds the
@@ -25,9 +25,9 @@ from typing import Any
 
 from ..cast import team_of
 from ..state import GameState
-from ..text import one_line, visible
+from ..text import one_line
 from .load import GameLog
-from .render import god_fates, seen_fates, variants_line
+from .render import god_fates, harmless, seen_fates, variants_line
 from .views import Entry, ViewKind, ViewSpec, ViewStream
 
 __all__ = ["PAGE_DATA_VERSION", "entry_data", "page_data", "viewer_page"]
@@ -35,17 +35,6 @@ __all__ = ["PAGE_DATA_VERSION", "entry_data", "page_data", "viewer_page"]
 PAGE_DATA_VERSION = 1
 _MARK = re.compile(r"\{\{(title|style|data|script)\}\}")
 _NIGHT_PHASES = frozenset({"wolf-night", "witch-action", "seer-check"})
-
-
-def clean(value: Any) -> Any:
-    """``value`` with every string (keys too) made harmless to show: ``visible``."""
-    if isinstance(value, str):
-        return visible(value)
-    if isinstance(value, Mapping):
-        return {visible(str(k)): clean(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [clean(v) for v in value]
-    return value
 
 
 def _parts(name: str) -> tuple[int, str]:
@@ -158,7 +147,7 @@ class PageBuilder:
         for event in events:
             for entry in self.stream.feed(event):
                 self.entries.append(entry)
-                out.append(clean(entry_data(entry, self.sections.of(entry), god=god)))
+                out.append(harmless(entry_data(entry, self.sections.of(entry), god=god)))
         return out
 
     def head(self) -> dict[str, Any]:
@@ -169,7 +158,7 @@ class PageBuilder:
         game = self.stream.chain[0].meta.get("game", {})
         return {
             "format": PAGE_DATA_VERSION,
-            "game": clean(
+            "game": harmless(
                 {
                     "id": self.game_id,
                     "seed": start.seed,
