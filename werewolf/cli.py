@@ -546,7 +546,7 @@ def run_replay(args: argparse.Namespace) -> int:
         if value is not None and value != "-":
             check_output(Path(value), option, inputs)  # both, before either is written
     if args.html is not None:
-        page = replay_html(log, spec, width=args.width or 100, **options)
+        page = replay_html(log, spec, from_day=args.day)
         write_output(args.html, page, "--html", inputs)
         _say(f"wrote {args.html}")
     if args.markdown is not None:

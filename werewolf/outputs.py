@@ -34,7 +34,9 @@ def check_output(path: Path, option: str, inputs: Iterable[Path | str] = ()) -> 
     """Refuse ``path`` as an output of ``option`` when writing it would destroy data."""
     for source in inputs:
         if _same(path, Path(source)):
-            raise ConfigError([(option, f"{clip(path, 300)} is what this command reads: name another")])
+            raise ConfigError(
+                [(option, f"{clip(path, 300)} is what this command reads: name another")]
+            )
     if path.is_dir():
         raise ConfigError([(option, f"{clip(path, 300)} is a folder: name a file")])
     if path.is_file():
@@ -45,7 +47,12 @@ def check_output(path: Path, option: str, inputs: Iterable[Path | str] = ()) -> 
             return  # the write will say what is wrong
         if head.startswith(_LOGS):
             raise ConfigError(
-                [(option, f"{clip(path, 300)} is a game log (a replay file or a store): name another")]
+                [
+                    (
+                        option,
+                        f"{clip(path, 300)} is a game log (a replay file or a store): name another",
+                    )
+                ]
             )
 
 
