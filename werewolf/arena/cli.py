@@ -23,12 +23,20 @@ from typing import Any
 
 from pydantic import ValidationError
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from ..argtypes import DEFAULT_STORE, EXIT_INTERRUPTED, positive_float, positive_int
 from ..errors import ConfigError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from .metrics import tournament_metrics
+from .record_cache import cache_path
 from .report import (
     Report,
     render_report,
@@ -191,20 +199,28 @@ def _with_budget(args: argparse.Namespace, spec: RunSpec) -> RunSpec:
 
 
 class _ProgressView:
-    """A rich progress bar with games done, running win rates, tokens and cost."""
+    """A rich progress bar with games done, time spent and left, running win rates, tokens
+    and cost. Time left is estimated from the games ended since this command started (a
+    continued run's earlier games do not count as speed)."""
 
-    def __init__(self, console: Console, spec: RunSpec) -> None:
+    def __init__(
+        self, console: Console, spec: RunSpec, get_time: Callable[[], float] | None = None
+    ) -> None:
         self.spec = spec
         self.progress = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
             TextColumn("{task.fields[status]}"),
             console=console,
             transient=False,
+            get_time=get_time,
         )
         self.task = self.progress.add_task(spec.name, total=spec.games, status="")
+        self._seen = False
 
     def update(self, progress: RunProgress) -> None:
         rates = " ".join(
@@ -217,7 +233,11 @@ class _ProgressView:
             status += f" | {progress.tokens:,} tokens"
             if progress.cost is not None:
                 status += f", ${progress.cost:.4f}"
-        self.progress.update(self.task, completed=len(progress.ended), status=status)
+        if not self._seen:  # games ended before now are where the bar starts, not speed
+            self._seen = True
+            self.progress.reset(self.task, completed=len(progress.ended), status=status)
+        else:
+            self.progress.update(self.task, completed=len(progress.ended), status=status)
 
 
 def _play(args: argparse.Namespace, spec: RunSpec, run_file: Path, console: Console) -> RunResult:
@@ -316,7 +336,7 @@ def build_report(spec: RunSpec, store_path: Path, *, rounds: int = 1000) -> Repo
         raise ConfigError([("--store", f"{store_path}: no such store")])
     store = open_run_store(store_path)
     try:
-        games = run_games(spec, store)
+        games = run_games(spec, store, cache_path(run_path(store_path, spec.name)))
     finally:
         store.close()
     players = [p.name for p in spec.players]
