@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -169,3 +171,14 @@ def test_the_progress_bar_tells_the_time_left_from_this_command_s_games() -> Non
     out = text.file.getvalue()  # type: ignore[attr-defined]
     assert "30/40" in out
     assert "left 0:00:1" in out
+
+
+def test_the_readme_sample_is_what_the_baseline_prints() -> None:
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, str(root / "scripts" / "readme_sample.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
