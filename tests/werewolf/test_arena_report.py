@@ -81,6 +81,8 @@ def test_the_record_cache_follows_the_store(tmp_path: Path) -> None:
     # a cache that cannot be read is only a lost shortcut
     cached.write_text("{not json", encoding="utf-8")
     assert build_report(load_run(run_path(store, "c")), store).metrics == grown.metrics
+    assert main(["arena", "rm", "c", "--store", str(store)]) == 0
+    assert not cached.exists()  # removed with its run
 
 
 def test_a_cached_record_is_dropped_when_its_game_gets_new_events(tmp_path: Path) -> None:
