@@ -15,6 +15,7 @@ package's errors into that line); Ctrl-C exits with 130 and says how to continue
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -472,6 +473,8 @@ def cmd_rm(args: argparse.Namespace) -> int:
         cache_path(run_file),
     ):
         path.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # the cache folder goes with its last run
+        cache_path(run_file).parent.rmdir()
     Console(highlight=False).print(
         f"Removed run {args.name}; its {started} games stay in the store {args.store}.",
         markup=False,
