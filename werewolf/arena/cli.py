@@ -15,6 +15,7 @@ package's errors into that line); Ctrl-C exits with 130 and says how to continue
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -26,7 +27,14 @@ from typing import Any
 from pydantic import ValidationError
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from pulse_core.limits import clip
@@ -43,6 +51,7 @@ from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from ..outputs import check_output, write_output
 from .metrics import tournament_metrics
+from .record_cache import cache_path
 from .report import (
     Report,
     render_report,
@@ -214,20 +223,28 @@ def _with_budget(args: argparse.Namespace, spec: RunSpec) -> RunSpec:
 
 
 class _ProgressView:
-    """A rich progress bar with games done, running win rates, tokens and cost."""
+    """A rich progress bar with games done, time spent and left, running win rates, tokens
+    and cost. Time left is estimated from the games ended since this command started (a
+    continued run's earlier games do not count as speed)."""
 
-    def __init__(self, console: Console, spec: RunSpec) -> None:
+    def __init__(
+        self, console: Console, spec: RunSpec, get_time: Callable[[], float] | None = None
+    ) -> None:
         self.spec = spec
         self.progress = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
             TextColumn("{task.fields[status]}"),
             console=console,
             transient=False,
+            get_time=get_time,
         )
         self.task = self.progress.add_task(spec.name, total=spec.games, status="")
+        self._seen = False
 
     def update(self, progress: RunProgress) -> None:
         rates = " ".join(
@@ -240,7 +257,11 @@ class _ProgressView:
             status += f" | {progress.tokens:,} tokens"
             if progress.cost is not None:
                 status += f", ${progress.cost:.4f}"
-        self.progress.update(self.task, completed=len(progress.ended), status=status)
+        if not self._seen:  # games ended before now are where the bar starts, not speed
+            self._seen = True
+            self.progress.reset(self.task, completed=len(progress.ended), status=status)
+        else:
+            self.progress.update(self.task, completed=len(progress.ended), status=status)
 
 
 def _workers(args: argparse.Namespace, spec: RunSpec) -> int:
@@ -355,7 +376,7 @@ def build_report(spec: RunSpec, store_path: Path, *, rounds: int = 1000) -> Repo
         raise ConfigError([("--store", f"{store_path}: no such store")])
     store = open_run_store(store_path)
     try:
-        games = run_games(spec, store)
+        games = run_games(spec, store, cache_path(run_path(store_path, spec.name)))
     finally:
         store.close()
     players = [p.name for p in spec.players]
@@ -458,8 +479,11 @@ def cmd_rm(args: argparse.Namespace) -> int:
         run_file,
         run_file.with_suffix(".md"),
         run_file.with_name(f"{args.name}.report.json"),
+        cache_path(run_file),
     ):
         path.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # the cache folder goes with its last run
+        cache_path(run_file).parent.rmdir()
     Console(highlight=False).print(
         f"Removed run {args.name}; its {started} games stay in the store {args.store}.",
         markup=False,
