@@ -22,7 +22,9 @@ from typing import IO, Protocol
 
 from rich.console import Console
 
+from ..argtypes import is_number
 from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, DecisionKind, Request, Speech, WitchChoice
+from ..text import visible
 from .errors import SeatLeftError
 from .prompting import (
     history_lines,
@@ -54,7 +56,8 @@ class ConsoleTerminal:
         self.stdin = stdin or sys.stdin
 
     def show(self, text: str) -> None:
-        self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        # other players' words are in it: shown harmless (no escape sequence, no bidi override)
+        self.console.print(visible(text), markup=False, highlight=False, soft_wrap=True)
 
     def read_line(self, prompt: str) -> str:
         self.console.file.write(prompt)
@@ -199,7 +202,7 @@ class HumanPlayer:
         while True:
             line = self.terminal.read_line(prompt).strip()
             first, _, note = line.partition(" ")
-            if first.isdigit() and int(first) in codes:
+            if is_number(first) and int(first) in codes:
                 return int(first), note.strip()
             listed = ", ".join(map(str, codes))
             self.terminal.show(ps.say("human.bad-choice", input=repr(line), codes=listed))
