@@ -82,7 +82,7 @@ class GameConfig(BaseModel):
     wolf_split: WolfSplit = Field(
         WolfSplit.EMPTY,
         description="wolves still split after two rounds: 'empty' kills nobody, 'plurality' "
-        "kills the most-proposed seat (without 空刀, the first leading seat dies either way)",
+        "kills the most-proposed seat (without 空刀, the lowest of the leading seats dies either way)",
     )
     allow_abstain: bool = Field(True, description="may a voter abstain")
     allow_self_vote: bool = Field(False, description="may a voter vote for themself")

@@ -124,7 +124,8 @@ def _new_run(
     prices = dict(roster.prices) if roster else {}
     budget = roster.budget if roster else ArenaBudget()
     seating: tuple[str, ...] | None = None
-    config = board_config(args.board, "--board") if args.board else GameConfig()
+    board = getattr(args, "board", None)  # the baseline command has no --board
+    config = board_config(board, "--board") if board else GameConfig()
     if lineup is not None:
         if args.players:
             raise ConfigError([("--lineup", "a lineup names its players: leave out --players")])
