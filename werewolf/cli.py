@@ -15,20 +15,26 @@ import os
 import re
 import secrets
 import shlex
+import sqlite3
 import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
+from rich import box
 from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 from pulse_core import (
     CODE_REV,
     ERROR,
+    ConflictError,
     EventStore,
     PulseError,
     SQLiteEventStore,
+    WorkflowError,
     WorkflowRule,
     export_topic,
     is_ulid,
@@ -40,6 +46,7 @@ from .argtypes import (
     DEFAULT_STORE,
     EXIT_INTERRUPTED,
     is_number,
+    positive_int,
     seat_number,
     whole_number,
     width,
@@ -66,8 +73,10 @@ from .replay import (
     replay_html,
     replay_markdown,
 )
+from .replay.catalog import list_games
 from .scope import TopicScope, floor_seq
 from .state import GameState
+from .storefaults import STORAGE_ERRORS, StoreFault, check_objects, explain, refuse_damaged
 
 __all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "main"]
 
@@ -113,10 +122,9 @@ def _add_store(parser: argparse.ArgumentParser) -> None:
 def _add_live_view(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--view",
-        nargs="+",
         metavar="VIEW",
         help="what to show while the game runs: public (default; a human seat's own view "
-        "when one plays), god, or seat N",
+        "when one plays), god, or seat:N",
     )
     parser.add_argument(
         "-q",
@@ -128,14 +136,16 @@ def _add_live_view(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _view_spec(words: Sequence[str] | None) -> ViewSpec:
-    if words is None or list(words) == ["public"]:
+def _view_spec(word: str | None) -> ViewSpec:
+    """``--view``: one word, so it never takes the game id that follows it."""
+    if word is None or word == "public":
         return ViewSpec(ViewKind.PUBLIC)
-    if list(words) == ["god"]:
+    if word == "god":
         return ViewSpec(ViewKind.GOD)
-    if len(words) == 2 and words[0] == "seat" and is_number(words[1]):
-        return ViewSpec.of_seat(int(words[1]))
-    raise ConfigError([("--view", f"{clip(' '.join(words))!r}: use public, god or seat N")])
+    kind, colon, seat = word.partition(":")
+    if kind == "seat" and colon and is_number(seat):
+        return ViewSpec.of_seat(int(seat))
+    raise ConfigError([("--view", f"{clip(word)!r}: use public, god or seat:N (e.g. seat:3)")])
 
 
 def _check_seat(spec: ViewSpec, seats: int, option: str = "--view") -> None:
@@ -154,15 +164,32 @@ def _resume_command(game_id: str, args: argparse.Namespace) -> str:
     words = ["werewolf", "resume", game_id, "--store", str(args.store)]
     if args.lineup is not None:
         words += ["--lineup", str(args.lineup)]
-    for seat in args.seat:
+    seats = {seat.partition("=")[0].strip(): seat for seat in args.seat}  # the last one wins
+    for seat in seats.values():
         words += ["--seat", seat]
     return shlex.join(words)
 
 
-def _open_store(path: Path, *, create: bool) -> SQLiteEventStore:
+def _open_store(path: Path, *, create: bool, read_only: bool = False) -> SQLiteEventStore:
+    """The store; one that will be written must pass SQLite's quick check first, so a
+    damaged store is never written to again."""
     if not create and not path.is_file():
         raise GameFileError(f"{path}: no such store (play a game first, or pass --store)")
-    return SQLiteEventStore(path)
+    if path.exists() and not path.is_file():
+        raise GameFileError(f"{path}: not a store file (a folder?): pass --store FILE")
+    try:
+        store = SQLiteEventStore(path, read_only=read_only)
+    except PulseError as exc:
+        if isinstance(exc.__cause__, STORAGE_ERRORS):
+            raise StoreFault(explain(exc.__cause__, path)) from None
+        raise
+    if not read_only:
+        try:
+            refuse_damaged(store)
+        except BaseException:
+            store.close()
+            raise
+    return store
 
 
 # -- seats -----------------------------------------------------------------------------------
@@ -221,10 +248,37 @@ def _humans(specs: Mapping[int, SeatSpec]) -> frozenset[int]:
 
 
 def _default_view(args: argparse.Namespace, specs: Mapping[int, SeatSpec]) -> None:
-    """A human seat watches the game as its own seat, unless --view says otherwise."""
+    """A human seat watches the game as its own seat, unless --view says otherwise; a view
+    that would show a human more than their seat may know needs their say-so."""
+    humans = sorted(seat for seat, spec in specs.items() if spec.kind == "human")
     if args.view is None:
-        humans = [seat for seat, spec in specs.items() if spec.kind == "human"]
-        args.view = ["seat", str(humans[0])] if humans else ["public"]
+        args.view = f"seat:{humans[0]}" if humans else "public"
+        return
+    spec = _view_spec(args.view)
+    if not humans or args.quiet or spec.kind is ViewKind.PUBLIC or spec.seat in humans:
+        return
+    shown = "the god view" if spec.kind is ViewKind.GOD else f"seat {spec.seat}'s view"
+    problem = (
+        f"{shown} shows the human at seat {humans[0]} what their seat may not know"
+        if len(humans) == 1
+        else f"{shown} shows the humans at seats {', '.join(map(str, humans))} what their "
+        "seats may not know"
+    )
+    if not _confirm(f"{problem[0].upper()}{problem[1:]}. Show it anyway? [y/N] "):
+        raise ConfigError([("--view", f"{problem}: leave out --view, or use public")])
+
+
+def _confirm(question: str) -> bool:
+    """Ask a yes/no question at a terminal; without one (a pipe, a script) the answer is no."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return False
+    sys.stderr.write(question)
+    sys.stderr.flush()
+    try:
+        answer = sys.stdin.readline()
+    except (EOFError, KeyboardInterrupt):
+        return False
+    return answer.strip().lower() in ("y", "yes")
 
 
 # -- playing ---------------------------------------------------------------------------------
@@ -261,13 +315,24 @@ def _run_game(
     try:
         status = asyncio.run(_drive(rule, scope, game_id, seating))
         if status == "failed" and resume_failed:
-            rule.resume(game_id)
+            _resume_failed(rule, game_id, store.path)
             status = asyncio.run(_drive(rule, scope, game_id, seating))
     except KeyboardInterrupt:
         raise _Interrupted(game_id, resume) from None
     finally:
         seating.close()
     return status
+
+
+def _resume_failed(rule: WorkflowRule[GameState | None], game_id: str, store: Path) -> None:
+    """Resume a failed game; when another process resumed it first, say so."""
+    try:
+        rule.resume(game_id)
+    except (ConflictError, WorkflowError):
+        raise GameFileError(
+            f"game {game_id} was resumed by another process meanwhile: watch it with "
+            f"{shlex.join(['werewolf', 'replay', game_id, '--follow', '--store', str(store)])}"
+        ) from None
 
 
 def _finish(
@@ -373,17 +438,41 @@ def _game_config(args: argparse.Namespace) -> GameConfig:
 
 def _add_variants(parser: argparse.ArgumentParser) -> None:
     rules = parser.add_argument_group("rule variants (flags override --config)")
-    rules.add_argument("--config", type=Path, metavar="FILE", help="a TOML or JSON game config")
+    rules.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="a TOML or JSON game config (fields: docs/rules.md)",
+    )
     rules.add_argument(
         "--board",
         choices=list(BOARDS),
         help="a named board (deck and variants; default standard-9); --config and the "
         "flags below change it",
     )
-    rules.add_argument("--win-rule", choices=["side", "town", "parity"])
-    rules.add_argument("--witch-self-save", choices=["first-night", "never", "always"])
-    rules.add_argument("--witch-both-potions", action="store_true", default=None)
-    rules.add_argument("--tie-policy", choices=["pk", "none"])
+    rules.add_argument(
+        "--win-rule",
+        choices=["side", "town", "parity"],
+        help="wolves win when every villager or every god is dead (side, default), when "
+        "every good player is (town), or when they are as many as the rest (parity)",
+    )
+    rules.add_argument(
+        "--witch-self-save",
+        choices=["first-night", "never", "always"],
+        help="when the witch may save herself (default first-night)",
+    )
+    rules.add_argument(
+        "--witch-both-potions",
+        action="store_true",
+        default=None,
+        help="the witch may use both potions in one night",
+    )
+    rules.add_argument(
+        "--tie-policy",
+        choices=["pk", "none"],
+        help="a tied vote: the tied speak and the others vote again (pk, default), or "
+        "nobody is exiled (none)",
+    )
     rules.add_argument("--no-empty-kill", action="store_true", help="the wolves must kill")
     rules.add_argument("--no-self-knife", action="store_true", help="wolves never target wolves")
     rules.add_argument(
@@ -392,7 +481,9 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
         help="wolves still split after two rounds: kill nobody (default) or the most proposed",
     )
     rules.add_argument("--no-abstain", action="store_true", help="every voter must vote")
-    rules.add_argument("--self-vote", action="store_true", default=None)
+    rules.add_argument(
+        "--self-vote", action="store_true", default=None, help="voters may vote for themselves"
+    )
     rules.add_argument("--day-cap", type=whole_number, metavar="N", help="a draw after N days")
 
 
@@ -415,7 +506,8 @@ def run_play(args: argparse.Namespace) -> int:
     budget = lineup.budget.tokens
     console = Console(highlight=False)
     store = _open_store(args.store, create=True)
-    with _closing(store):
+    then: list[str] = []  # the resume command, once there is a game to resume
+    with _closing(store), _storage_faults(args.store, then):
         seating = _spec_seating(args, specs, lang=lang, budget=budget)
         starter = WorkflowRule(werewolf_workflow(seating), store)
         players = [specs[s].public() for s in sorted(specs)]  # recorded, for resume
@@ -425,10 +517,21 @@ def run_play(args: argparse.Namespace) -> int:
         game_id = start_game(starter, seed=seed, config=config, **extra)
         live = _live(args, console, store, game_id)
         resume = _resume_command(game_id, args)
+        then.append(resume)
         status = _run_game(store, game_id, resume, seating, live)
         return _finish(
             console, store, args.store, game_id, status, resume, lineup.prices, _humans(specs)
         )
+
+
+@contextmanager
+def _storage_faults(store: Path, then: Sequence[str] = ()) -> Iterator[None]:
+    """A storage fault while playing (a full disk, a damaged file or object) becomes one
+    line naming the store and what to do, with the command that goes on afterwards."""
+    try:
+        yield
+    except STORAGE_ERRORS as exc:
+        raise StoreFault(explain(exc, store, then[-1] if then else "")) from None
 
 
 def add_play(subparsers: Any) -> None:
@@ -455,11 +558,13 @@ def add_play(subparsers: Any) -> None:
 def run_resume(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     store = _open_store(args.store, create=False)
-    with _closing(store):
+    then = [_resume_command(args.game, args)]
+    with _closing(store), _storage_faults(args.store, then):
         chain = store.chain(args.game)
         if not chain:
             raise GameFileError(f"{args.store}: no game {args.game}")
         check_game(chain, lambda e: f"{args.store} game {args.game} version {e.version}")
+        check_objects(store, chain, args.game)  # before a move is played on a broken log
         specs, lineup = resume_specs(
             chain,
             lineup=args.lineup,
@@ -467,15 +572,15 @@ def run_resume(args: argparse.Namespace) -> int:
             env=os.environ,
             replay=args.replay_llm is not None,
         )
-        _default_view(args, specs)
         _check_seat(_view_spec(args.view), len(specs))
+        _default_view(args, specs)
         game = chain[0].meta.get("game", {})
         lang = args.lang or str(game.get("lang", "en"))
         budget = lineup.budget.tokens if lineup.budget.tokens is not None else game.get("budget")
         seating = _spec_seating(args, specs, lang=lang, budget=budget, spent=tokens_spent(chain))
         rule = WorkflowRule(werewolf_workflow(seating), TopicScope(store, [args.game]))
         if chain[-1].role == ERROR:
-            rule.resume(args.game)  # first, so a swap lands after the failure it answers
+            _resume_failed(rule, args.game, args.store)  # first: a swap follows the failure
         if fold_chain(chain).ended:
             if args.seat or args.lineup:
                 raise ConfigError([("--seat", f"game {args.game} has ended: no seat to change")])
@@ -539,7 +644,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.follow:
         if args.day is not None or args.html is not None or args.markdown is not None:
             raise ConfigError([("--follow", "draws a running game: no --day, --html, --markdown")])
-        store = _open_store(args.store, create=False)
+        store = _open_store(args.store, create=False, read_only=True)
         with _closing(store):
             live = LiveReplay(console, spec, store=store, game_id=args.target)
             follow(store, args.target, live)
@@ -581,7 +686,12 @@ def add_replay(subparsers: Any) -> None:
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--seat", type=seat_number, metavar="N", help="exactly what seat N saw")
     who.add_argument("--public", action="store_true", help="what a spectator saw")
-    parser.add_argument("--day", type=whole_number, metavar="K", help="jump to night K")
+    parser.add_argument(
+        "--day",
+        type=whole_number,
+        metavar="K",
+        help="start at day K (with the night before it; the cast is shown first)",
+    )
     parser.add_argument(
         "--follow", action="store_true", help="draw a running game (by id) as it is played"
     )
@@ -602,15 +712,77 @@ def add_replay(subparsers: Any) -> None:
     parser.set_defaults(run=run_replay)
 
 
+# -- listing ---------------------------------------------------------------------------------
+def run_games(args: argparse.Namespace) -> int:
+    console = Console(width=args.width, highlight=False)
+    store = _open_store(args.store, create=False)
+    with _closing(store):
+        games = list_games(store, limit=None if args.all else args.limit)
+        total = len(store.topics()) if not args.all else len(games)
+    if not games:
+        console.print(f"No games in {args.store}: play one with werewolf play.", markup=False)
+        return 0
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0, 0, 1))
+    for header in ("game (players)", "started (UTC)", "board", "seats", "winner"):
+        table.add_column(header, justify="right" if header == "seats" else "left")
+    for game in games:
+        who = Text(game.game_id)
+        players = game.players + (f"; arena run {game.run}" if game.run is not None else "")
+        if players:
+            who.append("\n" + players, style="dim")
+        table.add_row(
+            who,
+            game.started.strftime("%Y-%m-%d %H:%M"),
+            game.board,
+            str(game.seats),
+            game.result,
+        )
+    console.print(table)
+    if total > len(games):
+        console.print(
+            f"The newest {len(games)} of {total} games; --all lists every one.", markup=False
+        )
+    console.print("Replay one: werewolf replay GAME", markup=False)
+    return 0
+
+
+def add_games(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "games",
+        help="list the saved games, newest first",
+        description="List the games in the store, newest first: id, when it started, "
+        "board, winner (or whether it stopped or is in progress) and who sat at the table.",
+    )
+    _add_store(parser)
+    count = parser.add_mutually_exclusive_group()
+    count.add_argument(
+        "--limit",
+        type=positive_int,
+        default=20,
+        metavar="N",
+        help="list the newest N games (default 20)",
+    )
+    count.add_argument("--all", action="store_true", help="list every game")
+    parser.add_argument("--width", type=width, metavar="COLUMNS", help="draw at this width")
+    parser.set_defaults(run=run_games)
+
+
 # -- main ------------------------------------------------------------------------------------
-SUBCOMMANDS: list[Callable[[Any], None]] = [add_play, add_resume, add_replay, add_arena]
+SUBCOMMANDS: list[Callable[[Any], None]] = [
+    add_play,
+    add_resume,
+    add_replay,
+    add_games,
+    add_arena,
+]
 """One function per subcommand; each adds its parser and sets ``run``."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="werewolf",
-        description="A nine-player werewolf game on pulse_core: play, resume, replay.",
+        description="A werewolf game on pulse_core for mock, LLM and human players: play, "
+        "resume, replay, list games, and run arena tournaments.",
     )
     parser.add_argument("--version", action="version", version=f"werewolf {CODE_REV}")
     subparsers = parser.add_subparsers(
@@ -633,14 +805,17 @@ def _say(message: str) -> None:
     sys.stderr.write(f"werewolf: {message}\n")
 
 
-def _one_line(exc: BaseException) -> str:
+def _one_line(exc: object) -> str:
     """An error as one line of bounded length, whatever a file made it echo."""
     return clip(" ".join(str(exc).split()), 1000)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code. With no arguments, the help."""
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):
+        parser.print_help()
+        return 0
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a usage error already printed
@@ -656,4 +831,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except (WerewolfError, PulseError, OSError) as exc:
         _say(f"error: {_one_line(exc)}")
+        return EXIT_USAGE
+    except sqlite3.Error as exc:  # a store fault outside a game: which store, what to do
+        _say(f"error: {_one_line(explain(exc, getattr(args, 'store', DEFAULT_STORE)))}")
         return EXIT_USAGE

@@ -102,7 +102,7 @@ def test_sample_replays_and_goldens_regenerate_identically(make_replays: ModuleT
     assert not stale, f"run scripts/make_replays.py and review the diff: {stale}"
 
 
-@pytest.mark.parametrize("name", (*SAMPLES, *BOARD_SAMPLES))
+@pytest.mark.parametrize("name", [*SAMPLES, *BOARD_SAMPLES])
 def test_golden_god_public_and_seat_views(name: str, logs: dict[str, GameLog]) -> None:
     golden = sorted(GOLDEN.glob(f"{name}.*.txt"))
     assert len(golden) == 3  # the god view, the public view and one seat's view
@@ -160,7 +160,7 @@ def _entries(log: GameLog, spec: ViewSpec) -> list[Any]:
     return [entry for event in log.chain for entry in stream.feed(event)]
 
 
-@pytest.mark.parametrize("name", (*SAMPLES, *BOARD_SAMPLES))
+@pytest.mark.parametrize("name", [*SAMPLES, *BOARD_SAMPLES])
 def test_seat_view_is_exactly_what_visibility_gives_the_seat(
     name: str, logs: dict[str, GameLog]
 ) -> None:
