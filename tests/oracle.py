@@ -41,7 +41,10 @@ The identities beyond the nine-player board (defaults in docs/rules.md, variants
 - an exiled idiot who has not shown his card reveals it and lives (the vote names him);
   from then on he never votes, and he can be voted again only if configured;
 - a wolf and a good lover make a third side with cupid: it wins when only its members are
-  left; while the lovers live nobody else wins; its members count for no camp.
+  left; while the lovers live nobody else wins; its members count for no camp;
+- with ``referee_record``: every decision's recorded offer (``offered/<seat>/<decision>``
+  attachments, given as ``attachments`` beside ``meta``) is exactly the legal set, and the
+  end names the hunter shots and last words the deciding deaths cut off (``skipped``).
 """
 
 from __future__ import annotations
@@ -80,6 +83,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "cupid_self": True,
     "lovers_see_identity": True,
     "heartbroken_hunter_shoots": False,
+    "referee_record": False,
 }
 PREFIX = "werewolf."
 
@@ -118,6 +122,8 @@ class Referee:
         self.last_protected: int | None = None
         self.lovers: list[int] = []
         self.revealed = False
+        self.skipped: list[dict[str, Any]] = []
+        self.attachments: Mapping[str, str] = {}
 
     # -- lookups ---------------------------------------------------------------------------
     def role(self, seat: int) -> str:
@@ -253,6 +259,16 @@ class Referee:
             self.dead[seat] = cause
         self.decided = self.outcome()
         if self.decided is not None:
+            for seat, cause in sorted(batch.items()):
+                shoots = cause in ("wolf", "exile") or (
+                    cause == "heartbreak" and self.cfg["heartbroken_hunter_shoots"]
+                )
+                if self.role(seat) == HUNTER and shoots and not self.hunter_fired:
+                    self.skipped.append({"phase": "hunter-shot", "seat": seat})
+            cut = self.words_due + (
+                (sorted(batch) if self.stage == "morning" else speakers) if last_words else []
+            )
+            self.skipped += [{"phase": "last-words", "seat": s} for s in cut]
             self.hunter_due, self.words_due = None, []
             return
         for seat, cause in batch.items():
@@ -519,6 +535,13 @@ class Referee:
         )
         self.require(detail.get("identities") == self.deal, "the end shows another deal")
         self.require(detail.get("alive") == sorted(self.alive), "the end shows other survivors")
+        if self.cfg["referee_record"]:
+            self.require(
+                detail.get("skipped") == self.skipped,
+                f"skipped {detail.get('skipped')}, the deciding deaths cut off {self.skipped}",
+            )
+        else:
+            self.require("skipped" not in detail, "skipped steps without referee_record")
         self.require(self.night <= self.cfg["day_cap"], "the game outlived the day cap")
         self.stage = "over"
 
@@ -549,6 +572,7 @@ class Referee:
         actors: list[int] = []
         if role in NIGHT:
             self.begin(role)
+        self.offers(role, meta)  # what was asked, in the state it was asked in
         if role == "wolf-night":
             living = [s for s in self.seats_of(WOLF) if s in self.alive]
             seen = meta.get("visible_to") or []
@@ -602,6 +626,106 @@ class Referee:
             self.game_end(diff, detail)
         self.reasoning_from(meta, actors)
 
+    # -- the referee's record: what each decision offered -----------------------------------
+    def legal(self, decision: str, seat: int, key: str) -> set[Any] | None:
+        """The legal options of one decision as this referee reads the rules (None: a
+        decision whose offer is checked elsewhere)."""
+        living = sorted(self.alive)
+        cfg = self.cfg
+        if decision == "wolf-kill":
+            seats = [s for s in living if cfg["wolf_self_knife"] or self.role(s) != WOLF]
+            return {*seats, None} if cfg["allow_empty_kill"] or not seats else set(seats)
+        if decision == "seer":
+            return {s for s in living if s != seat}
+        if decision == "guard":
+            return {
+                s
+                for s in living
+                if (cfg["guard_self"] or s != seat)
+                and (cfg["guard_repeat"] or s != self.last_guarded)
+            } | {None}
+        if decision == "doctor":
+            return {
+                s
+                for s in living
+                if (cfg["doctor_self"] or s != seat)
+                and (cfg["doctor_repeat"] or s != self.last_protected)
+            }
+        if decision == "hunter":
+            return {s for s in living if s != seat} | {None}
+        if decision == "vote":
+            if self.pk:
+                targets = set(self.pk)
+            else:
+                idiot = self.holder(IDIOT) if self.revealed else None
+                targets = {
+                    s
+                    for s in living
+                    if (cfg["allow_self_vote"] or s != seat)
+                    and (cfg["idiot_second_exile"] or s != idiot)
+                }
+            return targets | ({None} if cfg["allow_abstain"] else set())
+        if decision == "cupid":
+            everyone = {s for s in living if cfg["cupid_self"] or s != seat}
+            return everyone if ".a." in key else None
+        return None
+
+    def offers(self, role: str, meta: Mapping[str, Any]) -> None:
+        if not self.cfg["referee_record"]:
+            return
+        names = [n for n in meta.get("attachments", {}) or {} if str(n).startswith("offered/")]
+        decisions = {str(n).split("/")[2] for n in names}
+        expected = {
+            "wolf-night": {"wolf-kill"},
+            "witch-action": {"witch"},
+            "seer-check": {"seer"},
+            "guard-protect": {"guard"},
+            "doctor-protect": {"doctor"},
+            "cupid-link": {"cupid"},
+            "hunter-shot": {"hunter"},
+            "vote": {"vote"} if self.voters() else set(),  # a PK of everyone asks nobody
+        }.get(role, set())
+        self.require(decisions == expected, f"offers recorded for {sorted(decisions)}")
+        for name in names:
+            _, seat_text, decision = str(name).split("/")
+            seat = int(seat_text)
+            for line in self.attachments.get(name, "").split("\n"):
+                if not line:
+                    continue
+                offer = json.loads(line)
+                if decision == "witch":
+                    self.witch_offer(seat, offer)
+                    continue
+                legal = self.legal(decision, seat, str(offer.get("key")))
+                offered = set(offer.get("options", []))
+                if decision == "cupid" and legal is None:  # the second lover: one fewer
+                    legal = self.legal(decision, seat, ".a.") or set()
+                    self.require(
+                        offered < legal and len(legal - offered) == 1,
+                        f"cupid's second choice offered {sorted(offered)}",
+                    )
+                    continue
+                self.require(
+                    legal is None or offered == legal,
+                    f"{offer.get('key')} offered {sorted(offered, key=str)}, the legal set is "
+                    f"{sorted(legal or [], key=str)}",
+                )
+
+    def witch_offer(self, witch: int, offer: Mapping[str, Any]) -> None:
+        told = self.knife if self.antidote else None
+        policy = self.cfg["witch_self_save"]
+        self_ok = policy == "always" or (policy == "first-night" and self.night == 1)
+        can_save = told is not None and (told != witch or self_ok)
+        poison = [s for s in sorted(self.alive) if s != witch] if self.poison else []
+        want = {
+            "told": told,
+            "can_save": can_save,
+            "poison": poison,
+            "both": self.cfg["witch_both_potions"],
+        }
+        got = {k: offer.get(k) for k in want}
+        self.require(got == want, f"the witch was offered {got}, the rules give {want}")
+
     def finish(self) -> None:
         self.where = "end of log"
         self.require(
@@ -615,6 +739,7 @@ def check_log(events: Iterable[Mapping[str, Any]], *, finished: bool = True) -> 
     referee = Referee()
     try:
         for index, record in enumerate(events):
+            referee.attachments = record.get("attachments") or {}
             referee.event(index, str(record["kind"]), record["meta"])
         if finished:
             referee.finish()
@@ -635,7 +760,13 @@ def read_replay(path: str | Path) -> list[dict[str, Any]]:
             continue
         record = json.loads(line)
         if "kind" in record:
-            records.append({"kind": record["kind"], "meta": record["meta"]})
+            records.append(
+                {
+                    "kind": record["kind"],
+                    "meta": record["meta"],
+                    "attachments": record.get("attachments", {}),
+                }
+            )
     return records
 
 

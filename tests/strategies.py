@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException, InvalidArgument
 
 from pulse_core import Event, EventStore, MemoryEventStore, WorkflowRule, export_topic
+from pulse_core.workflow import read_attachment
 from werewolf.boards import BOARDS
 from werewolf.cast import Identity
 from werewolf.config import (
@@ -308,8 +309,19 @@ class PlayedGame:
 
     @property
     def records(self) -> list[dict[str, Any]]:
-        """The log as the oracle reads it: kind and meta of each event."""
-        return [{"kind": e.kind, "meta": e.meta} for e in self.chain]
+        """The log as the oracle reads it: kind, meta and the attachments of each event."""
+        return [
+            {
+                "kind": e.kind,
+                "meta": e.meta,
+                "attachments": {
+                    name: read_attachment(self.store, e, name) or ""
+                    for name in e.meta.get("attachments", {})
+                    if name.startswith("offered/")
+                },
+            }
+            for e in self.chain
+        ]
 
     @property
     def deal(self) -> tuple[Identity, ...]:

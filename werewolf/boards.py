@@ -27,7 +27,10 @@ class Board:
     fields: Mapping[str, Any] = field(default_factory=dict)  # rule variants besides the deck
 
     def config(self) -> GameConfig:
-        return GameConfig(identities=self.identities, **self.fields)
+        # the boards after the first record the referee's trail (offered options, skipped
+        # steps); standard-9 keeps writing exactly the logs it always wrote
+        record = {} if self.identities == STANDARD_NINE else {"referee_record": True}
+        return GameConfig(identities=self.identities, **{**record, **self.fields})
 
 
 BOARDS: dict[str, Board] = {

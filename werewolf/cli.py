@@ -408,6 +408,7 @@ _VARIANT_FLAGS = {  # option dest -> GameConfig field
     "no_abstain": "allow_abstain",
     "self_vote": "allow_self_vote",
     "day_cap": "day_cap",
+    "referee_record": "referee_record",
 }
 
 
@@ -485,6 +486,13 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
         "--self-vote", action="store_true", default=None, help="voters may vote for themselves"
     )
     rules.add_argument("--day-cap", type=whole_number, metavar="N", help="a draw after N days")
+    rules.add_argument(
+        "--referee-record",
+        action="store_true",
+        default=None,
+        help="record each decision's legal options (god view) and the steps skipped because "
+        "the game was decided (on for every board but standard-9)",
+    )
 
 
 def run_play(args: argparse.Namespace) -> int:

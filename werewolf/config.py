@@ -18,7 +18,7 @@ from .cast import GODS, Identity
 from .errors import ConfigError
 
 __all__ = [
-    "IDENTITY_FIELDS",
+    "QUIET_FIELDS",
     "STANDARD_NINE",
     "GameConfig",
     "GuardClash",
@@ -87,7 +87,7 @@ class GameConfig(BaseModel):
     allow_abstain: bool = Field(True, description="may a voter abstain")
     allow_self_vote: bool = Field(False, description="may a voter vote for themself")
     day_cap: int = Field(20, ge=1, le=200, description="days after which the game is a draw")
-    # -- identities beyond the nine-player board (see IDENTITY_FIELDS) --
+    # -- identities beyond the nine-player board (see QUIET_FIELDS) --
     guard_self: bool = Field(True, description="may the guard protect himself")
     guard_repeat: bool = Field(
         False, description="may the guard protect the same player two nights running"
@@ -114,6 +114,11 @@ class GameConfig(BaseModel):
     )
     heartbroken_hunter_shoots: bool = Field(
         False, description="a hunter who dies of heartbreak (殉情) may shoot"
+    )
+    referee_record: bool = Field(
+        False,
+        description="record for an outside referee each decision's legal options (god view "
+        "only) and the steps skipped because the game was decided",
     )
 
     @model_validator(mode="after")
@@ -142,13 +147,13 @@ class GameConfig(BaseModel):
         differ from their defaults, so a board without those identities logs exactly what
         it logged before they existed (and a reader fills in the defaults)."""
         data = self.model_dump(mode="json")
-        for name in IDENTITY_FIELDS:
+        for name in QUIET_FIELDS:
             if getattr(self, name) == type(self).model_fields[name].default:
                 del data[name]
         return data
 
 
-IDENTITY_FIELDS = (
+QUIET_FIELDS = (
     "guard_self",
     "guard_repeat",
     "guard_witch_clash",
@@ -159,8 +164,10 @@ IDENTITY_FIELDS = (
     "cupid_self",
     "lovers_see_identity",
     "heartbroken_hunter_shoots",
+    "referee_record",
 )
-"""The fields of the guard, idiot, cupid and doctor: written to a log only when changed."""
+"""The fields added after the nine-player board (the guard, idiot, cupid and doctor, the
+referee's record): written to a log only when changed."""
 
 
 def parse_config(data: dict[str, Any]) -> GameConfig:

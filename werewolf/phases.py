@@ -13,6 +13,7 @@ concurrent answers happened to arrive, so a game's log does not depend on timing
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -59,6 +60,7 @@ class _AskRecord:
 
     fallbacks: list[dict[str, Any]] = field(default_factory=list)
     usage: list[dict[str, Any]] = field(default_factory=list)
+    offered: tuple[str, str] | None = None  # (attachment name, JSON line): the legal options
 
 
 @dataclass
@@ -94,6 +96,8 @@ class PhaseContext:
         """The seat's legal answer: asked up to ``1 + retries`` times, then a fallback."""
         slot = _AskRecord()
         self._slots.append(slot)
+        if self.state.config.referee_record and not request.kind.speaks:
+            slot.offered = _offer(request)
         player = self.players[request.seat]
         reason: str | None = None
         for _ in range(1 + self.retries):
@@ -166,7 +170,29 @@ class PhaseContext:
             meta["usage"] = self.usage
         attachments = dict(self.reasoning)
         attachments.update({name: "\n".join(lines) for name, lines in self.exchanges.items()})
+        offers: dict[str, list[str]] = {}
+        for slot in self._slots:
+            if slot.offered is not None:
+                offers.setdefault(slot.offered[0], []).append(slot.offered[1])
+        attachments.update({name: "\n".join(lines) for name, lines in offers.items()})
         return RoleResult(content, meta, attachments=attachments)
+
+
+def _offer(request: Request) -> tuple[str, str]:
+    """What a decision offered, for the referee's record: ``offered/<seat>/<decision>`` and
+    one JSON line per ask (the key and the legal options; the witch's potions)."""
+    record: dict[str, Any] = {"key": request.key}
+    witch = request.witch
+    if witch is not None:
+        record |= {
+            "told": witch.told_target,
+            "can_save": witch.can_save,
+            "poison": list(witch.poison_targets),
+            "both": witch.both_allowed,
+        }
+    else:
+        record["options"] = list(request.options)
+    return f"offered/{request.seat}/{request.kind}", json.dumps(record, separators=(",", ":"))
 
 
 async def _ask_all(ctx: PhaseContext, requests: Sequence[Request]) -> list[Answer]:
@@ -543,8 +569,15 @@ async def game_end(ctx: PhaseContext) -> RoleResult:
         Phase.GAME_END,
         "\n".join(lines),
         diff={"winner": winner.value},
-        detail={"identities": cast, "reason": reason, "alive": list(state.living)},
+        detail=_end_detail(state, cast, reason),
     )
+
+
+def _end_detail(state: GameState, cast: list[str], reason: str) -> dict[str, Any]:
+    detail: dict[str, Any] = {"identities": cast, "reason": reason, "alive": list(state.living)}
+    if state.config.referee_record:  # the steps the decided game did not run, in order
+        detail["skipped"] = [{"phase": p, "seat": s} for p, s in state.skipped]
+    return detail
 
 
 PHASES: dict[Phase, Callable[[PhaseContext], Awaitable[RoleResult]]] = {

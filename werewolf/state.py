@@ -135,6 +135,7 @@ class GameState:
     last_protected: int | None = None
     lovers: tuple[int, ...] = ()  # the two seats cupid linked, sorted
     idiot_revealed: bool = False
+    skipped: tuple[tuple[str, int], ...] = ()  # (phase, seat) not run: the game was decided
     winner: Outcome | None = None
     ended: bool = False
 
@@ -269,8 +270,12 @@ def _after_deaths(
     state: GameState, deaths: list[Death], *, last_words: tuple[int, ...]
 ) -> GameState:
     """Who shoots and who speaks after a batch of deaths, unless the game is decided."""
-    if state.winner is not None:
-        return replace(state, hunter_due=None, last_words_due=())
+    if state.winner is not None:  # the game ends at once: note what the deaths would have led to
+        skipped = [(Phase.HUNTER.value, d.seat) for d in deaths if _shoots(state, d)]
+        skipped += [(Phase.LAST_WORDS.value, s) for s in (*state.last_words_due, *last_words)]
+        return replace(
+            state, hunter_due=None, last_words_due=(), skipped=state.skipped + tuple(skipped)
+        )
     hunter_due = state.hunter_due
     for death in deaths:
         if _shoots(state, death):

@@ -9,8 +9,11 @@ Decks (seat numbers):
 
 from __future__ import annotations
 
+import copy
+import json
 from dataclasses import replace
 
+from pulse_core.workflow import read_attachment
 from tests.oracle import check_log
 from werewolf.boards import BOARDS, board_config
 from werewolf.cast import Identity
@@ -240,3 +243,59 @@ def test_every_board_is_valid_and_its_rules_name_its_identities() -> None:
 def test_the_start_event_writes_identity_fields_only_when_changed() -> None:
     assert "guard_self" not in GameConfig().dump()
     assert GameConfig(guard_self=False).dump()["guard_self"] is False
+
+
+# -- the referee's record ---------------------------------------------------------------------
+def _records(played: Played) -> list[dict[str, object]]:
+    return [
+        {
+            "kind": e.kind,
+            "meta": e.meta,
+            "attachments": {
+                name: read_attachment(played.store, e, name) or ""
+                for name in e.meta.get("attachments", {})
+            },
+        }
+        for e in played.chain
+    ]
+
+
+def test_the_referee_record_holds_every_offer_and_the_oracle_checks_it() -> None:
+    script = {"n1.guard.s7": Choice(8), **kill(1, 8)}
+    played = _play(script, GUARD_DEAL, referee_record=True)
+    records = _records(played)
+    assert check_log(records) == []
+    night2 = next(e for e in played.events("guard-protect") if e.meta["day"] == 2)
+    offer = json.loads(read_attachment(played.store, night2, "offered/7/guard") or "")
+    assert offer["key"] == "n2.guard.s7"
+    assert 8 not in offer["options"]
+    assert None in offer["options"]
+    # a log whose guard was offered last night's seat again is refused
+    index = played.chain.index(night2)
+    tampered = copy.deepcopy(records)
+    attachments = tampered[index]["attachments"]
+    assert isinstance(attachments, dict)
+    attachments["offered/7/guard"] = json.dumps({**offer, "options": [*offer["options"], 8]})
+    assert any("legal set" in p for p in check_log(tampered))
+    # standard logs never carry it
+    assert not any(
+        name.startswith("offered/")
+        for e in _play(script, GUARD_DEAL).chain
+        for name in e.meta.get("attachments", {})
+    )
+
+
+def test_steps_cut_off_by_the_deciding_deaths_leave_a_marker() -> None:
+    deal = (W, SEER, V, V)
+    played = _play(votes(1, 1, voters=range(1, 5)), deal, referee_record=True)
+    end = played.chain[-1].meta
+    assert end["diff"]["winner"] == "good"
+    assert end["detail"]["skipped"] == [{"phase": "last-words", "seat": 1}]
+    assert not played.events("last-words")
+    # the wolves kill the only god, the hunter: the game ends at dawn, without his shot
+    shot = _play(kill(1, 2, (1,)), (W, HUNTER, V, V, V), referee_record=True)
+    assert shot.chain[-1].meta["diff"]["winner"] == "wolves"
+    assert shot.chain[-1].meta["detail"]["skipped"] == [
+        {"phase": "hunter-shot", "seat": 2},
+        {"phase": "last-words", "seat": 2},
+    ]

@@ -100,7 +100,9 @@ class _PhaseMeta(_Strict):
     attachments: dict[str, str] = Field(
         default_factory=dict,
         description="reasoning/<seat>/<decision> -> object hash of that private reasoning; "
-        "exchange/<seat>/<decision> -> the model exchanges behind it (JSON Lines)",
+        "exchange/<seat>/<decision> -> the model exchanges behind it (JSON Lines); with "
+        "referee_record, offered/<seat>/<decision> -> the legal options of each ask (JSON "
+        "Lines: key and options, or the witch's told/can_save/poison/both)",
     )
 
 
@@ -251,10 +253,20 @@ class GameEndDiff(_Strict):
     winner: Literal["wolves", "good", "draw", "lovers"]
 
 
+class SkippedStep(_Strict):
+    phase: Literal["hunter-shot", "last-words"]
+    seat: Seat
+
+
 class GameEndDetail(_Strict):
     identities: list[Identity] = Field(description="revealed: the identity of each seat")
     reason: str
     alive: list[Seat]
+    skipped: list[SkippedStep] = Field(
+        default_factory=list,
+        description="with referee_record: the shots and last words the deaths that decided "
+        "the game would have led to, not run",
+    )
 
 
 class GameEndMeta(_PhaseMeta):
