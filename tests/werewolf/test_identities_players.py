@@ -176,3 +176,20 @@ def test_a_human_guard_picks_from_a_menu_of_the_legal_seats() -> None:
     assert "  [0] nobody" in shown
     assert "'3' is not one of the options: type one of 2, 5, 0." in shown
     assert answer == Choice(None, reasoning="keep it empty")
+
+
+def test_good_mock_voters_spare_a_revealed_idiot() -> None:
+    revealed_games = 0
+    for records in _games("idiot-12", mock_seating(), range(16)):
+        deal = records[0]["meta"]["deal"]
+        idiot: int | None = None
+        for r in records:
+            if r["kind"] != "werewolf.vote":
+                continue
+            if idiot is not None:
+                for voter, target in r["meta"]["detail"]["ballots"]:
+                    assert not (target == idiot and deal[voter - 1] != "werewolf")
+            if r["meta"]["diff"].get("revealed") is not None:
+                idiot = r["meta"]["diff"]["revealed"]
+                revealed_games += 1
+    assert revealed_games

@@ -54,7 +54,7 @@ from ..decisions import Answer, Choice, DecisionKind, Request, Speech, WitchChoi
 from ..errors import ConfigError, GameStateError
 from ..visibility import SeatView
 from . import mock_identities
-from .mock_identities import lovers
+from .mock_identities import idiot, lovers
 from .random_player import decision_rng
 
 __all__ = [
@@ -685,6 +685,7 @@ class MockPlayer:
         """The decision, synchronously: a function of (game seed, seat, request)."""
         if request.seat != self.seat:
             raise GameStateError(f"the mock of seat {self.seat} was asked for seat {request.seat}")
+        request = idiot.spare_the_idiot(request)
         turn = _Turn(
             request,
             read_table(request.view),

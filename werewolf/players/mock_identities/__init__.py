@@ -1,7 +1,8 @@
 """Mock strategies of the identities beyond the nine-player board, one module each.
 
 ``mock.MockPlayer`` asks ``handler(kind)`` for the decisions it has no handler of its own
-for, and lets ``lovers.keep_partner`` look over every answer; these modules read the table
+for, lets ``idiot.spare_the_idiot`` trim a good voter's options (never the revealed idiot)
+and ``lovers.keep_partner`` look over every answer; these modules read the table
 and suspicion the mock's own helpers build (``mock.read_table``, ``mock.good_suspicion``),
 so a richer mock mind can adopt them unchanged or replace one module at a time.
 """
