@@ -18,7 +18,7 @@ from .cast import Identity, Team, team_of
 from .config import GameConfig, parse_config
 from .errors import GameStateError, UnknownSeatError
 from .records import replace
-from .win import winner
+from .win import Outcome, winner
 
 __all__ = [
     "NIGHT_PHASES",
@@ -82,13 +82,6 @@ class Cause(StrEnum):
     EXILE = "exile"
     SHOT = "shot"
     LOVE = "heartbreak"  # a lover dies when the other does (殉情)
-
-
-class Outcome(StrEnum):
-    WOLVES = "wolves"
-    GOOD = "good"
-    DRAW = "draw"
-    LOVERS = "lovers"  # the third side (人狼恋): only cupid and the lovers are left
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,20 +1,29 @@
 """Who has won: a pure function of the deal, the config and who is alive.
 
-It reads a ``GameState`` but needs nothing of ``state.py`` at run time, so ``state`` (which
+It reads a ``GameState`` but imports ``state.py`` for typing only, so ``state`` (which
 checks the win after every batch of deaths) and ``rules`` both import it without a cycle.
+``Outcome`` lives here for that reason; ``state`` re-exports it.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from .cast import GODS, Identity
 from .config import WinRule
 
 if TYPE_CHECKING:
-    from .state import GameState, Outcome
+    from .state import GameState
 
-__all__ = ["third_side", "winner"]
+__all__ = ["Outcome", "third_side", "winner"]
+
+
+class Outcome(StrEnum):
+    WOLVES = "wolves"
+    GOOD = "good"
+    DRAW = "draw"
+    LOVERS = "lovers"  # the third side (人狼恋): only cupid and the lovers are left
 
 
 def third_side(state: GameState) -> frozenset[int]:
@@ -34,8 +43,6 @@ def winner(state: GameState) -> Outcome | None:
 
     With a third side (人狼恋) its members count for neither camp: it wins when only its
     members are left, and the others win only once the lovers are dead."""
-    from .state import Outcome  # the enum only; state imports this module at load time
-
     alive = state.alive
     third = third_side(state)
     couple_alive = bool(third) and all(s in alive for s in state.lovers)

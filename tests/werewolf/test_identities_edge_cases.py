@@ -9,9 +9,11 @@ Decks (seat numbers):
 
 from __future__ import annotations
 
+import ast
 import copy
 import json
 from dataclasses import replace
+from pathlib import Path
 
 from pulse_core.workflow import read_attachment
 from tests.oracle import check_log
@@ -299,3 +301,27 @@ def test_steps_cut_off_by_the_deciding_deaths_leave_a_marker() -> None:
         {"phase": "hunter-shot", "seat": 2},
         {"phase": "last-words", "seat": 2},
     ]
+
+
+def _runtime_imports(module: str) -> set[str]:
+    """The werewolf modules ``module`` imports when it runs (``if TYPE_CHECKING`` aside)."""
+    path = Path(__file__).resolve().parents[2] / "werewolf" / f"{module}.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+        for node in ast.walk(block)
+    }
+    return {
+        (node.module or "").lstrip(".")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and id(node) not in typing_only
+    }
+
+
+def test_state_rules_and_win_import_without_a_cycle() -> None:
+    assert "rules" not in _runtime_imports("state")
+    assert "state" not in _runtime_imports("win")
+    assert "win" in _runtime_imports("state")
+    assert "state" in _runtime_imports("rules")
