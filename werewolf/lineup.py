@@ -204,7 +204,8 @@ def load_lineup(path: str | os.PathLike[str]) -> Lineup:
 
 
 def parse_seat_arg(text: str) -> tuple[int, SeatSpec]:
-    """``"3=llm:gpt-4o-mini"`` -> ``(3, SeatSpec(kind="llm", model="gpt-4o-mini"))``."""
+    """``"3=llm:gpt-4o-mini"`` -> ``(3, SeatSpec(kind="llm", model="gpt-4o-mini"))``;
+    ``"3=mock:bold"`` -> ``(3, SeatSpec(kind="mock", personality="bold"))``."""
     seat_text, sep, spec_text = text.partition("=")
     if not sep or not seat_text.strip().isdigit():
         raise ConfigError(
@@ -217,6 +218,10 @@ def parse_seat_arg(text: str) -> tuple[int, SeatSpec]:
         raise ConfigError(
             [("--seat", f"{text!r}: an llm seat names its model: {seat_text}=llm:MODEL")]
         )
+    if kind == "mock" and model:  # 3=mock:bold: the part after the colon is a personality
+        return int(seat_text), SeatSpec(kind="mock", personality=model)
     if kind != "llm" and model:
-        raise ConfigError([("--seat", f"{text!r}: only llm seats take a model")])
+        raise ConfigError(
+            [("--seat", f"{text!r}: only llm seats take a model (mock seats a personality)")]
+        )
     return int(seat_text), SeatSpec.model_validate({"kind": kind, "model": model or None})
