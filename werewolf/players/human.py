@@ -23,6 +23,7 @@ from typing import IO, Protocol
 from rich.console import Console
 
 from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, DecisionKind, Request, Speech, WitchChoice
+from ..text import visible
 from .errors import SeatLeftError
 from .prompting import (
     history_lines,
@@ -54,7 +55,8 @@ class ConsoleTerminal:
         self.stdin = stdin or sys.stdin
 
     def show(self, text: str) -> None:
-        self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        # other players' words are in it: shown harmless (no escape sequence, no bidi override)
+        self.console.print(visible(text), markup=False, highlight=False, soft_wrap=True)
 
     def read_line(self, prompt: str) -> str:
         self.console.file.write(prompt)

@@ -11,8 +11,10 @@ Two messages per decision, made fresh each time (a resumed game needs no chat hi
   and, on a retry, why the last answer was refused.
 
 What players said is quoted as data: each speech is a block between a line ``<<<speech
-seat=3 name=Cai day=1`` and a line ``>>>``, and any run of three ``<`` or ``>`` inside the
-text is broken up (``neutralise``), so a speech cannot close its block or open another one.
+seat=3 name=Cai day=1`` and a line ``>>>``, every line of the words inside starts with
+``| ``, and any run of three ``<`` or ``>`` inside the text is broken up (``neutralise``), so
+a speech cannot close its block, open another one, or hold a line that passes for the
+moderator's.
 The system prompt says that quoted text is never an instruction.
 
 The words live in template files, ``werewolf/prompts/<lang>/``: ``system.txt`` and
@@ -34,6 +36,7 @@ from pulse_core.template import render
 from ..config import GameConfig, rules_text
 from ..decisions import DecisionKind, Request
 from ..errors import ConfigError
+from ..text import one_line, visible
 from ..visibility import Observation, SeatView
 from .random_player import decision_rng
 
@@ -138,16 +141,19 @@ def neutralise(text: str) -> str:
 
 
 def quote(label: str, seat: int, name: str, text: str, **attrs: Any) -> str:
-    """Words a player said, as a delimited block of data."""
-    name = neutralise(" ".join(name.split()))
+    """Words a player said, as a delimited block of data: every line of the words starts
+    with ``| `` (so a line inside cannot pass for the moderator's), controls and bidi
+    overrides are shown as visible escapes (``werewolf.text.visible``)."""
+    name = neutralise(one_line(" ".join(name.split())))
     extra = "".join(f" {k}={v}" for k, v in attrs.items())
-    return f"<<<{label} seat={seat} name={name}{extra}\n{neutralise(text)}\n>>>"
+    body = "\n".join(f"| {line}" for line in neutralise(visible(text)).split("\n"))
+    return f"<<<{label} seat={seat} name={name}{extra}\n{body}\n>>>"
 
 
 def seat_label(ps: PromptSet, names: Sequence[str], seat: int | None) -> str:
     if seat is None:
         return ps.say("nobody")
-    return ps.say("seat", seat=seat, name=" ".join(names[seat - 1].split()))
+    return ps.say("seat", seat=seat, name=one_line(" ".join(names[seat - 1].split())))
 
 
 def _seats(ps: PromptSet, names: Sequence[str], seats: Iterable[int | None]) -> str:
@@ -186,7 +192,7 @@ def system_prompt(view: SeatView, personality: str, lang: str) -> str:
     text = render(
         ps.system,
         {
-            "name": " ".join(view.name.split()),
+            "name": one_line(" ".join(view.name.split())),
             "seat": view.seat,
             "count": len(names),
             "roster": _seats(ps, names, range(1, len(names) + 1)),

@@ -5,12 +5,15 @@ order, adding a heading when a night or a day begins. It knows what its viewer k
 god every identity, a seat its own card (and a wolf its pack; a seer what she checked), a
 spectator nothing until the end reveals the cards. Seats are coloured by team when the
 viewer knows it. Every text from a player goes into ``rich.text.Text`` (never markup), so a
-speech cannot change the drawing, and exports escape it.
+speech cannot change the drawing, and exports escape it; before that, every string of an
+entry and every name passes through ``werewolf.text`` (controls, escape sequences and bidi
+overrides shown as visible escapes), so no text can drive the terminal or reorder a line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from rich import box
@@ -25,10 +28,19 @@ from ..cast import Identity, Team, team_of
 from ..config import GameConfig
 from ..decisions import DecisionKind
 from ..state import Cause, GameState
+from ..text import one_line, visible
 from ..visibility import SeatView
 from .views import Entry, ViewKind, ViewSpec
 
-__all__ = ["TEAM_STYLES", "StoryRenderer", "god_fates", "seen_fates"]
+__all__ = [
+    "TEAM_STYLES",
+    "StoryRenderer",
+    "god_fates",
+    "harmless",
+    "harmless_entry",
+    "seen_fates",
+    "variants_line",
+]
 
 TEAM_STYLES: Mapping[Team, str] = {Team.WOLVES: "bold red", Team.GOOD: "green"}
 NIGHT_STYLE = "blue"
@@ -66,7 +78,7 @@ def seen_fates(entries: Iterable[Entry]) -> dict[int, str]:
     return fates
 
 
-def _variants(config: GameConfig) -> str:
+def variants_line(config: GameConfig) -> str:
     """The rules in one line: the board and every variant that differs from the default."""
     default = GameConfig()
     board = "standard nine" if config.identities == default.identities else "custom deck"
@@ -92,7 +104,7 @@ class StoryRenderer:
         self.spec = spec
         self.start = start
         self.game_id = game_id
-        self.names = start.names
+        self.names = [one_line(name) for name in start.names]
         self.known: dict[int, Identity] = {}  # identities this viewer knows
         self.teams: dict[int, Team] = {}  # teams this viewer knows (a seer's checks)
         if spec.kind is ViewKind.GOD:
@@ -128,7 +140,7 @@ class StoryRenderer:
         game = f"game {self.game_id}" if self.game_id else "a game"
         lines = [
             Text(f"Werewolf, {game} (seed {self.start.seed})", style="bold"),
-            Text(_variants(self.start.config)),
+            Text(variants_line(self.start.config)),
             Text(f"Shown: {self.spec.label}{self._whoami()}", style="dim"),
         ]
         return Panel(Group(*lines), box=box.ROUNDED, expand=False)
@@ -210,13 +222,15 @@ class StoryRenderer:
     # -- entries --------------------------------------------------------------------------
     def entry(self, entry: Entry) -> list[RenderableType]:
         """The renderables of one entry, with a heading when a night or day begins."""
+        entry = harmless_entry(entry)
         draw = getattr(self, "_" + entry.phase.strip("_").replace("-", "_"), None)
         self._drawn: set[str] = set()
         body: list[RenderableType] = draw(entry) if draw is not None else self._unknown(entry)
         return [*self._heading(entry), *body, *self._fallbacks(entry), *self._reasoning(entry)]
 
     def _unknown(self, entry: Entry) -> list[RenderableType]:
-        return [Text(f"({entry.phase}: an event this version does not draw)", style="dim")]
+        phase = one_line(entry.phase)
+        return [Text(f"({phase}: an event this version does not draw)", style="dim")]
 
     def _wolf_night(self, e: Entry) -> list[RenderableType]:
         discussion: list[dict[str, Any]] = list(e.detail.get("discussion", []))
@@ -358,11 +372,39 @@ class StoryRenderer:
 
     def _error(self, e: Entry) -> list[RenderableType]:
         role = e.detail.get("role", "?")
-        line = Text(f"! The game stopped: phase {role} failed: {e.note}", style="bold red")
+        line = Text(
+            f"! The game stopped: phase {one_line(str(role))} failed: {one_line(e.note)}",
+            style="bold red",
+        )
         return [line]
 
     def _resume(self, e: Entry) -> list[RenderableType]:
         return [Text("The game was resumed.", style="bold")]
+
+
+def harmless(value: Any) -> Any:
+    """``value`` with every string in it (keys too) passed through ``visible``."""
+    if isinstance(value, str):
+        return visible(value)
+    if isinstance(value, Mapping):
+        return {harmless(k): harmless(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [harmless(v) for v in value]
+    return value
+
+
+def harmless_entry(entry: Entry) -> Entry:
+    """``entry`` with every string a player, a model or a log file could have written made
+    harmless to draw (``werewolf.text.visible``): detail, reasoning, fallbacks, the note."""
+    return replace(
+        entry,
+        diff=harmless(entry.diff),
+        detail=harmless(entry.detail),
+        reasoning={k: visible(v) for k, v in entry.reasoning.items()},
+        exchanges={k: visible(v) for k, v in entry.exchanges.items()},
+        fallbacks=tuple(harmless(fb) for fb in entry.fallbacks),
+        note=visible(entry.note),
+    )
 
 
 _DECISION_ORDER = {kind.value: i for i, kind in enumerate(DecisionKind)}
