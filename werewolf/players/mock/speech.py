@@ -110,5 +110,7 @@ def reveal(turn: Turn) -> list[Line]:
             lines.append(Line("witch.kept"))
         return lines
     if table.identity is Identity.HUNTER:
+        if table.shooter == turn.me and table.shot is not None:
+            return [Line("claim", role="hunter"), Line("hunter.shot", table.shot)]
         return [Line("claim", role="hunter"), Line("hunter.warn")]
     return []

@@ -73,6 +73,18 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "If a seer comes out with a wolf, I will vote that seat instead.",
         "If the seer reports a wolf later today, my vote follows the seer.",
     ),
+    "lean": (
+        "Seat {a} is the closest I have to a suspect, but that is not enough for a vote yet.",
+        "If I had to pick now it would be seat {a}, but I will wait.",
+        "I am watching seat {a}, nothing more yet.",
+        "Seat {a} bothers me a little, no more than that.",
+    ),
+    "safe": (
+        "Seat {a} sounded honest to me.",
+        "I am fairly comfortable with seat {a}.",
+        "Seat {a} reads as good to me so far.",
+        "I would not start with seat {a}.",
+    ),
     "also": (
         "Seat {a} is my second choice.",
         "I am also watching seat {a}.",
@@ -85,6 +97,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "If I go, I take the likeliest wolf with me.",
         "Exile me and my bullet goes to the seat I trust least.",
     ),
+    "hunter.shot": ("I took seat {a} with me.", "My bullet went to seat {a}."),
     "pk.defend": (
         "I am up for exile, but I am good.",
         "Do not waste a vote on me: I am on your side.",

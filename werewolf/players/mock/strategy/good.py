@@ -5,11 +5,19 @@ villager plays exactly this; the seer, witch and hunter add their own parts to i
 from __future__ import annotations
 
 from ....decisions import Answer, Choice
-from ..lang import Line
+from ..beliefs import Mind
+from ..lang import Line, because
 from ..speech import case_against, defence, last_reads, my_speech_today, opener, reveal, seer_stance
 from ..turn import Turn
 
-__all__ = ["good_last_words", "good_speech", "good_target", "good_vote", "seer_wolves_since"]
+__all__ = [
+    "good_last_words",
+    "good_speech",
+    "good_target",
+    "good_vote",
+    "hesitation",
+    "seer_wolves_since",
+]
 
 
 def good_target(turn: Turn, options: list[int] | None = None) -> int | None:
@@ -43,13 +51,27 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         if second is not None and turn.temper.sentences >= 2 and turn.rng.random() < 0.5:
             lines.insert(-1, Line("also", second))
     else:
-        lines.append(Line("no_read"))
+        lines += hesitation(turn, mind)
     if not last_words and mind.seer.trusted is None and turn.rng.random() < 0.8:
         lines.append(Line("follow_seer"))
     if last_words:
         lines += last_reads(turn, mind, {target} if target else set())
     why = f"vote seat {target}" if target else "no read"
     return turn.say(lines, f"{turn.beliefs_note()}; {why}", avoid=_today(turn))
+
+
+def hesitation(turn: Turn, mind: Mind) -> list[Line]:
+    """No vote named: say so, and what little there is (a lean with its reason, a seat
+    that sounded honest), only about seats that have spoken or acted."""
+    lines = [Line("no_read")]
+    barred = set(mind.cleared) | {mind.seer.trusted or 0, turn.me}
+    lean = mind.likeliest(turn.others_alive(), exclude=barred)
+    if lean is not None and mind.reasons(lean) and turn.rng.random() < 0.7:
+        lines += [because(mind.reasons(lean)[0].reason), Line("lean", lean)]
+    spoken = [s for s in turn.others_alive() if turn.table.spoken(s) and s != lean]
+    if spoken and turn.rng.random() < 0.5:
+        lines.append(Line("safe", min(spoken, key=lambda s: (mind.p(s), s))))
+    return lines
 
 
 def _today(turn: Turn) -> list[str]:
@@ -86,7 +108,8 @@ def good_vote(turn: Turn) -> Answer:
             if seat in options:
                 return Choice(seat, reasoning=f"the seer named seat {seat}, as my speech allowed")
     if named is not None and named in options and named not in turn.mind.cleared:
-        return Choice(named, reasoning=f"seat {named}, as I said: {turn.beliefs_note([named])}")
+        if turn.mind.p(named) >= 0.15:
+            return Choice(named, reasoning=f"seat {named}, as I said: {turn.beliefs_note([named])}")
     barred = set(turn.mind.cleared) | {turn.mind.seer.trusted or 0}
     target = turn.mind.likeliest(options, exclude=barred)
     if target is None:

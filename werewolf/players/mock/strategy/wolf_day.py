@@ -11,6 +11,7 @@ from ..beliefs import Mind
 from ..lang import Line
 from ..speech import case_against, last_reads, my_speech_today, opener
 from ..turn import Turn
+from .good import hesitation
 from .wolf_night import active_fake_seer
 from .wolf_seer import fake_seer_speech
 
@@ -82,7 +83,7 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
             lines += case_against(turn, public, target)
             why = why or f"push seat {target}"
         else:
-            lines.append(Line("no_read"))
+            lines += hesitation(turn, public)
     else:
         lines.append(Line("vote", target))
     if last_words:
