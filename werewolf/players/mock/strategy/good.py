@@ -98,6 +98,11 @@ def seer_wolves_since(turn: Turn, order: int) -> list[int]:
     return list(dict.fromkeys(found))
 
 
+def _still_suspect(turn: Turn, seat: int) -> bool:
+    """False when what came after my speech clears the seat I named (then I say so)."""
+    return seat not in turn.mind.cleared and turn.mind.p(seat) >= 0.15
+
+
 def good_vote(turn: Turn) -> Answer:
     """As the speech said; a seer's later wolf if the speech said it would follow her; else
     the likeliest wolf among the options (abstain when there is none to vote for)."""
@@ -107,9 +112,8 @@ def good_vote(turn: Turn) -> Answer:
         for seat in seer_wolves_since(turn, order):
             if seat in options:
                 return Choice(seat, reasoning=f"the seer named seat {seat}, as my speech allowed")
-    if named is not None and named in options and named not in turn.mind.cleared:
-        if turn.mind.p(named) >= 0.15:
-            return Choice(named, reasoning=f"seat {named}, as I said: {turn.beliefs_note([named])}")
+    if named is not None and named in options and _still_suspect(turn, named):
+        return Choice(named, reasoning=f"seat {named}, as I said: {turn.beliefs_note([named])}")
     barred = set(turn.mind.cleared) | {turn.mind.seer.trusted or 0}
     target = turn.mind.likeliest(options, exclude=barred)
     if target is None:
