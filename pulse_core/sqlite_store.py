@@ -16,11 +16,12 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
 from .errors import ConflictError, ImmutableLogError, InvalidEventError, PulseError
-from .events import Draft, Event, meta_json
+from .events import Draft, Event
 from .objects import FileObjectStore, ObjectStore
 from .store import check_append, check_limit
 
@@ -70,6 +71,43 @@ def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str]) -> Ev
     )
 
 
+def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
+    """A connection that never writes: ``mode=ro``, or on a read-only file system (where
+    SQLite cannot make the WAL's shared-memory file) ``immutable=1``, which reads the file
+    as it is without locks: nothing can write there anyway."""
+    if not path.is_file():
+        raise PulseError(f"{path}: no such store")
+    last: sqlite3.Error | None = None
+    for flags in ("mode=ro", "mode=ro&immutable=1"):
+        try:
+            db = sqlite3.connect(
+                f"{path.absolute().as_uri()}?{flags}",
+                uri=True,
+                timeout=busy_timeout,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            last = exc
+            continue
+        try:
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        except sqlite3.Error as exc:
+            db.close()
+            last = exc
+            if isinstance(exc, sqlite3.DatabaseError) and "unable to open" not in str(exc):
+                break  # a damaged file: immutable would not read it either
+            continue
+        if version > len(MIGRATIONS):
+            db.close()
+            raise PulseError(
+                f"{path}: schema version {version} is newer than this code "
+                f"({len(MIGRATIONS)}): upgrade pulse_core"
+            )
+        return db
+    raise PulseError(f"{path}: not a usable event store ({last})")
+
+
 class SQLiteEventStore:
     """Events in a SQLite file; content in ``objects`` (default: ``objects/`` beside it)."""
 
@@ -80,15 +118,21 @@ class SQLiteEventStore:
         objects: ObjectStore | None = None,
         durable: bool = True,
         busy_timeout: float = 30.0,
+        read_only: bool = False,
     ) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.read_only = read_only
+        if not read_only:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         self.objects: ObjectStore = (
             objects
             if objects is not None
             else FileObjectStore(self.path.parent / "objects", durable=durable)
         )
         self._lock = threading.RLock()
+        if read_only:
+            self._db = _open_read_only(self.path, busy_timeout)
+            return
         try:
             self._db = sqlite3.connect(
                 self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
@@ -144,52 +188,64 @@ class SQLiteEventStore:
                 self._db.execute(f"PRAGMA user_version={target}")
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # a failed COMMIT (a full disk) already ended it
+                    self._db.execute("ROLLBACK")
                 raise
 
     # -- writes ---------------------------------------------------------------------------
     def append(self, draft: Draft, expected_version: int) -> Event:
-        check_append(self.objects, draft, expected_version)
+        done = self.append_batch([(draft, expected_version)])[0]
+        if isinstance(done, ConflictError):
+            raise done
+        return done
+
+    def append_batch(self, items: Sequence[tuple[Draft, int]]) -> list[Event | ConflictError]:
+        """Append every item in one transaction: one commit (one sync when durable) for all."""
+        for draft, expected_version in items:
+            check_append(self.objects, draft, expected_version)
         with self._lock:
             db = self._db
             db.execute("BEGIN IMMEDIATE")
             try:
-                row = db.execute(f"SELECT {_COLUMNS} FROM events WHERE id = ?", (draft.id,))
-                found = row.fetchone()
-                if found is not None:
-                    db.execute("ROLLBACK")
-                    stored = _row_to_event(found)
-                    if stored.same_draft(draft):
-                        return stored
-                    raise InvalidEventError(f"event id {draft.id} is already used by another event")
-                actual = self._version(draft.key)
-                if actual != expected_version:
-                    db.execute("ROLLBACK")
-                    raise ConflictError(draft.key, expected_version, actual)
-                cursor = db.execute(
-                    "INSERT INTO events (id, occurred_at, kind, key, version, hash, meta, code_rev)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        draft.id,
-                        draft.occurred_at.isoformat(),
-                        draft.kind,
-                        draft.key,
-                        actual + 1,
-                        draft.hash,
-                        meta_json(draft.meta),
-                        draft.code_rev,
-                    ),
-                )
-                seq = cursor.lastrowid
+                done = [self._insert(draft, version) for draft, version in items]
                 db.execute("COMMIT")
-            except sqlite3.IntegrityError as exc:
-                db.execute("ROLLBACK")
-                actual = self._version(draft.key)
-                raise ConflictError(draft.key, expected_version, actual) from exc
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
+        return done
+
+    def _insert(self, draft: Draft, expected_version: int) -> Event | ConflictError:
+        """One append inside the open transaction: the stored event of a retried draft, the
+        new event, or the conflict (a failed INSERT undoes itself alone, not the others)."""
+        db = self._db
+        found = db.execute(f"SELECT {_COLUMNS} FROM events WHERE id = ?", (draft.id,)).fetchone()
+        if found is not None:
+            stored = _row_to_event(found)
+            if stored.same_draft(draft):
+                return stored
+            raise InvalidEventError(f"event id {draft.id} is already used by another event")
+        actual = self._version(draft.key)
+        if actual != expected_version:
+            return ConflictError(draft.key, expected_version, actual)
+        try:
+            cursor = db.execute(
+                "INSERT INTO events (id, occurred_at, kind, key, version, hash, meta, code_rev)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    draft.id,
+                    draft.occurred_at.isoformat(),
+                    draft.kind,
+                    draft.key,
+                    actual + 1,
+                    draft.hash,
+                    draft.meta_text,
+                    draft.code_rev,
+                ),
+            )
+        except sqlite3.IntegrityError:  # UNIQUE(key, version): the topic moved on
+            return ConflictError(draft.key, expected_version, self._version(draft.key))
+        seq = cursor.lastrowid
         assert seq is not None
         return Event.from_draft(draft, version=actual + 1, seq=seq)
 
@@ -253,6 +309,12 @@ class SQLiteEventStore:
         """SQLite's ``PRAGMA integrity_check`` answer: ``"ok"`` when the file is sound."""
         with self._lock:
             return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def quick_check(self) -> str:
+        """SQLite's ``PRAGMA quick_check`` answer (``"ok"`` when sound): the integrity
+        check without its slow index cross-checks, cheap enough before every write session."""
+        with self._lock:
+            return str(self._db.execute("PRAGMA quick_check").fetchone()[0])
 
     def close(self) -> None:
         with self._lock:

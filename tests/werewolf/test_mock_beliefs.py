@@ -154,7 +154,7 @@ def test_a_seat_is_never_held_quiet_before_it_has_spoken() -> None:
 def test_a_wolf_knows_the_pack_and_sees_how_exposed_a_mate_is() -> None:
     played = play(SEER_FINDS_2, config=SHORT)
     wolf = mind_at(played.chain, 1, before="vote")
-    assert wolf.p(2) == 1.0 and wolf.p(3) == 1.0 and wolf.p(8) == 0.0
+    assert (wolf.p(2), wolf.p(3), wolf.p(8)) == (1.0, 1.0, 0.0)
     public = public_at(played.chain, 1, before="vote")
     assert public.likeliest([2, 3, 4, 5, 6, 7, 8, 9]) == 2  # the table has found seat 2
 

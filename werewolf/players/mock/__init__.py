@@ -45,6 +45,7 @@ class MockPlayer:
     """Seeded play from the seat's view; see the module docstring."""
 
     kind = "mock"
+    immediate = True  # decide never waits (see Player)
 
     def __init__(
         self, game_seed: int, seat: int, personality: str | None = None, lang: str = "en"
