@@ -67,7 +67,7 @@ _KILL = _either(
 _PLAN = _either(
     r"\b(?:" + _SEAT + r"|(nobody|no\s+one))\s+(?:will\s+claim|claims|jumps\s+as|fakes|plays)\s+"
     r"(?:the\s+)?seer",
-    r"(?:" + _ZSEAT + r"|(没人|都不))\s*(?:来)?(?:起跳|悍跳|跳)\s*预言家",
+    r"(?:" + _ZSEAT + r"|(没人|都不))\s*(?:明天|白天)?\s*(?:来)?(?:起跳|悍跳|跳)\s*预言家",
 )
 _FOLLOW_SEER = _either(r"\b(?:unless|if)\s+(?:a|the)\s+seer\b", r"(?:除非|如果有)预言家")
 

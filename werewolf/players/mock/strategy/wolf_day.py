@@ -111,5 +111,7 @@ def wolf_vote(turn: Turn) -> Answer:
         if None in options:
             return Choice(None, reasoning="only fellow wolves to vote for: abstain")
         return Choice(options[0], reasoning="forced to vote for a fellow wolf")
-    target = public.likeliest(goods)
+    top = max(public.p(s) for s in goods)
+    close = [s for s in goods if public.p(s) >= top - 0.03]  # no clear suspect: any of them
+    target = close[0] if len(close) == 1 else turn.rng.choice(close)
     return Choice(target, reasoning=f"push seat {target}, the table's suspect")
