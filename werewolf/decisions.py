@@ -129,6 +129,14 @@ def storable(text: str) -> str:
     return text if _is_text(text) else text.encode("utf-8", "replace").decode("utf-8")
 
 
+def _not_a_seat(value: object) -> str | None:
+    """Why ``value`` is no seat number (``None`` stands for nobody): the Python API gets
+    ``True`` or ``1.0`` or ``"3"`` refused like any illegal answer, never written as a seat."""
+    if value is None or type(value) is int:
+        return None
+    return f"a target is a seat number (int) or none, not {type(value).__name__} {value!r}"
+
+
 def problem(request: Request, answer: object) -> str | None:
     """None when ``answer`` is legal for ``request``, else the reason it is not."""
     if isinstance(answer, NoAnswer):
@@ -137,6 +145,8 @@ def problem(request: Request, answer: object) -> str | None:
     if kind.speaks:
         if not isinstance(answer, Speech):
             return "answer with a speech"
+        if not isinstance(answer.text, str):
+            return f"a speech is text, not {type(answer.text).__name__}"
         if len(answer.text) > MAX_SPEECH_CHARS:
             return f"a speech is at most {MAX_SPEECH_CHARS} characters"
         if not _is_text(answer.text):
@@ -147,9 +157,15 @@ def problem(request: Request, answer: object) -> str | None:
             return "answer with a witch choice (save, poison)"
         if request.witch is None:
             return "no witch options were given"
+        if not isinstance(answer.save, bool):
+            return f"save is true or false, not {type(answer.save).__name__} {answer.save!r}"
+        if (wrong := _not_a_seat(answer.poison)) is not None:
+            return wrong
         return request.witch.allows(answer.save, answer.poison)
     if not isinstance(answer, Choice):
         return "answer with a choice of one target"
+    if (wrong := _not_a_seat(answer.target)) is not None:
+        return wrong
     if answer.target not in request.options:
         legal = ", ".join("none" if o is None else str(o) for o in request.options)
         shown = "none" if answer.target is None else f"seat {answer.target}"
