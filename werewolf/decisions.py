@@ -137,6 +137,13 @@ def _not_a_seat(value: object) -> str | None:
     return f"a target is a seat number (int) or none, not {type(value).__name__} {value!r}"
 
 
+def _not_of(value: object, kind: type, what: str) -> str | None:
+    """Why ``value`` is not a ``kind`` (answers made through the Python API are not typed)."""
+    if isinstance(value, kind):
+        return None
+    return f"{what}, not {type(value).__name__} {value!r}"
+
+
 def problem(request: Request, answer: object) -> str | None:
     """None when ``answer`` is legal for ``request``, else the reason it is not."""
     if isinstance(answer, NoAnswer):
@@ -145,8 +152,8 @@ def problem(request: Request, answer: object) -> str | None:
     if kind.speaks:
         if not isinstance(answer, Speech):
             return "answer with a speech"
-        if not isinstance(answer.text, str):
-            return f"a speech is text, not {type(answer.text).__name__}"
+        if (wrong := _not_of(answer.text, str, "a speech is text")) is not None:
+            return wrong
         if len(answer.text) > MAX_SPEECH_CHARS:
             return f"a speech is at most {MAX_SPEECH_CHARS} characters"
         if not _is_text(answer.text):
@@ -157,8 +164,8 @@ def problem(request: Request, answer: object) -> str | None:
             return "answer with a witch choice (save, poison)"
         if request.witch is None:
             return "no witch options were given"
-        if not isinstance(answer.save, bool):
-            return f"save is true or false, not {type(answer.save).__name__} {answer.save!r}"
+        if (wrong := _not_of(answer.save, bool, "save is true or false")) is not None:
+            return wrong
         if (wrong := _not_a_seat(answer.poison)) is not None:
             return wrong
         return request.witch.allows(answer.save, answer.poison)
