@@ -27,8 +27,8 @@ def test_a_target_that_is_not_an_int_is_refused(target: object) -> None:
 @pytest.mark.parametrize(
     ("key", "answer"),
     [
-        ("n1.witch.s5", WitchChoice(save=1)),
-        ("n1.witch.s5", WitchChoice(poison=True)),  # type: ignore[arg-type]
+        ("n1.witch.s5", WitchChoice(save=1)),  # type: ignore[arg-type]
+        ("n1.witch.s5", WitchChoice(poison=True)),
         ("d1.speech.s2", Speech(7)),  # type: ignore[arg-type]
     ],
 )
