@@ -138,8 +138,8 @@ class RetryPolicy:
     """How one request is retried after a transient failure.
 
     The n-th wait is ``base_delay * 2**n`` capped at ``max_delay``, plus up to ``jitter`` of
-    itself drawn at random (so seats that failed together do not retry together); a
-    ``Retry-After`` the endpoint sent is waited instead. The request is given up (the call
+    itself drawn at random (so seats that failed together do not retry together), or the
+    ``Retry-After`` the endpoint sent when that is longer. The request is given up (the call
     raises ``LLMUnavailableError``) once the next wait would end more than ``patience``
     seconds after its first failure.
     """
@@ -157,10 +157,10 @@ class RetryPolicy:
 
     def wait(self, failures: int, retry_after: float | None) -> float:
         """Seconds to wait before the next try, after ``failures`` failures (1 or more)."""
-        if retry_after is not None:
-            return max(0.0, retry_after)
         delay = min(self.max_delay, self.base_delay * 2.0 ** (failures - 1))
-        return delay * (1 + self.jitter * self.rng.random())
+        delay *= 1 + self.jitter * self.rng.random()
+        # at least what the endpoint asked for, and never a tight loop on a tiny Retry-After
+        return delay if retry_after is None else max(retry_after, delay)
 
 
 class _EmptyAnswerError(Exception):

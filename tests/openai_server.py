@@ -288,9 +288,7 @@ class OpenAIServer:
     def billed(self) -> Usage:
         """The tokens every answer so far billed (empty answers included)."""
         done = [r.usage for r in self.completions() if r.usage is not None]
-        return Usage(
-            sum(u.prompt_tokens for u in done), sum(u.completion_tokens for u in done)
-        )
+        return Usage(sum(u.prompt_tokens for u in done), sum(u.completion_tokens for u in done))
 
     def bodies(self) -> list[dict[str, Any]]:
         """The JSON bodies of the chat-completion requests, in arrival order."""

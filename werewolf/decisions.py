@@ -73,7 +73,9 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_ms: float = 0.0
-    calls: int = 0
+    calls: int = 0  # answered requests, each billed
+    retries: int = 0  # requests sent again after a transient fault (timeout, 5xx, empty, ...)
+    mode: str | None = None  # "json" when the seat was asked for JSON, not a tool call
 
 
 @dataclass(frozen=True, slots=True)

@@ -166,7 +166,14 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
                 retries=retries,
                 ahead=cache.ahead(topic_id),
             )
-            return await run(ctx)
+            try:
+                return await run(ctx)
+            except Exception as exc:
+                # what the failed phase was billed goes into its __error__ event (the adapter
+                # merges failure_meta), so the budget and the totals count every token
+                if ctx.usage:
+                    exc.failure_meta = {"usage": ctx.usage}  # type: ignore[attr-defined]
+                raise
 
         return role
 

@@ -28,12 +28,14 @@ from .decisions import (
     DecisionKind,
     Request,
     Speech,
+    Usage,
     WitchChoice,
     fallback,
     problem,
     storable,
 )
 from .players.base import Player
+from .players.errors import SeatError
 from .rules import (
     hunter_targets,
     next_speaker,
@@ -94,7 +96,12 @@ class PhaseContext:
         player = self.players[request.seat]
         reason: str | None = None
         for _ in range(1 + self.retries):
-            answer = await player.decide(replace(request, feedback=reason))
+            try:
+                answer = await player.decide(replace(request, feedback=reason))
+            except SeatError as exc:
+                if exc.usage is not None:  # billed before it failed: recorded with the error
+                    self._account_usage(slot, request, exc.usage)
+                raise
             self._account(slot, request, answer)
             reason = problem(request, answer)
             self._think(request, answer.reasoning, refused=reason)
@@ -109,6 +116,15 @@ class PhaseContext:
             }
         )
         return fallback(request)
+
+    async def ask_all(self, requests: Sequence[Request]) -> list[Answer]:
+        """Independent decisions at once. When one fails, the others still finish before the
+        failure is raised, so what each was billed is accounted for."""
+        results = await asyncio.gather(*(self.ask(r) for r in requests), return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+        return [r for r in results if not isinstance(r, BaseException)]
 
     def _think(self, request: Request, reasoning: str, *, refused: str | None) -> None:
         """Keep a seat's reasoning for the god view: every round of a decision (the wolves'
@@ -127,17 +143,22 @@ class PhaseContext:
             name = f"exchange/{request.seat}/{request.kind}"
             self.exchanges.setdefault(name, []).append(answer.exchange)
         if answer.usage is not None:
-            u = answer.usage
-            slot.usage.append(
-                {
-                    "seat": request.seat,
-                    "decision": request.kind.value,
-                    "prompt_tokens": u.prompt_tokens,
-                    "completion_tokens": u.completion_tokens,
-                    "latency_ms": round(u.latency_ms, 1),
-                    "calls": u.calls,
-                }
-            )
+            self._account_usage(slot, request, answer.usage)
+
+    def _account_usage(self, slot: _AskRecord, request: Request, u: Usage) -> None:
+        record: dict[str, Any] = {
+            "seat": request.seat,
+            "decision": request.kind.value,
+            "prompt_tokens": u.prompt_tokens,
+            "completion_tokens": u.completion_tokens,
+            "latency_ms": round(u.latency_ms, 1),
+            "calls": u.calls,
+        }
+        if u.retries:
+            record["retries"] = u.retries
+        if u.mode == "json":
+            record["mode"] = "json"
+        slot.usage.append(record)
 
     def result(
         self,
@@ -235,7 +256,7 @@ async def wolf_night(ctx: PhaseContext) -> RoleResult:
             )
             for wolf in wolves
         ]
-        answers = await asyncio.gather(*(ctx.ask(r) for r in requests))
+        answers = await ctx.ask_all(requests)
         proposals = {r.seat: _choice(a) for r, a in zip(requests, answers, strict=True)}
         rounds.append([[seat, t] for seat, t in sorted(proposals.items())])
         agreed = _agree(proposals)
@@ -437,7 +458,7 @@ async def vote(ctx: PhaseContext) -> RoleResult:
         )
         for seat in voters(state)
     ]
-    answers = await asyncio.gather(*(ctx.ask(r) for r in requests))
+    answers = await ctx.ask_all(requests)
     ballots = {r.seat: _choice(a) for r, a in zip(requests, answers, strict=True)}
     result = tally(state, ballots)
     lines = [

@@ -279,7 +279,9 @@ def test_a_hanging_endpoint_times_out_with_a_clear_error(server: OpenAIServer) -
 
 def test_a_refused_request_is_not_retried(server: OpenAIServer) -> None:
     server.script(HTTPError(400, "tools are not supported by this model"))
-    with pytest.raises(LLMToolsRefusedError, match=r"refused tool calls, HTTP 400: .*not supported"):
+    with pytest.raises(
+        LLMToolsRefusedError, match=r"refused tool calls, HTTP 400: .*not supported"
+    ):
         vote(server)
     assert len(server.bodies()) == 1
 

@@ -17,12 +17,16 @@ A cassette is JSON Lines, one answered request a line::
      "status": 200, "headers": {"content-type": "application/json"},
      "response": "...body text...", "latency_ms": 812.4}
 
-Request headers are not recorded: the API key never reaches the file.
+Request headers are not recorded, and the key the request carried (its ``Authorization``
+bearer token) is replaced by ``***`` in every answer before anyone reads it: an endpoint that
+echoes the key in an error body gets it into no cassette, message, exchange or log.
 
-Latency comes from here too. ``measured()`` opens a sink in the current task's context;
-each answered request adds its time to it (a replay adds the recorded time), so a seat's
-latency is the time its endpoint took to answer, the same in a recording and its replay,
-and client back-off waits are not counted.
+Latency and billing come from here too. ``measured()`` opens a sink in the current task's
+context; each answered request adds a ``Billed`` to it: its time (a replay adds the recorded
+time) and the tokens its body's ``usage`` billed, also for answers the caller then throws
+away (an empty answer retried, an error). So a seat's latency is the time its endpoint took
+to answer, the same in a recording and its replay, client back-off waits are not counted,
+and every billed token is seen exactly once.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -43,6 +48,7 @@ import httpx2
 from ..errors import ConfigError
 
 __all__ = [
+    "Billed",
     "CassetteRecorder",
     "CassetteTransport",
     "MeteredTransport",
@@ -51,25 +57,53 @@ __all__ = [
 ]
 
 _KEPT_HEADERS = ("content-type", "retry-after", "retry-after-ms", "x-should-retry")
-_SINK: ContextVar[list[float] | None] = ContextVar("werewolf_endpoint_seconds", default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Billed:
+    """One answered request: the endpoint's time and the tokens its answer billed."""
+
+    seconds: float
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+_SINK: ContextVar[list[Billed] | None] = ContextVar("werewolf_endpoint_bills", default=None)
 
 
 @contextmanager
-def measured() -> Iterator[list[float]]:
-    """A list that collects, in seconds, the time of every request answered inside the
-    block (in this task)."""
-    seconds: list[float] = []
-    token = _SINK.set(seconds)
+def measured() -> Iterator[list[Billed]]:
+    """A list that collects a ``Billed`` for every request answered inside the block (in
+    this task and the tasks it starts)."""
+    bills: list[Billed] = []
+    token = _SINK.set(bills)
     try:
-        yield seconds
+        yield bills
     finally:
         _SINK.reset(token)
 
 
-def _note(seconds: float) -> None:
+def _billed_usage(content: bytes) -> tuple[int, int]:
+    """(prompt, completion) tokens an answer's JSON body reports; (0, 0) when none."""
+    try:
+        usage = json.loads(content).get("usage") or {}
+        return int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+    except (ValueError, AttributeError, TypeError):
+        return 0, 0
+
+
+def _note(seconds: float, content: bytes) -> None:
     sink = _SINK.get()
     if sink is not None:
-        sink.append(seconds)
+        sink.append(Billed(seconds, *_billed_usage(content)))
+
+
+def _scrub(content: bytes, request: httpx2.Request) -> bytes:
+    """``content`` with the request's bearer token masked, should the endpoint echo it."""
+    scheme, _, key = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and len(key) >= 4:
+        return content.replace(key.encode("utf-8"), b"***")
+    return content
 
 
 def request_hash(body: bytes) -> str:
@@ -147,9 +181,10 @@ class MeteredTransport(httpx2.AsyncBaseTransport):
             content = await response.aread()  # decoded: the headers below say so
         finally:
             await response.aclose()
+        content = _scrub(content, request)
         # rounded as the cassette keeps it, so a replay adds up exactly the same times
         latency_ms = round((time.perf_counter() - started) * 1000, 3)
-        _note(latency_ms / 1000)
+        _note(latency_ms / 1000, content)
         headers = {
             k: v
             for k, v in response.headers.items()
@@ -219,11 +254,7 @@ class CassetteTransport(httpx2.AsyncBaseTransport):
                 request=request,
             )
         entry = queue.popleft()
-        _note(float(entry.get("latency_ms", 0.0)) / 1000)
+        content = str(entry["response"]).encode("utf-8")
+        _note(float(entry.get("latency_ms", 0.0)) / 1000, content)
         headers = {str(k): str(v) for k, v in dict(entry.get("headers") or {}).items()}
-        return httpx2.Response(
-            entry["status"],
-            headers=headers,
-            content=str(entry["response"]).encode("utf-8"),
-            request=request,
-        )
+        return httpx2.Response(entry["status"], headers=headers, content=content, request=request)

@@ -12,11 +12,13 @@
 Raised from a player's ``decide``, a ``SeatError`` fails the running phase: the adapter
 records ``werewolf.__error__`` and ``werewolf resume GAME`` continues the game, with the same
 players or, with ``--seat N=KIND``, another one in that seat. Messages name the seat, its
-kind and model and the endpoint, never a key.
+kind and model and the endpoint, never a key. ``usage`` is what the failed decision was
+billed, recorded with the error so that no billed token goes uncounted.
 """
 
 from __future__ import annotations
 
+from ..decisions import Usage
 from ..errors import WerewolfError
 
 __all__ = ["BudgetExceededError", "SeatError", "SeatLeftError", "SeatUnavailableError"]
@@ -25,9 +27,10 @@ __all__ = ["BudgetExceededError", "SeatError", "SeatLeftError", "SeatUnavailable
 class SeatError(WerewolfError):
     """A seat's player cannot decide; ``seat`` names it."""
 
-    def __init__(self, seat: int, message: str) -> None:
+    def __init__(self, seat: int, message: str, *, usage: Usage | None = None) -> None:
         super().__init__(message)
         self.seat = seat
+        self.usage = usage
 
 
 class SeatUnavailableError(SeatError, ConnectionError):
