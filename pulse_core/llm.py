@@ -38,8 +38,8 @@ import json
 import random
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, TypeAlias, TypeVar, cast
 
 import openai
@@ -133,15 +133,22 @@ class ToolCallOutcome(Generic[M]):
 
 
 # -- one request --------------------------------------------------------------------------------
+async def _no_wait(seconds: float) -> None:
+    """A sleep that does not wait: for replays, whose answers are all at hand."""
+
+
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
     """How one request is retried after a transient failure.
 
     The n-th wait is ``base_delay * 2**n`` capped at ``max_delay``, plus up to ``jitter`` of
-    itself drawn at random (so seats that failed together do not retry together), or the
+    itself drawn from ``rng`` (so seats that failed together do not retry together), or the
     ``Retry-After`` the endpoint sent when that is longer. The request is given up (the call
-    raises ``LLMUnavailableError``) once the next wait would end more than ``patience``
-    seconds after its first failure.
+    raises ``LLMUnavailableError``) once the endpoint would have been down for more than
+    ``patience`` seconds, counting the waits and the full timeout of every try that timed
+    out. Counted so rather than by the clock, the decision depends only on the answers and
+    the seeded ``rng``: a replay of recorded answers gives up exactly where the recording
+    did. ``sleep`` waits (``no_wait()`` makes a policy for replays).
     """
 
     patience: float = 300.0
@@ -149,6 +156,9 @@ class RetryPolicy:
     max_delay: float = 30.0
     jitter: float = 0.5
     rng: random.Random = field(default_factory=random.Random, compare=False, repr=False)
+    sleep: Callable[[float], Awaitable[None]] = field(
+        default=asyncio.sleep, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         for name in ("patience", "base_delay", "max_delay", "jitter"):
@@ -161,6 +171,10 @@ class RetryPolicy:
         delay *= 1 + self.jitter * self.rng.random()
         # at least what the endpoint asked for, and never a tight loop on a tiny Retry-After
         return delay if retry_after is None else max(retry_after, delay)
+
+    def no_wait(self) -> RetryPolicy:
+        """The same decisions, without waiting."""
+        return replace(self, sleep=_no_wait)
 
 
 class _EmptyAnswerError(Exception):
@@ -269,8 +283,8 @@ async def _complete(
     message, the usage (billed empty answers included), the latency in seconds of the try
     that answered, and how many tries were sent again."""
     spent = LLMUsage()
-    first_failure: float | None = None
     failures = 0
+    down = 0.0  # seconds the endpoint has been down for this request, as RetryPolicy counts
     while True:
         started = time.perf_counter()
         try:
@@ -280,19 +294,23 @@ async def _complete(
             if isinstance(exc, _EmptyAnswerError):
                 spent += exc.usage
             failures += 1
-            now = time.monotonic()
-            first_failure = now if first_failure is None else first_failure
+            if isinstance(exc, openai.APITimeoutError):
+                down += _timeout_seconds(client, timeout)
             wait = 0.0 if retry is None else retry.wait(failures, _retry_after(exc))
-            down_for = now + wait - first_failure
-            if retry is None or not _transient(exc) or down_for > retry.patience:
-                if retry is None:
-                    tries = f"{client.max_retries + 1} tries"
-                else:
-                    tries = f"{failures} tries in {now - first_failure:.1f} s"
+            if retry is None or not _transient(exc) or down + wait > retry.patience:
+                tries = f"{client.max_retries + 1 if retry is None else failures} tries"
                 tools = "tools" in request
                 # from None: the client's exception text may quote request details
                 raise _endpoint_error(client, model, exc, tries, tools=tools) from None
-            await asyncio.sleep(wait)
+            down += wait
+            await retry.sleep(wait)
+
+
+def _timeout_seconds(client: openai.AsyncOpenAI, timeout: float | None) -> float:
+    if timeout is not None:
+        return timeout
+    own = client.timeout
+    return float(own) if isinstance(own, int | float) else 0.0
 
 
 def _assistant_message(message: ChatCompletionMessage) -> ChatMessage:

@@ -322,7 +322,6 @@ def test_a_recovered_endpoint_resumes_with_the_same_seats(
     code, out, _ = _run(capsys, "play", "--seed", "7", *argv)
     assert code == 1
     assert "answered HTTP 502 (" in out
-    assert " tries in " in out
     down.clear()  # the endpoint is back
     game = _game(store)
     code, out, err = _run(capsys, "resume", game, *argv)
@@ -378,7 +377,7 @@ def test_an_endpoint_that_hangs_is_given_up_on_with_a_clear_error(
     request = Request(
         DecisionKind.VOTE, seat, view(chain, seat), "d1.vote.r1.s5", options=(1, None)
     )
-    spec = llm_specs(openai_server, timeout=0.2, patience=0.1)[seat]
+    spec = llm_specs(openai_server, timeout=0.2, patience=0.3)[seat]
     pool = ClientPool(ENV, backoff=(0.05, 0.05))
     player = LLMPlayer(spec, seat=seat, game_seed=1, clients=pool)
 
@@ -392,6 +391,7 @@ def test_an_endpoint_that_hangs_is_given_up_on_with_a_clear_error(
         asyncio.run(decide())
     message = str(caught.value)
     assert message.startswith(f"seat 5 (llm:test-model at {openai_server.base_url}): ")
-    assert "did not answer within the timeout (2 tries in 0." in message
+    # the timeout counts as down time: 0.2 + a wait of 0.05 s, then 0.2 more passes 0.3 s
+    assert "did not answer within the timeout (2 tries)" in message
     assert TEST_API_KEY not in message
     assert len(openai_server.bodies()) == 2  # the second failure came past the patience

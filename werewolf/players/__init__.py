@@ -157,11 +157,12 @@ class SpecSeating:
         recap: bool = True,
         recorder: CassetteRecorder | None = None,
         backoff: tuple[float, float] = BACKOFF,
+        waits: bool = True,
     ) -> None:
         self.specs = dict(specs)
         self.recorder = recorder
         self.lang = lang
-        self.clients = ClientPool(env, transport, backoff=backoff)
+        self.clients = ClientPool(env, transport, backoff=backoff, waits=waits)
         self.meter = TokenMeter(budget, spent)
         self._terminal = terminal
         self._recap = recap
@@ -218,14 +219,18 @@ def seating_from_specs(
     replay: str | None = None,
     terminal: Terminal | None = None,
     recap: bool = True,
-    backoff: tuple[float, float] | None = None,
+    backoff: tuple[float, float] = BACKOFF,
+    session: int = 0,
 ) -> SpecSeating:
     """A seating for ``specs`` (e.g. ``Lineup.check(...)``'s result).
 
     ``record`` names a cassette file every LLM request and answer is appended to;
-    ``replay`` a cassette the answers are served from, with no network at all;
+    ``replay`` a cassette the answers are served from, with no network at all; ``session``
+    is the number of events the game had when this process took it up (0 for a new game),
+    which marks the cassette's part of each process, so that a game stopped and resumed
+    replays each part from its own answers;
     ``backoff`` is the first and the longest wait between two tries of a request after a
-    transient fault (default ``BACKOFF``; none when replaying: the cassette answers at once).
+    transient fault (default ``BACKOFF``; replaying, the waits are counted, not waited).
     """
     if record is not None and replay is not None:
         raise ConfigError([("--record", "record or replay a cassette, not both at once")])
@@ -234,18 +239,18 @@ def seating_from_specs(
     transport: TransportFactory | None = None
     recorder: CassetteRecorder | None = None
     if replay is not None:
-        cassette = CassetteTransport(replay)
+        cassette = CassetteTransport(replay, session=session)
         # no request leaves the process, so no key is read; a placeholder stands in, one no
         # message holds (redaction masks the key wherever it appears: a word would be mangled)
         base = os.environ if env is None else env
         env = {**base, **{s.key_env(): REPLAY_KEY for s in specs.values() if s.kind == "llm"}}
-        backoff = (0.0, 0.0) if backoff is None else backoff
 
         def transport() -> CassetteTransport:
             return cassette
 
     elif record is not None:
         recording = recorder = CassetteRecorder(record, mode="a")
+        recorder.session(session)
 
         def transport() -> MeteredTransport:
             return MeteredTransport(recorder=recording)
@@ -260,5 +265,6 @@ def seating_from_specs(
         terminal=terminal,
         recap=recap,
         recorder=recorder,
-        backoff=BACKOFF if backoff is None else backoff,
+        backoff=backoff,
+        waits=replay is None,
     )

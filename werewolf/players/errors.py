@@ -18,6 +18,8 @@ billed, recorded with the error so that no billed token goes uncounted.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..decisions import Usage
 from ..errors import WerewolfError
 
@@ -38,16 +40,28 @@ class SeatUnavailableError(SeatError, ConnectionError):
 
 
 class BudgetExceededError(SeatError):
-    """The game spent its token budget; ``spent`` and ``budget`` are token counts."""
+    """The game spent its token budget; ``spent`` and ``budget`` are token counts.
 
-    def __init__(self, seat: int, spent: int, budget: int) -> None:
-        super().__init__(
-            seat,
-            f"the game's token budget is spent ({spent:,} of {budget:,} tokens) before "
-            f"seat {seat}'s next request: raise [budget] tokens in the lineup to go on",
-        )
-        self.spent = spent
+    ``spent`` reads the game's counter when asked (``spent_now``), not when raised: the
+    requests already in flight when the budget ran out still finish and are billed before
+    the failure is recorded and reported, and the message counts them too, so it agrees with
+    the game's total."""
+
+    def __init__(self, seat: int, spent_now: Callable[[], int], budget: int) -> None:
+        super().__init__(seat, "the game's token budget is spent")
+        self._spent_now = spent_now
         self.budget = budget
+
+    @property
+    def spent(self) -> int:
+        return self._spent_now()
+
+    def __str__(self) -> str:
+        return (
+            f"the game's token budget is spent ({self.spent:,} of {self.budget:,} tokens) "
+            f"before seat {self.seat}'s next request: raise [budget] tokens in the lineup to "
+            "go on"
+        )
 
 
 class SeatLeftError(SeatError, EOFError):

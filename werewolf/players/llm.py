@@ -83,7 +83,7 @@ class TokenMeter:
     def check(self, seat: int) -> None:
         """Raise BudgetExceededError once the budget is spent."""
         if self.budget is not None and self.spent >= self.budget:
-            raise BudgetExceededError(seat, self.spent, self.budget)
+            raise BudgetExceededError(seat, lambda: self.spent, self.budget)
 
     def add(self, tokens: int) -> None:
         self.spent += tokens
@@ -95,7 +95,8 @@ class ClientPool:
     ``transport`` makes the httpx transport under each client (default: the network,
     timed); keys are read from ``env`` when a client is made and never kept elsewhere;
     ``backoff`` is the first and the longest wait between two tries of one request (the
-    clients themselves never retry: ``retry_policy`` does, per seat).
+    clients themselves never retry: ``retry_policy`` does, per seat); ``waits=False`` counts
+    the waits without waiting (a cassette answers at once).
     """
 
     def __init__(
@@ -104,21 +105,34 @@ class ClientPool:
         transport: TransportFactory | None = None,
         *,
         backoff: tuple[float, float] = BACKOFF,
+        waits: bool = True,
     ) -> None:
         self._env = os.environ if env is None else env
         self._transport = transport
         self.backoff = backoff
+        self.waits = waits
         self._clients: dict[tuple[Any, ...], tuple[asyncio.AbstractEventLoop, openai.AsyncOpenAI]]
         self._clients = {}
 
     def base_url(self, spec: SeatSpec) -> str:
         return spec.resolved_base_url(self._env) or DEFAULT_BASE_URL
 
-    def retry_policy(self, spec: SeatSpec) -> RetryPolicy:
+    def retry_policy(self, spec: SeatSpec, seed: str) -> RetryPolicy:
+        """A seat's policy; its jitter is drawn from ``seed``, so a replay of recorded
+        answers waits (or, replaying, counts) the same and gives up where the recording
+        did."""
+        import random
+
         from pulse_core.llm import RetryPolicy
 
         first, longest = self.backoff
-        return RetryPolicy(patience=spec.patience, base_delay=first, max_delay=longest)
+        policy = RetryPolicy(
+            patience=spec.patience,
+            base_delay=first,
+            max_delay=longest,
+            rng=random.Random(seed),
+        )
+        return policy if self.waits else policy.no_wait()
 
     def client(self, spec: SeatSpec) -> openai.AsyncOpenAI:
         loop = asyncio.get_running_loop()
@@ -176,7 +190,7 @@ class LLMPlayer:
         self.meter = meter or TokenMeter()
         self.personality = spec.personality or default_personality(game_seed, seat, lang)
         self.mode: str = "json" if spec.tool_mode == "json" else "tool"
-        self.retry = clients.retry_policy(spec)
+        self.retry = clients.retry_policy(spec, f"{game_seed}:{seat}")
 
     def _sampling(self) -> dict[str, Any]:
         spec = self.spec
