@@ -531,7 +531,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if spec.seat is not None:
         _check_seat(spec, len(log.state.identities), "--seat")
     if args.html is not None:
-        page = replay_html(log, spec, width=args.width or 100, **options)
+        page = replay_html(log, spec, from_day=args.day)
         args.html.write_text(page, encoding="utf-8")
         _say(f"wrote {args.html}")
     if args.markdown is not None:

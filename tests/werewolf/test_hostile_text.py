@@ -4,7 +4,6 @@ and reasoning never reach a terminal, a page or a prompt as they were written.""
 from __future__ import annotations
 
 import asyncio
-import html
 import io
 
 from rich.console import Console
@@ -26,6 +25,7 @@ from werewolf.replay import (
 from werewolf.text import one_line, visible
 
 from .scripted import DEAL, ScriptedPlayer
+from .test_replay_page import embedded, strings
 
 # clear the screen, set the window title, a C1 CSI, NUL, backspace, a bidi override that
 # makes "evil" display as "live", and a line that imitates the moderator
@@ -71,10 +71,12 @@ def test_every_renderer_shows_hostile_text_harmlessly() -> None:
     assert speeches, "the hostile speech never reached the log"
     views = [ViewSpec(), ViewSpec(ViewKind.PUBLIC), ViewSpec.of_seat(1), ViewSpec.of_seat(4)]
     for spec in views:
+        page = replay_html(log, spec)
+        assert not any(ch in page for ch in RAW), spec
         for drawn in (
             replay_text(log, spec, width=100),
             replay_markdown(log, spec, width=100),
-            html.unescape(replay_html(log, spec, width=100)),
+            "\n".join(strings(embedded(page))),  # every text the page shows
         ):
             assert not any(ch in drawn for ch in RAW), spec
             assert "\\x1b[2J" in drawn

@@ -4,6 +4,8 @@
 
     werewolf arena run --players mock,random,mock:bold --games 60 --name baseline
     werewolf arena report baseline [--markdown F] [--json F] [--plot DIR]
+    werewolf arena list
+    werewolf arena rm NAME
     werewolf arena baseline
 
 Bad input prints one line and exits with 2 (the ``werewolf`` command's handler turns the
@@ -13,6 +15,7 @@ package's errors into that line); Ctrl-C exits with 130 and says how to continue
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -22,13 +25,25 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
+from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from pulse_core.limits import clip
 
 from ..argtypes import DEFAULT_STORE, EXIT_INTERRUPTED, positive_float, positive_int
-from ..errors import ConfigError
+from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from .metrics import tournament_metrics
+from .record_cache import cache_path
 from .report import (
     Report,
     render_report,
@@ -39,7 +54,16 @@ from .report import (
 )
 from .results import run_games
 from .roster import ArenaBudget, ArenaPlayer, Roster, load_roster, parse_players
-from .runner import RunProgress, RunResult, open_run_store, play_run
+from .runner import (
+    RunProgress,
+    RunResult,
+    Tally,
+    check_play,
+    check_store_path,
+    open_run_store,
+    play_run,
+)
+from .schedule import game_id
 from .seating import RunSeats, SeatFactory, check_keys, seat_player
 from .spec import RunSpec, Schedule, balance_unit, load_run, make_run, run_path, save_run
 
@@ -191,20 +215,28 @@ def _with_budget(args: argparse.Namespace, spec: RunSpec) -> RunSpec:
 
 
 class _ProgressView:
-    """A rich progress bar with games done, running win rates, tokens and cost."""
+    """A rich progress bar with games done, time spent and left, running win rates, tokens
+    and cost. Time left is estimated from the games ended since this command started (a
+    continued run's earlier games do not count as speed)."""
 
-    def __init__(self, console: Console, spec: RunSpec) -> None:
+    def __init__(
+        self, console: Console, spec: RunSpec, get_time: Callable[[], float] | None = None
+    ) -> None:
         self.spec = spec
         self.progress = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
             TextColumn("{task.fields[status]}"),
             console=console,
             transient=False,
+            get_time=get_time,
         )
         self.task = self.progress.add_task(spec.name, total=spec.games, status="")
+        self._seen = False
 
     def update(self, progress: RunProgress) -> None:
         rates = " ".join(
@@ -217,14 +249,27 @@ class _ProgressView:
             status += f" | {progress.tokens:,} tokens"
             if progress.cost is not None:
                 status += f", ${progress.cost:.4f}"
-        self.progress.update(self.task, completed=len(progress.ended), status=status)
+        if not self._seen:  # games ended before now are where the bar starts, not speed
+            self._seen = True
+            self.progress.reset(self.task, completed=len(progress.ended), status=status)
+        else:
+            self.progress.update(self.task, completed=len(progress.ended), status=status)
 
 
-def _play(args: argparse.Namespace, spec: RunSpec, run_file: Path, console: Console) -> RunResult:
-    workers = args.workers
-    if workers is None:
-        workers = 1 if spec.uses_tokens else max(1, os.cpu_count() or 1)
-    factory = seat_factory(spec)
+def _workers(args: argparse.Namespace, spec: RunSpec) -> int:
+    if args.workers is not None:
+        return int(args.workers)
+    return 1 if spec.uses_tokens else max(1, os.cpu_count() or 1)
+
+
+def _play(
+    args: argparse.Namespace,
+    spec: RunSpec,
+    run_file: Path,
+    console: Console,
+    factory: SeatFactory,
+) -> RunResult:
+    workers = _workers(args, spec)
     err = Console(stderr=True, highlight=False)
     # a progress bar only where someone watches: piped output gets the summary alone
     view = _ProgressView(err, spec) if not args.quiet and err.is_terminal else None
@@ -285,19 +330,26 @@ def _outcome(console: Console, spec: RunSpec, store: Path, result: RunResult) ->
     return 0
 
 
-def _run_or_continue(args: argparse.Namespace) -> tuple[RunSpec, Path]:
+def _run_or_continue(args: argparse.Namespace) -> tuple[RunSpec, Path, SeatFactory]:
+    """The run to play, saved only once everything it needs was checked: its players can
+    be seated (keys set), its budget priced and its store opened. A refused run leaves no
+    run file behind to clash with the next try."""
     run_file = run_path(args.store, args.name)
     spec = _continued_run(args, load_run(run_file)) if run_file.exists() else _new_run(args)
     spec = make_run(**_with_budget(args, spec).model_dump())  # a saved run always loads again
+    factory = seat_factory(spec)
+    check_play(spec, workers=_workers(args, spec), factory=factory)
+    check_store_path(args.store)
+    open_run_store(args.store).close()
     save_run(run_file, spec)
-    return spec, run_file
+    return spec, run_file, factory
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     console = Console(highlight=False, width=args.width)
-    spec, run_file = _run_or_continue(args)
+    spec, run_file, factory = _run_or_continue(args)
     try:
-        result = _play(args, spec, run_file, console)
+        result = _play(args, spec, run_file, console, factory)
     except _Interrupted as stop:
         _say(
             f"interrupted. Finished games are saved; continue with: "
@@ -316,7 +368,7 @@ def build_report(spec: RunSpec, store_path: Path, *, rounds: int = 1000) -> Repo
         raise ConfigError([("--store", f"{store_path}: no such store")])
     store = open_run_store(store_path)
     try:
-        games = run_games(spec, store)
+        games = run_games(spec, store, cache_path(run_path(store_path, spec.name)))
     finally:
         store.close()
     players = [p.name for p in spec.players]
@@ -342,12 +394,92 @@ def _write_outputs(args: argparse.Namespace, report: Report, console: Console) -
 
 def cmd_report(args: argparse.Namespace) -> int:
     console = Console(highlight=False, width=args.width)
-    spec = load_run(run_path(args.store, args.name))
+    spec = load_run(run_path(args.store, args.name, "NAME"))
     if args.plot is not None:
         require_matplotlib()  # fail before any work
     report = build_report(spec, args.store, rounds=args.bootstrap)
     render_report(console, report)
     _write_outputs(args, report, console)
+    return 0
+
+
+# -- list and rm --------------------------------------------------------------------------------------
+def _run_files(store: Path) -> list[Path]:
+    folder = run_path(store, "x").parent
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob("*.json") if not p.name.endswith(".report.json"))
+
+
+def _ended_games(spec: RunSpec, store_path: Path) -> int | None:
+    """How many of the run's games have ended, or None when there is no store yet."""
+    if not store_path.is_file():
+        return None
+    store = open_run_store(store_path)
+    try:
+        return len(Tally(spec, store).update().ended)
+    finally:
+        store.close()
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """Every run beside the store: its players, schedule and how far it got."""
+    console = Console(highlight=False, width=args.width)
+    files = _run_files(args.store)
+    if not files:
+        console.print(f"No runs beside {args.store}.", markup=False, soft_wrap=True)
+        return 0
+    table = Table(box=box.SIMPLE, show_header=True, header_style="bold")
+    for column in ("run", "players", "schedule", "games ended"):
+        table.add_column(column)
+    for path in files:
+        try:
+            spec = load_run(path)
+        except WerewolfError as exc:
+            table.add_row(path.stem, f"unreadable: {clip(exc, 80)}", "", "")
+            continue
+        ended = _ended_games(spec, args.store)
+        table.add_row(
+            spec.name,
+            ", ".join(p.name for p in spec.players),
+            spec.schedule.value,
+            f"{0 if ended is None else ended} of {spec.games}",
+        )
+    console.print(table)
+    return 0
+
+
+def cmd_rm(args: argparse.Namespace) -> int:
+    """Remove a run's file and its default report files; its games stay in the store
+    (the log is append-only), and the name is free again."""
+    run_file = run_path(args.store, args.name, "NAME")
+    if not run_file.is_file():
+        raise GameFileError(f"{run_file}: no such run (see werewolf arena list)")
+    try:
+        spec: RunSpec | None = load_run(run_file)
+    except WerewolfError:
+        spec = None  # a damaged run file is removed all the same
+    started = 0
+    if spec is not None and args.store.is_file():
+        store = open_run_store(args.store)
+        try:
+            started = sum(1 for i in range(spec.games) if store.version(game_id(spec, i)))
+        finally:
+            store.close()
+    for path in (
+        run_file,
+        run_file.with_suffix(".md"),
+        run_file.with_name(f"{args.name}.report.json"),
+        cache_path(run_file),
+    ):
+        path.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # the cache folder goes with its last run
+        cache_path(run_file).parent.rmdir()
+    Console(highlight=False).print(
+        f"Removed run {args.name}; its {started} games stay in the store {args.store}.",
+        markup=False,
+        soft_wrap=True,
+    )
     return 0
 
 
@@ -470,6 +602,24 @@ def add_arena(subparsers: Any) -> None:
     )
     _add_common(report)
     report.set_defaults(run=cmd_report)
+
+    listing = commands.add_parser(
+        "list",
+        help="the runs beside the store, with their players and progress",
+        description="List every run beside the store: its players, schedule and games ended.",
+    )
+    _add_common(listing)
+    listing.set_defaults(run=cmd_list)
+
+    rm = commands.add_parser(
+        "rm",
+        help="remove a run (its games stay in the store)",
+        description="Remove a run's file and its report files, so its name is free again. "
+        "Its games stay in the store: the log is append-only.",
+    )
+    rm.add_argument("name", metavar="NAME", help="the run's name")
+    _add_common(rm)
+    rm.set_defaults(run=cmd_rm)
 
     baseline = commands.add_parser(
         "baseline",

@@ -14,7 +14,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import multiprocessing.connection
+import os
 import signal
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -23,6 +26,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from pulse_core import ConflictError, Event, EventStore, SQLiteEventStore, WorkflowRule
+from pulse_core.limits import clip
 
 from ..errors import ConfigError, WerewolfError
 from ..game import WORKFLOW, start_meta, werewolf_workflow
@@ -37,6 +41,8 @@ __all__ = [
     "RunProgress",
     "RunResult",
     "Tally",
+    "check_play",
+    "check_store_path",
     "drive",
     "open_run_store",
     "play_run",
@@ -152,6 +158,36 @@ class RunResult:
         return len(self.progress.ended) == self.progress.total
 
 
+def check_store_path(path: Path) -> None:
+    """Refuse a --store that is a folder, or whose folder is a file, before anything is
+    written for the run."""
+    if path.exists() and not path.is_file():
+        raise ConfigError([("--store", f"{clip(path)}: not a store file (a folder?)")])
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ConfigError([("--store", f"{clip(parent)} is a file, not a folder")])
+            break
+
+
+def check_play(spec: RunSpec, *, workers: int, factory: SeatFactory) -> None:
+    """Refuse what ``play_run`` would refuse, so the command can check it before it saves
+    the run file."""
+    if workers < 1:
+        raise ConfigError([("--workers", f"must be at least 1, not {workers}")])
+    if workers > 1 and (spec.uses_tokens or factory is not seat_player):
+        raise ConfigError(
+            [
+                (
+                    "--workers",
+                    "several processes are for mock runs: LLM games run concurrently "
+                    "in one process (--concurrency)",
+                )
+            ]
+        )
+    _check_prices(spec)
+
+
 def _check_prices(spec: RunSpec) -> None:
     if spec.budget.usd is None:
         return
@@ -240,11 +276,31 @@ async def _drive(
 
 
 # -- processes ---------------------------------------------------------------------------------
+EXIT_ORPHANED = 3  # a worker whose parent died: it stops rather than play on unwatched
+
+
+def _die_with_parent() -> None:
+    """End this worker as soon as the process that forked it is gone, even by kill -9: a
+    worker left playing would race the next run of the same command. The parent's end of
+    multiprocessing's sentinel pipe closes when it dies, so the read end sees EOF."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    sentinel = parent.sentinel
+
+    def watch() -> None:
+        multiprocessing.connection.wait([sentinel])
+        os._exit(EXIT_ORPHANED)  # no cleanup: the store's last transaction rolls back
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _play_share(run_file: str, store_path: str, indices: list[int], concurrency: int) -> None:
     """One worker process: its share of the games, on its own connection to the store."""
     # Ctrl-C reaches the whole process group; the parent stops its workers itself, so a
     # worker does not print a traceback of its own
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
     spec = load_run(Path(run_file))
     store = open_run_store(Path(store_path))
     try:
@@ -286,19 +342,7 @@ def play_run(
     """
     if concurrency < 1:
         raise ConfigError([("--concurrency", f"must be at least 1, not {concurrency}")])
-    if workers < 1:
-        raise ConfigError([("--workers", f"must be at least 1, not {workers}")])
-    if workers > 1 and (spec.uses_tokens or factory is not seat_player):
-        raise ConfigError(
-            [
-                (
-                    "--workers",
-                    "several processes are for mock runs: LLM games run concurrently "
-                    "in one process (--concurrency)",
-                )
-            ]
-        )
-    _check_prices(spec)
+    check_play(spec, workers=workers, factory=factory)
     began = time.perf_counter()
     # worker processes are forked before this process opens the store: a forked child
     # must not inherit an open SQLite connection

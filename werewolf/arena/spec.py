@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from pulse_core.limits import clip
 
 from ..config import GameConfig
 from ..errors import ConfigError, GameFileError
@@ -27,13 +30,17 @@ __all__ = [
     "RunSpec",
     "Schedule",
     "balance_unit",
+    "check_run_name",
     "load_run",
     "make_run",
     "run_path",
     "save_run",
 ]
 
-RUN_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
+# a plain identifier: no dot, so no name reaches outside arena/ ("..") or collides with
+# another run's files ("x.report" would be the report of run "x")
+RUN_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"
+_RUN_NAME = re.compile(RUN_NAME_PATTERN)
 
 
 class Schedule(StrEnum):
@@ -141,9 +148,25 @@ def make_run(**fields: object) -> RunSpec:
         ) from None
 
 
-def run_path(store: str | os.PathLike[str], name: str) -> Path:
-    """Where the run file of ``name`` lives, for a store at ``store``."""
-    return Path(store).parent / "arena" / f"{name}.json"
+def check_run_name(name: str, option: str = "--name") -> str:
+    """``name`` if it is a run name: letters, digits, ``-`` and ``_``, at most 64."""
+    if _RUN_NAME.fullmatch(name) is None:
+        raise ConfigError(
+            [
+                (
+                    option,
+                    f"{clip(name)!r} is not a run name: use letters, digits, - and _ "
+                    "(at most 64, starting with a letter or digit)",
+                )
+            ]
+        )
+    return name
+
+
+def run_path(store: str | os.PathLike[str], name: str, option: str = "--name") -> Path:
+    """Where the run file of ``name`` lives, for a store at ``store``; a name that is not a
+    run name is refused here, so no command can reach a file outside ``arena/``."""
+    return Path(store).parent / "arena" / f"{check_run_name(name, option)}.json"
 
 
 def load_run(path: Path) -> RunSpec:

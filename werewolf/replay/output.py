@@ -4,13 +4,13 @@
 cast, every night and day, the result, then (god view) the summary statistics or (other
 views) the cast as the end revealed it. The exports draw the same story on a recording
 console: ``replay_text`` without colour at a fixed width (what the golden tests compare),
-``replay_html`` a standalone page (rich's HTML export, which escapes every text),
+``replay_html`` the interactive page (``page``: a self-contained file built from the
+view's own entries),
 ``replay_markdown`` the text in a fenced block for pasting into an issue.
 """
 
 from __future__ import annotations
 
-import html
 import io
 import re
 
@@ -20,6 +20,7 @@ from rich.theme import Theme
 
 from .errors import ReplayOptionError
 from .load import GameLog
+from .page import page_data, viewer_page
 from .render import StoryRenderer, god_fates, seen_fates
 from .stats import Prices, game_stats, render_stats
 from .views import ViewKind, ViewSpec, ViewStream
@@ -105,43 +106,18 @@ def replay_text(
     return _console_text(console)
 
 
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<style>
-{{stylesheet}}
-body {{{{ color: {{foreground}}; background-color: {{background}}; margin: 2em; }}}}
-pre {{{{ font-family: Menlo, "DejaVu Sans Mono", Consolas, monospace; font-size: 14px; }}}}
-</style>
-</head>
-<body>
-<pre><code>{{code}}</code></pre>
-</body>
-</html>
-"""
-
-
-def replay_html(
-    log: GameLog, spec: ViewSpec | None = None, *, width: int = 100, **options: object
-) -> str:
-    """A standalone HTML page of the replay, in colour; every text is escaped."""
+def replay_html(log: GameLog, spec: ViewSpec | None = None, *, from_day: int | None = None) -> str:
+    """The interactive page of the replay (``page.viewer_page``): one self-contained file
+    holding only what ``spec`` saw; ``from_day`` opens it at night ``from_day``."""
     spec = spec or ViewSpec()
-    console = Console(
-        file=io.StringIO(),
-        width=width,
-        record=True,
-        force_terminal=True,
-        color_system="truecolor",
-        highlight=False,
-        emoji=False,
-        legacy_windows=False,
-    )
-    render_replay(console, log, spec, **options)  # type: ignore[arg-type]
-    title = html.escape(f"Werewolf game {log.game_id} ({spec.label})")
-    return console.export_html(code_format=_PAGE.format(title=title), inline_styles=False)
+    data = page_data(log, spec)
+    if from_day is not None:
+        if not 1 <= from_day <= max(log.state.night, 1):
+            raise ReplayOptionError(
+                f"{log.source}: no day {from_day}: this game has days 1 to {max(log.state.night, 1)}"
+            )
+        data["start_day"] = from_day
+    return viewer_page(data, title=f"Werewolf game {log.game_id} ({spec.label})")
 
 
 def replay_markdown(

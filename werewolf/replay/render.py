@@ -32,7 +32,15 @@ from ..text import one_line, visible
 from ..visibility import SeatView
 from .views import Entry, ViewKind, ViewSpec
 
-__all__ = ["TEAM_STYLES", "StoryRenderer", "god_fates", "harmless_entry", "seen_fates"]
+__all__ = [
+    "TEAM_STYLES",
+    "StoryRenderer",
+    "god_fates",
+    "harmless",
+    "harmless_entry",
+    "seen_fates",
+    "variants_line",
+]
 
 TEAM_STYLES: Mapping[Team, str] = {Team.WOLVES: "bold red", Team.GOOD: "green"}
 NIGHT_STYLE = "blue"
@@ -70,7 +78,7 @@ def seen_fates(entries: Iterable[Entry]) -> dict[int, str]:
     return fates
 
 
-def _variants(config: GameConfig) -> str:
+def variants_line(config: GameConfig) -> str:
     """The rules in one line: the board and every variant that differs from the default."""
     default = GameConfig()
     board = "standard nine" if config.identities == default.identities else "custom deck"
@@ -132,7 +140,7 @@ class StoryRenderer:
         game = f"game {self.game_id}" if self.game_id else "a game"
         lines = [
             Text(f"Werewolf, {game} (seed {self.start.seed})", style="bold"),
-            Text(_variants(self.start.config)),
+            Text(variants_line(self.start.config)),
             Text(f"Shown: {self.spec.label}{self._whoami()}", style="dim"),
         ]
         return Panel(Group(*lines), box=box.ROUNDED, expand=False)
@@ -374,14 +382,14 @@ class StoryRenderer:
         return [Text("The game was resumed.", style="bold")]
 
 
-def _harmless(value: Any) -> Any:
+def harmless(value: Any) -> Any:
     """``value`` with every string in it (keys too) passed through ``visible``."""
     if isinstance(value, str):
         return visible(value)
     if isinstance(value, Mapping):
-        return {_harmless(k): _harmless(v) for k, v in value.items()}
+        return {harmless(k): harmless(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_harmless(v) for v in value]
+        return [harmless(v) for v in value]
     return value
 
 
@@ -390,10 +398,11 @@ def harmless_entry(entry: Entry) -> Entry:
     harmless to draw (``werewolf.text.visible``): detail, reasoning, fallbacks, the note."""
     return replace(
         entry,
-        diff=_harmless(entry.diff),
-        detail=_harmless(entry.detail),
+        diff=harmless(entry.diff),
+        detail=harmless(entry.detail),
         reasoning={k: visible(v) for k, v in entry.reasoning.items()},
-        fallbacks=tuple(_harmless(fb) for fb in entry.fallbacks),
+        exchanges={k: visible(v) for k, v in entry.exchanges.items()},
+        fallbacks=tuple(harmless(fb) for fb in entry.fallbacks),
         note=visible(entry.note),
     )
 

@@ -3,8 +3,8 @@
 ``ViewStream`` is fed a game's events in order (all at once for a replay, one by one for a
 live game) and returns the ``Entry`` objects its viewer sees:
 
-- ``god``: every event, with the god-only parts (private reasoning from the attachments,
-  fallbacks, token usage, failures and resumes);
+- ``god``: every event, with the god-only parts (private reasoning and model exchanges from
+  the attachments, fallbacks, token usage, failures and resumes);
 - ``public``: the public events (``meta.visible_to`` is null), as a spectator saw them;
 - ``seat N``: exactly what ``werewolf.visibility`` shows seat N, the function that builds
   the players' views, so the replay cannot show a seat more than it was told.
@@ -71,6 +71,7 @@ class Entry:
     detail: Mapping[str, Any]
     audience: tuple[int, ...] | None = None  # god view: visible_to; None is public
     reasoning: Mapping[str, str] = field(default_factory=dict)  # "reasoning/<seat>/<kind>"
+    exchanges: Mapping[str, str] = field(default_factory=dict)  # "exchange/<seat>/<kind>"
     fallbacks: tuple[Mapping[str, Any], ...] = ()
     usage: tuple[Mapping[str, Any], ...] = ()
     note: str = ""  # a failure's error line
@@ -146,11 +147,14 @@ class ViewStream:
         plain = self._plain(event)
         audience = meta.get("visible_to")
         reasoning: dict[str, str] = {}
+        exchanges: dict[str, str] = {}
         if self._attachment is not None:
             for name in sorted(meta.get(ATTACHMENTS, {})):
                 text = self._attachment(event, name)
                 if text is not None and name.startswith("reasoning/"):
                     reasoning[name] = text
+                elif text is not None and name.startswith("exchange/"):
+                    exchanges[name] = text
         return Entry(
             version=plain.version,
             phase=plain.phase,
@@ -159,6 +163,7 @@ class ViewStream:
             detail=plain.detail,
             audience=None if audience is None else tuple(audience),
             reasoning=reasoning,
+            exchanges=exchanges,
             fallbacks=tuple(meta.get("fallbacks", ())),
             usage=tuple(meta.get("usage", ())),
         )

@@ -1,0 +1,162 @@
+"""The interactive replay page's data and file: what each view's file holds, and escaping.
+
+A seat or public page is built from that view's entries, so a hidden fact must be absent
+from the file's bytes (not merely hidden by script). These tests read the files as bytes and
+as the JSON they embed; ``test_viewer_browser.py`` drives the page itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pulse_core import MemoryEventStore, WorkflowRule
+from tests.werewolf.scripted import DEAL, ScriptedPlayer
+from werewolf.decisions import Speech
+from werewolf.game import start_game, werewolf_workflow
+from werewolf.replay import GameLog, ViewKind, ViewSpec, load_game, load_replay_file, replay_html
+from werewolf.replay.page import embed_json, page_data
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = sorted((ROOT / "replays").glob("*.jsonl"))
+HOSTILE = (
+    '<script>alert("x")</script> "><img src=x onerror=alert(2)> </textarea> '
+    "\u202eevil\u202c \x1b[31mred"
+)
+HOSTILE_NAMES = ["Ada", "<b>Ben</b>", "Cai\u202e", "Dana", "Eli", "Fay", "Gus", "Hana", "Ivo"]
+
+
+def hostile_game() -> GameLog:
+    """A scripted game whose seat 4 speaks ``HOSTILE`` on day 1 and whose names are hostile."""
+    player = ScriptedPlayer({"d1.speech.s4": Speech(HOSTILE)})
+    store = MemoryEventStore()
+    rule = WorkflowRule(werewolf_workflow(lambda g, s: dict.fromkeys(s.seats, player)), store)
+    game = start_game(rule, seed=1, deal=DEAL, names=HOSTILE_NAMES)
+    asyncio.run(rule.run())
+    return load_game(store, game)
+
+
+def embedded(page: str) -> dict[str, Any]:
+    """The page data a page carries."""
+    found = re.search(r'<script type="application/json" id="game-data">(.*?)</script>', page, re.S)
+    assert found is not None
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+def strings(value: Any, *, keys: bool = True) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in [k] * keys + strings(v, keys=keys)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v, keys=keys)]
+    return []
+
+
+def in_file(text: str, page: str) -> bool:
+    """Whether ``text`` is in ``page`` as the page would hold it (JSON-escaped)."""
+    return embed_json(text)[1:-1] in page
+
+
+def hidden_texts(log: GameLog, seat: int | None) -> set[str]:
+    """Free text the viewer (a seat, or the public for None) never saw: the wolves' talk
+    (but for a wolf) and every private reasoning and model exchange."""
+    god = page_data(log)
+    wolves = {c["seat"] for c in god["cast"] if c["identity"] == "werewolf"}
+    texts: set[str] = set()
+    for entry in god["entries"]:
+        if entry["phase"] == "wolf-night" and seat not in wolves:
+            texts |= {line["text"] for line in entry["detail"]["discussion"]}
+        for decision in entry["decisions"]:
+            texts |= set(strings({k: v for k, v in decision.items() if k != "seat"}, keys=False))
+    # a phrase a public speech repeats is no secret
+    public = {s for e in page_data(log, ViewSpec(ViewKind.PUBLIC))["entries"] for s in strings(e)}
+    return {t for t in texts if len(t) > 12 and t not in public}
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_seat_and_public_files_hold_only_their_view(path: Path) -> None:
+    log = load_replay_file(path)
+    god_page = replay_html(log)
+    assert hidden_texts(log, None), "the sample has private text to look for"
+    assert all(in_file(t, god_page) for t in hidden_texts(log, None))
+    views = [ViewSpec(ViewKind.PUBLIC), *(ViewSpec.of_seat(s) for s in range(1, 10))]
+    deal = [c["identity"] for c in page_data(log)["cast"]]
+    for spec in views:
+        page = replay_html(log, spec)
+        data = embedded(page)
+        leaked = [t for t in hidden_texts(log, spec.seat) if in_file(t, page)]
+        assert not leaked, f"{spec.label}: {leaked[:3]}"
+        assert all("decisions" not in e and "audience" not in e for e in data["entries"])
+        # the cast names only the identities the view knows at the start
+        known = {c["seat"]: c["identity"] for c in data["cast"] if c["identity"]}
+        if spec.seat is None:
+            assert known == {}
+        else:
+            assert known[spec.seat] == deal[spec.seat - 1]
+            expected = {spec.seat} | (
+                {s for s, i in enumerate(deal, 1) if i == "werewolf"}
+                if deal[spec.seat - 1] == "werewolf"
+                else set()
+            )
+            assert set(known) == expected
+        # and the entries are exactly the view's: private phases only for their audience
+        phases = {e["phase"] for e in data["entries"]}
+        if spec.seat is None:
+            assert not phases & {"wolf-night", "witch-action", "seer-check"}
+        else:
+            identity = deal[spec.seat - 1]
+            assert ("wolf-night" in phases) == (identity == "werewolf")
+            assert ("seer-check" in phases) == (identity == "seer")
+
+
+def test_god_page_folds_each_decision_with_reasoning_and_causes() -> None:
+    log = load_replay_file(ROOT / "replays" / "pk-and-hunter.jsonl")
+    data = page_data(log)
+    assert data["view"] == {"kind": "god", "seat": None}
+    sections = [e["section"] for e in data["entries"]]
+    assert sections[0] == "n1"
+    assert sections[-1].startswith("d")
+    assert sections == sorted(sections, key=lambda s: (int(s[1:]), s[0] == "d"))
+    speech = next(e for e in data["entries"] if e["phase"] == "day-speech")
+    [decision] = speech["decisions"]
+    assert decision["seat"] == speech["diff"]["speaker"]
+    assert decision["decision"] == "speech"
+    assert decision["reasoning"]
+    assert data["fates"]["9"] == "shot by the hunter, day 1"
+    assert data["fates"]["5"] == "killed by wolves, night 4"
+    public = page_data(log, ViewSpec(ViewKind.PUBLIC))
+    assert public["fates"]["5"] == "died, night 4"  # the public never learns the cause
+
+
+def test_every_game_string_is_escaped_and_stripped_of_controls() -> None:
+    log = hostile_game()
+    for spec in (ViewSpec(), ViewSpec(ViewKind.PUBLIC), ViewSpec.of_seat(4)):
+        page = replay_html(log, spec)
+        data = embedded(page)
+        # the page's own two script elements and nothing a game wrote
+        assert page.count("</script") == 2
+        assert "<img" not in page
+        assert "</textarea" not in page
+        assert "<b>" not in page
+        assert not re.search("[\u202a-\u202e\u2066-\u2069\x00-\x08\x1b]", page)
+        texts = strings(data)
+        assert any("<script>alert(" in t and "<U+202E>evil" in t for t in texts)
+        assert "<b>Ben</b>" in [c["name"] for c in data["cast"]]
+        assert "Cai<U+202E>" in [c["name"] for c in data["cast"]]
+
+
+def test_embedded_json_round_trips_and_cannot_end_the_script() -> None:
+    value = {"a": "</script><script>x</script>", "b": "a & b > c", "c": "\u2028"}
+    text = embed_json(value)
+    assert "<" not in text
+    assert ">" not in text
+    assert "&" not in text
+    assert "\u2028" not in text
+    assert json.loads(text) == value

@@ -1,0 +1,174 @@
+"""The replay page in a real browser (headless Chromium): stepping, folding, filtering,
+labels, widths, and hostile game text shown as plain text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pulse_core import SQLiteEventStore
+from tests.browser import browser, off_loop, open_page
+from tests.openai_server import OpenAIServer
+from tests.werewolf.llm_support import LegalTable, llm_specs, play
+from tests.werewolf.test_replay_page import HOSTILE, hostile_game
+from werewolf.replay import ViewKind, ViewSpec, load_game, load_replay_file, replay_html
+
+__all__ = ["browser"]  # the fixture, imported for this module
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write_page(tmp: Path, name: str, html: str) -> str:
+    path = tmp / name
+    path.write_text(html, encoding="utf-8")
+    return path.as_uri()
+
+
+def heading(page: Any) -> str:
+    return str(page.locator("#section-title").inner_text())
+
+
+def fate(page: Any, seat: int) -> str:
+    return str(page.locator(f'#cast tr[data-seat="{seat}"] td').nth(3).inner_text())
+
+
+@pytest.fixture(scope="module")
+def pk_page(tmp_path_factory: pytest.TempPathFactory) -> str:
+    log = load_replay_file(ROOT / "replays" / "pk-and-hunter.jsonl")
+    return write_page(tmp_path_factory.mktemp("pages"), "god.html", replay_html(log))
+
+
+def test_step_with_buttons_and_keys_and_the_cast_follows(browser: Any, pk_page: str) -> None:
+    page, problems = open_page(browser, pk_page)
+    assert heading(page) == "Night 1"
+    assert fate(page, 9) == "alive"
+    page.click("#next")
+    assert heading(page) == "Day 1"
+    assert fate(page, 9) == "shot by the hunter, day 1"  # the god view knows the cause
+    assert page.locator("#cast tr.dead").count() == 2  # seat 1 exiled, seat 9 shot
+    page.keyboard.press("ArrowRight")
+    assert heading(page) == "Night 2"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert heading(page) == "Night 1"
+    assert page.is_disabled("#prev")
+    page.keyboard.press("End")
+    assert heading(page) == "Day 4"
+    assert page.is_disabled("#next")
+    assert "The wolves win" in page.locator(".item.game-end").inner_text()
+    page.click('#steps button:has-text("Day 1")')
+    assert heading(page) == "Day 1"
+    # the vote picture: who voted whom, and the PK re-vote of day 3 apart
+    vote = page.locator(".item.vote").first
+    assert "Day 1 vote" in vote.inner_text()
+    assert vote.locator(".votes .count").first.inner_text() == "8"
+    page.click('#steps button:has-text("Day 3")')
+    titles = page.locator(".item.vote .what").all_inner_texts()
+    assert titles == ["Day 3 vote", "Day 3 PK re-vote"]
+    assert page.locator(".item.day-speech", has_text="PK speech").count() == 2
+    assert problems == []
+
+
+def test_fold_filter_language_and_theme(browser: Any, pk_page: str) -> None:
+    page, problems = open_page(browser, pk_page)
+    page.click("#next")  # day 1: speeches, each with its reasoning folded
+    fold = page.locator(".item.day-speech details.decision").first
+    reasoning = fold.locator(".reasoning")
+    assert not reasoning.is_visible()
+    fold.locator("summary").click()
+    assert reasoning.is_visible()
+    assert "vote seat 9" in reasoning.inner_text()
+    # highlight seat 9: its own items stand out, the others fade
+    page.select_option("#seat-filter", "9")
+    items = page.locator("#section-body .item")
+    highlighted = page.locator("#section-body .item.hl")
+    assert highlighted.count() >= 3  # its speech, the vote, the hunter's shot
+    assert highlighted.count() + page.locator("#section-body .item.dim").count() == items.count()
+    assert "9 Ivo" in page.locator(".item.day-speech.hl").first.inner_text()
+    page.select_option("#seat-filter", "")
+    assert page.locator("#section-body .item.dim").count() == 0
+    # labels in Chinese and back; the game's own words stay as they are
+    page.click("#lang")
+    assert heading(page) == "第1天"
+    assert page.locator("#cast-head th").nth(2).inner_text() == "身份"
+    page.click("#lang")
+    assert heading(page) == "Day 1"
+    # light and dark: the toggle flips the page's colours
+    before = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.click("#theme")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != before
+    assert problems == []
+
+
+def test_fallbacks_stand_out_with_tokens_and_latency(browser: Any, tmp_path: Path) -> None:
+    log = load_replay_file(ROOT / "replays" / "unruly-seat.jsonl")
+    page, problems = open_page(browser, write_page(tmp_path, "unruly.html", replay_html(log)))
+    page.click('#steps button:has-text("Day 1")')
+    fallback = page.locator("details.decision.fallback").first
+    summary = fallback.locator("summary").inner_text()
+    assert "fallback" in summary
+    # three refused answers, each with its cost, summed
+    assert "2700 + 180 tokens · 1050 ms · 3 call(s)" in summary
+    fallback.locator("summary").click()
+    assert "seat 99 is not a legal choice" in fallback.inner_text()
+    assert problems == []
+
+
+def test_model_exchanges_fold_under_each_decision(browser: Any, tmp_path: Path) -> None:
+    store_path = tmp_path / "games.sqlite3"
+    with OpenAIServer(LegalTable()) as server:
+        played = off_loop(play, llm_specs(server), seed=3, store_path=store_path)
+    store = SQLiteEventStore(store_path)
+    try:
+        log = load_game(store, played.game)
+    finally:
+        store.close()
+    page, problems = open_page(browser, write_page(tmp_path, "llm.html", replay_html(log)))
+    decision = page.locator("details.decision").first
+    decision.locator("> summary").click()
+    exchange = decision.locator("details.exchange")
+    assert "Model exchange: 1 attempt" in exchange.locator("> summary").inner_text()
+    exchange.locator("> summary").click()
+    roles = exchange.locator(".msg .who").all_inner_texts()
+    assert roles[0].lower() == "system"
+    assert "assistant" in [r.lower() for r in roles]  # the answer, with its tool call
+    assert "LEAK-reason" in decision.locator(".reasoning").inner_text()
+    assert problems == []
+
+
+def test_views_widths_and_hostile_text(browser: Any, tmp_path: Path) -> None:
+    log = off_loop(hostile_game)
+    for spec, name in ((ViewSpec(), "god"), (ViewSpec(ViewKind.PUBLIC), "public")):
+        url = write_page(tmp_path, f"{name}.html", replay_html(log, spec))
+        for width in (1280, 360):
+            page, problems = open_page(browser, url, width=width)
+            # nothing sticks out sideways, at a desk or on a phone
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.click('#steps button:has-text("Day 1")')
+            speech = page.locator(".item.day-speech", has_text="alert").inner_text()
+            assert '<script>alert("x")</script>' in speech
+            assert '"><img src=x onerror=alert(2)>' in speech
+            assert "</textarea>" in speech
+            assert "<U+202E>evil" in speech  # the bidi override shown, not obeyed
+            assert "\u202e" not in page.locator("body").inner_text()
+            assert page.locator("img, textarea, b").count() == 0
+            assert page.locator("script").count() == 2
+            assert "<b>Ben</b>" in page.locator("#cast").text_content()
+            assert problems == []  # no alert fired, no script error
+            page.close()
+    # the public view has no nights: a spectator sees none of them
+    page, _ = open_page(
+        browser, write_page(tmp_path, "p.html", replay_html(log, ViewSpec(ViewKind.PUBLIC)))
+    )
+    assert all(t.startswith("Day") for t in page.locator("#steps button").all_inner_texts())
+    assert HOSTILE  # the text these checks look for
+
+
+@pytest.fixture(autouse=True)
+def _close_pages(browser: Any) -> Iterator[None]:
+    yield
+    for page in browser.pages:
+        page.close()

@@ -1,0 +1,228 @@
+"""The interactive HTML replay: a game as one viewer saw it, as data and as a page.
+
+``page_data`` turns the entries of one view (``views.ViewStream``, the same entries the
+terminal draws) into plain JSON data: the cast as the viewer knows it at the start, every
+entry grouped into nights and days, and in the god view each decision's reasoning, model
+exchanges, fallback and cost. A seat or public page is made from that seat's or the
+public's entries only, so what the view may not know is absent from the file, not hidden by
+script. Every string from a game passes through ``werewolf.text.visible`` (``render.harmless``;
+``one_line`` for names) before it is stored.
+
+``viewer_page`` puts the data into ``viewer/page.html`` with its stylesheet and script
+inlined (package data files, no network, opens from ``file://``); the script builds the
+page with ``textContent`` only, never from HTML strings, and the JSON is embedded with
+``<``, ``>`` and ``&`` escaped, so no text can end the script element.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterable, Mapping
+from importlib import resources
+from typing import Any
+
+from ..cast import team_of
+from ..state import GameState
+from ..text import one_line
+from .load import GameLog
+from .render import god_fates, harmless, seen_fates, variants_line
+from .views import Entry, ViewKind, ViewSpec, ViewStream
+
+__all__ = ["PAGE_DATA_VERSION", "entry_data", "page_data", "viewer_page"]
+
+PAGE_DATA_VERSION = 1
+_MARK = re.compile(r"\{\{(title|style|data|script)\}\}")
+_NIGHT_PHASES = frozenset({"wolf-night", "witch-action", "seer-check"})
+
+
+def _parts(name: str) -> tuple[int, str]:
+    """``reasoning/<seat>/<decision>`` -> (seat, decision)."""
+    _, seat, decision = [*name.split("/", 2), "", ""][:3]
+    return (int(seat) if seat.isdigit() else 0), decision
+
+
+def _exchanges(text: str) -> list[Any]:
+    """The attempts of one decision (JSON Lines); a line that is not JSON stays text."""
+    attempts: list[Any] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            attempts.append(json.loads(line))
+        except json.JSONDecodeError:
+            attempts.append(line)
+    return attempts
+
+
+def _decisions(entry: Entry) -> list[dict[str, Any]]:
+    """The god view's decisions behind an entry, one per (seat, decision), in seat order."""
+    found: dict[tuple[int, str], dict[str, Any]] = {}
+
+    def slot(seat: int, decision: str) -> dict[str, Any]:
+        return found.setdefault((seat, decision), {"seat": seat, "decision": decision})
+
+    for name, text in entry.reasoning.items():
+        slot(*_parts(name))["reasoning"] = text
+    for name, text in entry.exchanges.items():
+        slot(*_parts(name))["exchanges"] = _exchanges(text)
+    for record in entry.usage:
+        d = slot(int(record["seat"]), str(record["decision"]))
+        usage = d.setdefault(
+            "usage", {"prompt_tokens": 0, "completion_tokens": 0, "latency_ms": 0.0, "calls": 0}
+        )
+        for key in usage:
+            usage[key] += record.get(key, 0)
+    for record in entry.fallbacks:
+        d = slot(int(record["seat"]), str(record["decision"]))
+        d["fallback"] = {"reason": record.get("reason"), "key": record.get("key")}
+    return [found[k] for k in sorted(found)]
+
+
+class _Sections:
+    """Night N before day N, never going back (as the terminal's headings)."""
+
+    def __init__(self) -> None:
+        self.current: tuple[int, int] = (1, 0)
+
+    def of(self, entry: Entry) -> str:
+        if not (entry.phase.startswith("__") or entry.phase == "seat-swap"):
+            section = (entry.day, 0 if entry.phase in _NIGHT_PHASES else 1)
+            self.current = max(self.current, section)
+        day, half = self.current
+        return f"{'nd'[half]}{day}"
+
+
+def entry_data(entry: Entry, section: str, *, god: bool) -> dict[str, Any]:
+    """One entry as page data (strings not yet cleaned)."""
+    data: dict[str, Any] = {
+        "v": entry.version,
+        "phase": entry.phase,
+        "day": entry.day,
+        "section": section,
+        "diff": dict(entry.diff),
+        "detail": dict(entry.detail),
+    }
+    if god:
+        data["audience"] = None if entry.audience is None else list(entry.audience)
+        data["decisions"] = _decisions(entry)
+        if entry.note:
+            data["note"] = entry.note
+    return data
+
+
+def _cast(spec: ViewSpec, start: GameState, stream: ViewStream) -> list[dict[str, Any]]:
+    """Each seat with the identity the viewer knows at the start (else null)."""
+    known: dict[int, str] = {}
+    if spec.kind is ViewKind.GOD:
+        known = {s: str(start.identity(s)) for s in start.seats}
+    elif spec.kind is ViewKind.SEAT and stream.seat_view is not None:
+        view = stream.seat_view
+        known[view.seat] = str(view.identity)
+        known.update({wolf: "werewolf" for wolf in view.wolves})
+    cast = []
+    for s in start.seats:
+        identity = known.get(s)
+        team = str(team_of(start.identity(s))) if identity is not None else None
+        cast.append({"seat": s, "name": one_line(start.names[s - 1]), "identity": identity})
+        cast[-1]["team"] = team
+    return cast
+
+
+class PageBuilder:
+    """Page data for one view, fed events in order (a replay at once, a live game by parts)."""
+
+    def __init__(self, spec: ViewSpec, stream: ViewStream, game_id: str) -> None:
+        self.spec = spec
+        self.stream = stream
+        self.game_id = game_id
+        self.sections = _Sections()
+        self.entries: list[Entry] = []
+
+    def feed(self, events: Iterable[Any]) -> list[dict[str, Any]]:
+        """Feed events; returns the new entries as cleaned page data."""
+        out = []
+        god = self.spec.kind is ViewKind.GOD
+        for event in events:
+            for entry in self.stream.feed(event):
+                self.entries.append(entry)
+                out.append(harmless(entry_data(entry, self.sections.of(entry), god=god)))
+        return out
+
+    def head(self) -> dict[str, Any]:
+        """Everything but the entries: game, view and cast (after the start event)."""
+        start = self.stream.start_state
+        if start is None:
+            raise ValueError("no start event fed")
+        game = self.stream.chain[0].meta.get("game", {})
+        return {
+            "format": PAGE_DATA_VERSION,
+            "game": harmless(
+                {
+                    "id": self.game_id,
+                    "seed": start.seed,
+                    "rules": variants_line(start.config),
+                    "lang": str(game.get("lang", "en")),
+                    "players": [_player_label(p) for p in game.get("players", [])],
+                }
+            ),
+            "view": {"kind": str(self.spec.kind), "seat": self.spec.seat},
+            "cast": _cast(self.spec, start, self.stream),
+        }
+
+    def fates(self, state: GameState | None) -> dict[str, str]:
+        """Each dead seat's fate: with causes for the god (from ``state``), as seen else."""
+        if self.spec.kind is ViewKind.GOD and state is not None:
+            fates = god_fates(state)
+        else:
+            fates = seen_fates(self.entries)
+        return {str(seat): text for seat, text in sorted(fates.items())}
+
+
+def _player_label(player: Any) -> str:
+    """Who played a seat, in a few words (``llm:gpt-4o``, ``mock:bold``), from its spec."""
+    if not isinstance(player, Mapping):
+        return "?"
+    kind = str(player.get("kind", "?"))
+    extra = player.get("model") or player.get("personality")
+    return one_line(f"{kind}:{extra}" if extra else kind)
+
+
+def page_data(log: GameLog, spec: ViewSpec | None = None) -> dict[str, Any]:
+    """The whole game as ``spec`` saw it (default: the god view), as page data."""
+    spec = spec or ViewSpec()
+    god = spec.kind is ViewKind.GOD
+    builder = PageBuilder(spec, ViewStream(spec, log.attachment if god else None), log.game_id)
+    entries = builder.feed(log.chain)
+    state = log.state
+    return {
+        **builder.head(),
+        "entries": entries,
+        "fates": builder.fates(state),
+        "ended": state.ended,
+    }
+
+
+def _asset(name: str) -> str:
+    return resources.files(__package__).joinpath("viewer", name).read_text(encoding="utf-8")
+
+
+def embed_json(data: Any) -> str:
+    """JSON that is safe inside a ``<script>`` element: no ``<``, ``>`` or ``&`` in it."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for char, escape in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        text = text.replace(char, escape)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def viewer_page(data: Mapping[str, Any], *, title: str) -> str:
+    """The standalone page: the viewer's HTML with its CSS, the data and its script inline."""
+    parts = {
+        "title": html.escape(one_line(title)),
+        "style": _asset("viewer.css"),
+        "data": embed_json(data),
+        "script": _asset("viewer.js"),
+    }
+    # one pass over the template: an inserted text is never scanned for marks again
+    return _MARK.sub(lambda m: parts[m.group(1)], _asset("page.html"))
