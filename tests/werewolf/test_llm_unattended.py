@@ -252,7 +252,7 @@ def test_an_echoed_key_and_machine_paths_reach_no_file_and_no_output(
     for path in [p for p in tmp_path.rglob("*") if p.is_file()]:
         assert key not in path.read_bytes(), path
     assert TEST_API_KEY not in out + err
-    game, chain = _log(store)
+    game, _ = _log(store)
     replay = (store.parent / f"{game}.jsonl").read_text(encoding="utf-8")
     assert "pulse_core/adapter.py" in replay  # the traceback, by import-root paths
     for root in [*_paths_of_this_machine(), str(tmp_path)]:
