@@ -189,7 +189,7 @@ def _lineup(
     server: OpenAIServer,
     *,
     timeout: float = 0.5,
-    patience: float = 1.0,
+    patience: float = 3.0,
     extra: str = "",
 ) -> Path:
     path = tmp_path / "lineup.toml"
@@ -263,7 +263,7 @@ def test_an_endpoint_that_stays_down_stops_the_game_and_a_mock_takes_the_seat(
     failed_requests = [
         b for b in openai_server.bodies() if seat_of(b) == 4 and "Day 1" in user_text(b)
     ]
-    # one request, tried again with back-off (0.5 s, 1 s, ...) until the patience (1 s) ran out
+    # one request, tried again with back-off (0.5 s, 1 s, ...) until the patience (3 s) ran out
     assert 2 <= len(failed_requests) <= 4
     # a mock takes seat 4 and the game goes on to its end
     code, out2, err2 = _run(
