@@ -18,6 +18,7 @@ from typing import Any, TypeAlias
 
 from .errors import InvalidEventError
 from .ids import is_ulid
+from .limits import clip
 
 __all__ = [
     "CODE_REV",
@@ -50,7 +51,7 @@ CODE_REV = _code_rev()
 def check_kind(kind: str) -> str:
     """Return ``kind`` if it reads ``workflow.role`` (lower-case names), else raise."""
     if not _KIND_RE.fullmatch(kind):  # fullmatch: `$` would let a trailing newline in
-        raise InvalidEventError(f"kind {kind!r} is not of the form 'workflow.role'")
+        raise InvalidEventError(f"kind {clip(repr(kind))} is not of the form 'workflow.role'")
     return kind
 
 
@@ -70,8 +71,9 @@ def meta_json(meta: Meta) -> str:
         raise InvalidEventError(f"meta is not JSON: {exc}") from exc
 
 
-def _canonical_meta(meta: Meta) -> Meta:
-    """``meta`` as it reads back from JSON: a private copy with tuples as lists, keys as str.
+def _canonical_meta(meta: Meta) -> tuple[Meta, str]:
+    """``meta`` as it reads back from JSON, and that JSON text: a private copy with tuples as
+    lists, keys as str.
 
     Every store then holds exactly what a JSON round trip gives, so the in-memory store
     behaves like the SQLite one, and a caller mutating its dict later changes no event.
@@ -82,7 +84,7 @@ def _canonical_meta(meta: Meta) -> Meta:
     except UnicodeEncodeError as exc:  # lone surrogates: not storable as UTF-8
         raise InvalidEventError(f"meta is not JSON: {exc}") from exc
     copy: Meta = json.loads(text)
-    return copy
+    return copy, text
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +92,8 @@ class Draft:
     """An event before it is appended.
 
     ``occurred_at`` is converted to UTC and ``meta`` to its JSON round trip (a private copy),
-    so what a store gives back equals the draft whatever the store.
+    so what a store gives back equals the draft whatever the store; ``meta_text`` is that
+    JSON, which a store writes as it is.
     """
 
     id: str
@@ -100,20 +103,48 @@ class Draft:
     hash: str
     meta: Meta = field(default_factory=dict)
     code_rev: str = CODE_REV
+    meta_text: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_kind(self.kind)
         if not is_ulid(self.id):
-            raise InvalidEventError(f"event id {self.id!r} is not a ULID")
+            raise InvalidEventError(f"event id {clip(repr(self.id))} is not a ULID")
         if not is_ulid(self.key):
-            raise InvalidEventError(f"topic key {self.key!r} is not a ULID")
+            raise InvalidEventError(f"topic key {clip(repr(self.key))} is not a ULID")
         if self.occurred_at.utcoffset() is None:
             raise InvalidEventError("occurred_at must be timezone-aware (UTC)")
         if not isinstance(self.meta, dict):
             raise InvalidEventError("meta must be a JSON object")
         # Normalise once here so that every store keeps, and gives back, the same values.
         object.__setattr__(self, "occurred_at", self.occurred_at.astimezone(UTC))
-        object.__setattr__(self, "meta", _canonical_meta(self.meta))
+        meta, text = _canonical_meta(self.meta)
+        object.__setattr__(self, "meta", meta)
+        object.__setattr__(self, "meta_text", text)
+
+    @classmethod
+    def trusted(
+        cls, id: str, occurred_at: datetime, kind: str, key: str, hash: str, meta: Meta
+    ) -> Draft:
+        """A draft whose id, time, kind and key its maker already knows are well formed (an
+        adapter's own: ids from its ``IdSource``, kinds of its workflow's roles, keys of
+        topics that began): only ``meta`` is checked and copied. Use the constructor for
+        anything else."""
+        if not isinstance(meta, dict):
+            raise InvalidEventError("meta must be a JSON object")
+        draft = object.__new__(cls)
+        copy, text = _canonical_meta(meta)
+        for name, value in (
+            ("id", id),
+            ("occurred_at", occurred_at),
+            ("kind", kind),
+            ("key", key),
+            ("hash", hash),
+            ("meta", copy),
+            ("code_rev", CODE_REV),
+            ("meta_text", text),
+        ):
+            object.__setattr__(draft, name, value)
+        return draft
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,14 +160,14 @@ class Event:
     code_rev: str
     version: int
     seq: int
+    # split from ``kind`` once here: folds, moderators and views read them many times
+    workflow: str = field(init=False, repr=False, compare=False)
+    role: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def workflow(self) -> str:
-        return self.kind.partition(".")[0]
-
-    @property
-    def role(self) -> str:
-        return self.kind.partition(".")[2]
+    def __post_init__(self) -> None:
+        workflow, _, role = self.kind.partition(".")
+        object.__setattr__(self, "workflow", workflow)
+        object.__setattr__(self, "role", role)
 
     @classmethod
     def from_draft(cls, draft: Draft, version: int, seq: int) -> Event:
@@ -172,6 +203,6 @@ class Event:
             and self.kind == draft.kind
             and self.key == draft.key
             and self.hash == draft.hash
-            and meta_json(self.meta) == meta_json(draft.meta)
+            and meta_json(self.meta) == draft.meta_text
             and self.code_rev == draft.code_rev
         )

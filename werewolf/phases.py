@@ -87,7 +87,8 @@ class PhaseContext:
         return [u for slot in self._slots for u in slot.usage]
 
     def request(self, kind: DecisionKind, seat: int, key: str, **kw: Any) -> Request:
-        return Request(kind=kind, seat=seat, view=self.views.view(self.chain, seat), key=key, **kw)
+        view = self.views.lazy(self.chain, seat)  # built only if the player reads it
+        return Request(kind=kind, seat=seat, view=view, key=key, **kw)
 
     async def ask(self, request: Request) -> Answer:
         """The seat's legal answer: asked up to ``1 + retries`` times, then a fallback."""
@@ -96,8 +97,9 @@ class PhaseContext:
         player = self.players[request.seat]
         reason: str | None = None
         for _ in range(1 + self.retries):
+            asked = request if reason == request.feedback else replace(request, feedback=reason)
             try:
-                answer = await player.decide(replace(request, feedback=reason))
+                answer = await player.decide(asked)
             except SeatError as exc:
                 if exc.usage is not None:  # billed before it failed: recorded with the error
                     self._account_usage(slot, request, exc.usage)
@@ -116,15 +118,6 @@ class PhaseContext:
             }
         )
         return fallback(request)
-
-    async def ask_all(self, requests: Sequence[Request]) -> list[Answer]:
-        """Independent decisions at once. When one fails, the others still finish before the
-        failure is raised, so what each was billed is accounted for."""
-        results = await asyncio.gather(*(self.ask(r) for r in requests), return_exceptions=True)
-        for result in results:
-            if isinstance(result, BaseException):
-                raise result
-        return [r for r in results if not isinstance(r, BaseException)]
 
     def _think(self, request: Request, reasoning: str, *, refused: str | None) -> None:
         """Keep a seat's reasoning for the god view: every round of a decision (the wolves'
@@ -184,6 +177,20 @@ class PhaseContext:
         attachments = dict(self.reasoning)
         attachments.update({name: "\n".join(lines) for name, lines in self.exchanges.items()})
         return RoleResult(content, meta, attachments=attachments)
+
+
+async def _ask_all(ctx: PhaseContext, requests: Sequence[Request]) -> list[Answer]:
+    """Every request's answer, in request order: concurrently, or one after another (no
+    task per answer) when every seat asked answers at once (``Player.immediate``). When one
+    fails, the others still finish before the failure is raised, so what each was billed is
+    accounted for."""
+    if all(getattr(ctx.players[r.seat], "immediate", False) for r in requests):
+        return [await ctx.ask(r) for r in requests]
+    results = await asyncio.gather(*(ctx.ask(r) for r in requests), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return [r for r in results if not isinstance(r, BaseException)]
 
 
 def _seat(state: GameState, seat: int | None) -> str:
@@ -256,7 +263,7 @@ async def wolf_night(ctx: PhaseContext) -> RoleResult:
             )
             for wolf in wolves
         ]
-        answers = await ctx.ask_all(requests)
+        answers = await _ask_all(ctx, requests)
         proposals = {r.seat: _choice(a) for r, a in zip(requests, answers, strict=True)}
         rounds.append([[seat, t] for seat, t in sorted(proposals.items())])
         agreed = _agree(proposals)
@@ -458,7 +465,7 @@ async def vote(ctx: PhaseContext) -> RoleResult:
         )
         for seat in voters(state)
     ]
-    answers = await ctx.ask_all(requests)
+    answers = await _ask_all(ctx, requests)
     ballots = {r.seat: _choice(a) for r, a in zip(requests, answers, strict=True)}
     result = tally(state, ballots)
     lines = [

@@ -39,17 +39,25 @@ from rich.table import Table
 
 from pulse_core.limits import clip
 
-from ..argtypes import DEFAULT_STORE, EXIT_INTERRUPTED, positive_float, positive_int
+from ..argtypes import (
+    DEFAULT_STORE,
+    EXIT_INTERRUPTED,
+    positive_float,
+    positive_int,
+    whole_number,
+    width,
+)
 from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
+from ..outputs import check_output, write_output
 from .metrics import tournament_metrics
 from .record_cache import cache_path
 from .report import (
     Report,
     render_report,
+    report_json_text,
     report_markdown,
     require_matplotlib,
-    write_json,
     write_plots,
 )
 from .results import run_games
@@ -382,10 +390,11 @@ def _write_outputs(args: argparse.Namespace, report: Report, console: Console) -
     run_file = run_path(args.store, report.spec.name)
     markdown = args.markdown or run_file.with_suffix(".md")
     json_file = args.json or run_file.with_name(f"{report.spec.name}.report.json")
-    markdown.parent.mkdir(parents=True, exist_ok=True)
-    markdown.write_text(report_markdown(report), encoding="utf-8")
-    json_file.parent.mkdir(parents=True, exist_ok=True)
-    write_json(report, json_file)
+    inputs = [run_file, args.store]
+    check_output(markdown, "--markdown", inputs)
+    check_output(json_file, "--json", [*inputs, markdown])
+    write_output(markdown, report_markdown(report), "--markdown", inputs)
+    write_output(json_file, report_json_text(report), "--json", inputs)
     written = [markdown, json_file]
     if args.plot is not None:
         written += write_plots(report, args.plot)
@@ -513,9 +522,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help=f"the SQLite event store (default: {DEFAULT_STORE}; runs in arena/ beside it)",
     )
-    parser.add_argument(
-        "--width", type=positive_int, metavar="COLUMNS", help="draw tables at this width"
-    )
+    parser.add_argument("--width", type=width, metavar="COLUMNS", help="draw tables at this width")
 
 
 def _add_playing(parser: argparse.ArgumentParser, *, default_name: str) -> None:
@@ -576,7 +583,7 @@ def add_arena(subparsers: Any) -> None:
         choices=[s.value for s in Schedule if s is not Schedule.LINEUP],
         help="head-to-head (2 players) or round-robin (default by player count)",
     )
-    run.add_argument("--seed", type=int, metavar="N", help="the run seed (default 0)")
+    run.add_argument("--seed", type=whole_number, metavar="N", help="the run seed (default 0)")
     run.add_argument("--budget-tokens", type=positive_int, metavar="N", help="stop after N tokens")
     run.add_argument("--budget-usd", type=positive_float, metavar="X", help="stop after X dollars")
     run.add_argument("--prices", type=Path, metavar="FILE", help="prices by model (lineup TOML)")

@@ -31,6 +31,7 @@ __all__ = [
     "Report",
     "render_report",
     "report_json",
+    "report_json_text",
     "report_markdown",
     "require_matplotlib",
     "write_json",
@@ -367,8 +368,13 @@ def report_json(report: Report) -> dict[str, Any]:
     }
 
 
+def report_json_text(report: Report) -> str:
+    """The JSON file's text."""
+    return json.dumps(report_json(report), indent=2) + "\n"
+
+
 def write_json(report: Report, path: Path) -> None:
-    path.write_text(json.dumps(report_json(report), indent=2) + "\n", encoding="utf-8")
+    path.write_text(report_json_text(report), encoding="utf-8")
 
 
 # -- charts ---------------------------------------------------------------------------------------

@@ -1,0 +1,99 @@
+"""The games a store holds, newest first: one summary per game for listings.
+
+``list_games`` is the query behind ``werewolf games`` (and any other listing, such as a
+page of games): it reads the store's topics, then the events of the games it shows, and
+returns plain data; drawing it is the caller's job.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pulse_core import ERROR, Event, EventStore
+
+from ..config import STANDARD_NINE
+from ..errors import ConfigError
+from .format import KIND_PREFIX
+
+__all__ = ["GameSummary", "game_summary", "list_games"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    game_id: str
+    started: datetime  # UTC, when the game's start event was written
+    board: str  # "standard-9", or "custom" with the deck's size
+    seats: int
+    players: str  # who sat there, e.g. "mock×9" or "mock×8, llm:gpt-4o-mini"
+    status: str  # "ended", "stopped" (on an error: resumable) or "in progress"
+    winner: str | None  # "wolves", "good" or "draw" once ended
+    run: str | None  # the arena run the game belongs to, if any
+    seed: int | None
+
+    @property
+    def result(self) -> str:
+        """The winner of an ended game, else its status."""
+        return self.winner if self.winner is not None else self.status
+
+
+def _board(identities: Sequence[Any]) -> str:
+    if tuple(str(i) for i in identities) == tuple(i.value for i in STANDARD_NINE):
+        return "standard-9"
+    return f"custom-{len(identities)}"
+
+
+def _players(players: Sequence[Mapping[str, Any]]) -> str:
+    labels = Counter(
+        str(p.get("kind", "?")) + (f":{p['model']}" if p.get("model") else "") for p in players
+    )
+    return ", ".join(f"{label}×{n}" if n > 1 else label for label, n in labels.most_common())
+
+
+def game_summary(chain: Sequence[Event]) -> GameSummary:
+    """The summary of one game's events (its chain, from the start event)."""
+    if not chain:
+        raise ConfigError([("game", "an empty chain is not a game")])
+    start = chain[0]
+    game = start.meta.get("game", {}) if isinstance(start.meta.get("game"), dict) else {}
+    config = game.get("config", {}) if isinstance(game.get("config"), dict) else {}
+    identities = config.get("identities") or [i.value for i in STANDARD_NINE]
+    players = [p for p in game.get("players") or [] if isinstance(p, dict)]
+    last = chain[-1]
+    winner: str | None = None
+    if last.role == "game-end":
+        status, winner = "ended", str(last.meta.get("diff", {}).get("winner", "draw"))
+    elif last.role == ERROR:
+        status = "stopped"
+    else:
+        status = "in progress"
+    arena = game.get("arena")
+    seed = game.get("seed")
+    return GameSummary(
+        game_id=start.key,
+        started=start.occurred_at,
+        board=_board(identities),
+        seats=len(identities),
+        players=_players(players) if players else "",
+        status=status,
+        winner=winner,
+        run=str(arena.get("run")) if isinstance(arena, dict) and arena.get("run") else None,
+        seed=seed if isinstance(seed, int) else None,
+    )
+
+
+def list_games(store: EventStore, *, limit: int | None = None) -> list[GameSummary]:
+    """The werewolf games in ``store``, newest first; ``limit`` keeps the newest ones
+    (only their events are read)."""
+    keys = list(reversed(store.topics()))  # topics come in the order they started
+    shown: list[GameSummary] = []
+    for key in keys:
+        if limit is not None and len(shown) >= limit:
+            break
+        chain = store.chain(key)
+        if chain and chain[0].kind.startswith(KIND_PREFIX):
+            shown.append(game_summary(chain))
+    return shown
