@@ -109,7 +109,8 @@ def wolf_talk(turn: Turn) -> Answer:
     target, why = _target(turn)
     kill = Line("kill.none") if target is None else Line("kill.propose", target)
     lines = [kill, *why, *_plan(turn)]
-    return turn.say(lines, turn.note(lines))
+    # the reasoning is the god view's: worded apart from the line the pack hears
+    return turn.say(lines, f"my proposal, for the pack: {turn.note(lines)}")
 
 
 def wolf_kill(turn: Turn) -> Answer:
