@@ -18,6 +18,7 @@ import threading
 import time
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import quote
 
 from .errors import ConflictError, ImmutableLogError, InvalidEventError, PulseError
 from .events import Draft, Event, meta_json
@@ -80,22 +81,38 @@ class SQLiteEventStore:
         objects: ObjectStore | None = None,
         durable: bool = True,
         busy_timeout: float = 30.0,
+        read_only: bool = False,
     ) -> None:
+        """``read_only`` opens an existing store for reading only (SQLite refuses every
+        write on the connection): for viewers beside a running game, never migrating."""
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.read_only = read_only
+        if read_only:
+            if not self.path.is_file():
+                raise PulseError(f"{self.path}: no such event store")
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         self.objects: ObjectStore = (
             objects
             if objects is not None
             else FileObjectStore(self.path.parent / "objects", durable=durable)
         )
         self._lock = threading.RLock()
+        target = f"file:{quote(str(self.path.resolve()))}?mode=ro" if read_only else str(self.path)
         try:
             self._db = sqlite3.connect(
-                self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+                target,
+                timeout=busy_timeout,
+                isolation_level=None,
+                check_same_thread=False,
+                uri=read_only,
             )
         except sqlite3.DatabaseError as exc:
             raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
         try:
+            if read_only:
+                self._check_read_only()
+                return
             self._enter_wal(busy_timeout)
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self._migrate()
@@ -104,6 +121,15 @@ class SQLiteEventStore:
             if isinstance(exc, sqlite3.DatabaseError):
                 raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
             raise
+
+    def _check_read_only(self) -> None:
+        """A read-only store cannot migrate: its schema must be this code's already."""
+        current = self.schema_version
+        if current != len(MIGRATIONS):
+            raise PulseError(
+                f"{self.path}: schema version {current}, this code reads {len(MIGRATIONS)}: "
+                "open it once for writing (any werewolf command that plays) to migrate"
+            )
 
     def _enter_wal(self, busy_timeout: float) -> None:
         """Switch the file to WAL. Two processes opening a new file at once race for the
@@ -149,6 +175,8 @@ class SQLiteEventStore:
 
     # -- writes ---------------------------------------------------------------------------
     def append(self, draft: Draft, expected_version: int) -> Event:
+        if self.read_only:
+            raise PulseError(f"{self.path}: opened read-only: no append")
         check_append(self.objects, draft, expected_version)
         with self._lock:
             db = self._db

@@ -37,7 +37,7 @@ from pulse_core import (
 )
 
 from .arena.cli import add_arena
-from .argtypes import DEFAULT_STORE, EXIT_INTERRUPTED, positive_int
+from .argtypes import DEFAULT_STORE, EXIT_INTERRUPTED, positive_float, positive_int
 from .config import GameConfig, parse_config
 from .errors import ConfigError, GameFileError, WerewolfError
 from .game import fold_chain, start_game, werewolf_workflow
@@ -59,6 +59,7 @@ from .replay import (
     replay_markdown,
 )
 from .scope import TopicScope, floor_seq
+from .serve.cli import add_serve
 from .state import GameState
 
 __all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "main"]
@@ -219,10 +220,15 @@ def _default_view(args: argparse.Namespace, specs: Mapping[int, SeatSpec]) -> No
 
 # -- playing ---------------------------------------------------------------------------------
 async def _drive(
-    rule: WorkflowRule[GameState | None], scope: TopicScope, game_id: str, seating: SpecSeating
+    rule: WorkflowRule[GameState | None],
+    scope: TopicScope,
+    game_id: str,
+    seating: SpecSeating,
+    pace: float = 0.0,
 ) -> str:
     """Tick until the game ends or fails; returns the status. The live view is drawn from
-    the events each tick reads (the scope passes them on)."""
+    the events each tick reads (the scope passes them on); ``pace`` seconds pass between
+    steps, so people can follow a mock game as it is played."""
     try:
         while True:
             appended = await rule.tick()
@@ -232,6 +238,8 @@ async def _drive(
                 return status
             if appended == 0:  # another runner holds the next step: wait for it
                 await asyncio.sleep(0.05)
+            elif pace:
+                await asyncio.sleep(pace)
     finally:
         await seating.aclose()
 
@@ -244,15 +252,16 @@ def _run_game(
     live: LiveReplay | None,
     *,
     resume_failed: bool = False,
+    pace: float = 0.0,
 ) -> str:
     scope = TopicScope(store, [game_id], on_read=None if live is None else live.feed)
     rule = WorkflowRule(werewolf_workflow(seating), scope)
     rule.cursor = floor_seq(store, [game_id])
     try:
-        status = asyncio.run(_drive(rule, scope, game_id, seating))
+        status = asyncio.run(_drive(rule, scope, game_id, seating, pace))
         if status == "failed" and resume_failed:
             rule.resume(game_id)
-            status = asyncio.run(_drive(rule, scope, game_id, seating))
+            status = asyncio.run(_drive(rule, scope, game_id, seating, pace))
     except KeyboardInterrupt:
         raise _Interrupted(game_id, resume) from None
     finally:
@@ -404,7 +413,7 @@ def run_play(args: argparse.Namespace) -> int:
         game_id = start_game(starter, seed=seed, config=config, **extra)
         live = _live(args, console, store, game_id)
         resume = _resume_command(game_id, args)
-        status = _run_game(store, game_id, resume, seating, live)
+        status = _run_game(store, game_id, resume, seating, live, pace=args.pace or 0.0)
         return _finish(
             console, store, args.store, game_id, status, resume, lineup.prices, _humans(specs)
         )
@@ -425,6 +434,12 @@ def add_play(subparsers: Any) -> None:
     _add_store(parser)
     _add_live_view(parser)
     _add_variants(parser)
+    parser.add_argument(
+        "--pace",
+        type=positive_float,
+        metavar="SECONDS",
+        help="pause between steps, to watch a mock game being played (werewolf serve)",
+    )
     parser.set_defaults(run=run_play)
 
 
@@ -576,7 +591,13 @@ def add_replay(subparsers: Any) -> None:
 
 
 # -- main ------------------------------------------------------------------------------------
-SUBCOMMANDS: list[Callable[[Any], None]] = [add_play, add_resume, add_replay, add_arena]
+SUBCOMMANDS: list[Callable[[Any], None]] = [
+    add_play,
+    add_resume,
+    add_replay,
+    add_arena,
+    add_serve,
+]
 """One function per subcommand; each adds its parser and sets ``run``."""
 
 
