@@ -84,10 +84,11 @@ class CorruptObjectError(PulseError, ValueError):
 
 
 class TopicFileError(PulseError, ValueError):
-    """An exported topic file that cannot be imported; names the file and line."""
+    """An exported topic file that cannot be imported; names the file and line (0: the
+    file as a whole, e.g. one that does not exist)."""
 
     def __init__(self, path: str, line: int, detail: str) -> None:
-        super().__init__(f"{path}:{line}: {detail}")
+        super().__init__(f"{path}:{line}: {detail}" if line else f"{path}: {detail}")
         self.path = path
         self.line = line
         self.detail = detail

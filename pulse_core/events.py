@@ -18,6 +18,7 @@ from typing import Any, TypeAlias
 
 from .errors import InvalidEventError
 from .ids import is_ulid
+from .limits import clip
 
 __all__ = [
     "CODE_REV",
@@ -50,7 +51,7 @@ CODE_REV = _code_rev()
 def check_kind(kind: str) -> str:
     """Return ``kind`` if it reads ``workflow.role`` (lower-case names), else raise."""
     if not _KIND_RE.fullmatch(kind):  # fullmatch: `$` would let a trailing newline in
-        raise InvalidEventError(f"kind {kind!r} is not of the form 'workflow.role'")
+        raise InvalidEventError(f"kind {clip(repr(kind))} is not of the form 'workflow.role'")
     return kind
 
 
@@ -104,9 +105,9 @@ class Draft:
     def __post_init__(self) -> None:
         check_kind(self.kind)
         if not is_ulid(self.id):
-            raise InvalidEventError(f"event id {self.id!r} is not a ULID")
+            raise InvalidEventError(f"event id {clip(repr(self.id))} is not a ULID")
         if not is_ulid(self.key):
-            raise InvalidEventError(f"topic key {self.key!r} is not a ULID")
+            raise InvalidEventError(f"topic key {clip(repr(self.key))} is not a ULID")
         if self.occurred_at.utcoffset() is None:
             raise InvalidEventError("occurred_at must be timezone-aware (UTC)")
         if not isinstance(self.meta, dict):

@@ -39,22 +39,30 @@ MAX_DEPTH = 32  # nesting of arrays and objects; the deepest real file has 6
 MAX_INT = 2**63 - 1  # an int in a file is a seat, count, seed or token figure: 64 bits
 MAX_DOCUMENT_BYTES = 1 << 20  # a config, lineup, roster or run file
 MAX_LINE_BYTES = 16 << 20  # one event of a topic file (an LLM seat's exchange is the largest)
-MAX_TOPIC_BYTES = 256 << 20  # a whole topic file
+MAX_TOPIC_BYTES = 64 << 20  # a whole topic file (an LLM game with every exchange: ~5 MB)
 CLIP = 60  # characters of a value an error message echoes
 
 
+def _where(source: str, line: int | None) -> str:
+    return f"{source}:{line}" if line else source
+
+
 class LimitError(PulseError, ValueError):
-    """A file over a limit, or not a document at all; the message names file and line."""
+    """A file over a limit, or not a document at all: ``FILE[:LINE]: detail``."""
+
+    def __init__(self, source: str, line: int | None, detail: str) -> None:
+        super().__init__(f"{_where(source, line)}: {detail}")
+        self.source, self.line, self.detail = source, line, detail
+
+
+class _TooLarge(ValueError):
+    """A number over the limit, raised inside the JSON parser's hooks."""
 
 
 def clip(value: object, limit: int = CLIP) -> str:
     """``str(value)``, cut to ``limit`` characters (with ``...``): errors echo values."""
     text = value if isinstance(value, str) else str(value)
     return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _where(source: str, line: int | None) -> str:
-    return f"{source}:{line}" if line else source
 
 
 def read_bounded(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) -> bytes:
@@ -64,13 +72,13 @@ def read_bounded(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) 
         with open(path, "rb") as fh:
             data = fh.read(limit + 1)
     except FileNotFoundError:
-        raise LimitError(f"{source}: no such file") from None
+        raise LimitError(source, None, "no such file") from None
     except IsADirectoryError:
-        raise LimitError(f"{source}: a folder, not a file") from None
+        raise LimitError(source, None, "a folder, not a file") from None
     except OSError as exc:
-        raise LimitError(f"{source}: cannot read: {exc.strerror or exc}") from None
+        raise LimitError(source, None, f"cannot read: {exc.strerror or exc}") from None
     if len(data) > limit:
-        raise LimitError(f"{source}: larger than {limit:,} bytes: not a file this reads")
+        raise LimitError(source, None, f"larger than {limit:,} bytes: not a file this reads")
     return data
 
 
@@ -86,11 +94,11 @@ def bounded_lines(
     try:
         fh = open(path, "rb")  # noqa: SIM115 - closed by the generator's finally
     except FileNotFoundError:
-        raise LimitError(f"{source}: no such file") from None
+        raise LimitError(source, None, "no such file") from None
     except IsADirectoryError:
-        raise LimitError(f"{source}: a folder, not a file") from None
+        raise LimitError(source, None, "a folder, not a file") from None
     except OSError as exc:
-        raise LimitError(f"{source}: cannot read: {exc.strerror or exc}") from None
+        raise LimitError(source, None, f"cannot read: {exc.strerror or exc}") from None
     total = 0
     try:
         for number in range(1, 1 << 62):
@@ -99,60 +107,65 @@ def bounded_lines(
                 return
             total += len(raw)
             if len(raw) > line_limit and not raw.endswith(b"\n"):
-                raise LimitError(f"{source}:{number}: a line over {line_limit:,} bytes")
+                raise LimitError(source, number, f"a line over {line_limit:,} bytes")
             if total > file_limit:
-                raise LimitError(f"{source}:{number}: the file is over {file_limit:,} bytes")
+                raise LimitError(source, number, f"the file is over {file_limit:,} bytes")
             yield number, raw.removesuffix(b"\n")
     except OSError as exc:
-        raise LimitError(f"{source}: cannot read: {exc.strerror or exc}") from None
+        raise LimitError(source, None, f"cannot read: {exc.strerror or exc}") from None
     finally:
         fh.close()
 
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > 19:  # before int(): a 10,000-digit number costs quadratic time
-        raise LimitError(f"the number {clip(text, 24)} is too large")
+        raise _TooLarge(f"the number {clip(text, 24)} is too large")
     return int(text)
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise LimitError(f"the number {clip(text, 24)} is too large")
+        raise _TooLarge(f"the number {clip(text, 24)} is too large")
     return value
 
 
 def _no_constant(text: str) -> object:
-    raise LimitError(f"{text} is not a number this reads")
+    raise _TooLarge(f"{text} is not a number this reads")
 
 
-def check_tree(value: object, where: str, path: str = "") -> None:
+def check_tree(value: object, source: str, line: int | None = None) -> None:
     """Refuse a parsed document nested deeper than ``MAX_DEPTH`` or holding an int beyond
     64 bits or a non-finite float. Iterative, so depth costs no stack."""
-    stack: list[tuple[object, str, int]] = [(value, path, 0)]
+    stack: list[tuple[object, str, int]] = [(value, "", 0)]
     while stack:
         item, at, depth = stack.pop()
         if isinstance(item, dict | list):
             if depth >= MAX_DEPTH:
-                raise LimitError(f"{where}: {at or 'document'}: nested deeper than {MAX_DEPTH}")
+                raise LimitError(
+                    source, line, f"{at or 'document'}: nested deeper than {MAX_DEPTH}"
+                )
             pairs = item.items() if isinstance(item, dict) else enumerate(item)
             for key, child in pairs:
                 stack.append((child, f"{at}.{key}" if at else str(key), depth + 1))
         elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_INT:
-            raise LimitError(f"{where}: {at or 'document'}: the number is too large")
+            raise LimitError(source, line, f"{clip(at, 40)}: the number is too large")
         elif isinstance(item, float) and not math.isfinite(item):
-            raise LimitError(f"{where}: {at or 'document'}: not a finite number")
+            raise LimitError(source, line, f"{clip(at, 40)}: not a finite number")
+
+
+def _text(raw: bytes, source: str, line: int | None, kind: str) -> str:
+    if raw.startswith(b"SQLite format 3\x00"):
+        raise LimitError(source, None, f"an SQLite store, not a {kind} file (pass it as --store)")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LimitError(source, line, f"not UTF-8 text (byte {exc.start})") from None
 
 
 def parse_json(raw: bytes, source: str, line: int | None = None) -> Any:
-    """One JSON document (a file, or one line of a JSON Lines file), bounded."""
-    where = _where(source, line)
-    if raw.startswith(b"SQLite format 3\x00"):
-        raise LimitError(f"{source}: an SQLite store, not a JSON file (pass it as --store)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise LimitError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+    """One JSON document (a file, or line ``line`` of a JSON Lines file), bounded."""
+    text = _text(raw, source, line, "JSON")
     try:
         value = json.loads(
             text,
@@ -160,35 +173,30 @@ def parse_json(raw: bytes, source: str, line: int | None = None) -> Any:
             parse_float=_finite_float,
             parse_constant=_no_constant,
         )
-    except LimitError as exc:
-        raise LimitError(f"{where}: {exc}") from None
+    except _TooLarge as exc:
+        raise LimitError(source, line, str(exc)) from None
     except RecursionError:
-        raise LimitError(f"{where}: nested deeper than {MAX_DEPTH}") from None
+        raise LimitError(source, line, f"nested deeper than {MAX_DEPTH}") from None
     except json.JSONDecodeError as exc:
-        at = _where(source, (line or 1) + exc.lineno - 1)
-        raise LimitError(f"{at}: not valid JSON: {exc.msg} (column {exc.colno})") from None
-    check_tree(value, where)
+        at = (line or 1) + exc.lineno - 1
+        raise LimitError(source, at, f"not JSON: {exc.msg} (column {exc.colno})") from None
+    check_tree(value, source, line)
     return value
 
 
 def parse_toml(raw: bytes, source: str) -> dict[str, Any]:
     """One TOML document, bounded."""
-    if raw.startswith(b"SQLite format 3\x00"):
-        raise LimitError(f"{source}: an SQLite store, not a TOML file")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise LimitError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+    text = _text(raw, source, None, "TOML")
     try:
         value = tomllib.loads(text, parse_float=_finite_float)
-    except LimitError as exc:
-        raise LimitError(f"{source}: {exc}") from None
+    except _TooLarge as exc:
+        raise LimitError(source, None, str(exc)) from None
     except RecursionError:
-        raise LimitError(f"{source}: nested deeper than {MAX_DEPTH}") from None
+        raise LimitError(source, None, f"nested deeper than {MAX_DEPTH}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise LimitError(f"{source}: not valid TOML: {clip(exc, 120)}") from None
+        raise LimitError(source, None, f"not valid TOML: {clip(exc, 120)}") from None
     except ValueError:  # tomllib's int() of a number over 4,300 digits
-        raise LimitError(f"{source}: a number is too large") from None
+        raise LimitError(source, None, "a number is too large") from None
     check_tree(value, source)
     return value
 

@@ -17,20 +17,20 @@ event ids, so importing a file again is a no-op and an interrupted import can be
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from .errors import InvalidEventError, PulseError, TopicFileError
 from .events import Draft, Event
 from .ids import is_ulid
+from .limits import LimitError, bounded_lines, clip, parse_json
 from .objects import digest_of
 from .store import EventStore
+from .tempfiles import atomic_write
 from .workflow import ATTACHMENTS
 
 __all__ = [
@@ -144,30 +144,16 @@ def export_topic_lines(store: EventStore, key: str) -> list[str]:
 def export_topic(store: EventStore, key: str, path: str | os.PathLike[str]) -> int:
     """Write ``key``'s topic to ``path`` (atomically: all or nothing); return its event count."""
     lines = export_topic_lines(store, key)
-    target = Path(path)
-    tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            for line in lines:
-                fh.write(line + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        raise
+    atomic_write(path, "".join(line + "\n" for line in lines).encode("utf-8"))
     return len(lines) - 1
 
 
 # -- reading ------------------------------------------------------------------------------
 def _json_line(source: str, number: int, raw: bytes) -> dict[str, Any]:
     try:
-        value = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise TopicFileError(source, number, f"not UTF-8: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise TopicFileError(source, number, f"not JSON (cut or damaged line?): {exc}") from exc
+        value = parse_json(raw, source, number)
+    except LimitError as exc:
+        raise TopicFileError(source, exc.line or number, exc.detail) from None
     if not isinstance(value, dict):
         raise TopicFileError(source, number, "not a JSON object")
     return value
@@ -185,12 +171,12 @@ def _check_fields(
         raise TopicFileError(source, number, f"missing field(s): {', '.join(missing)}")
     unknown = sorted(set(record) - set(required) - set(optional))
     if unknown:
-        raise TopicFileError(source, number, f"unknown field(s): {', '.join(unknown)}")
+        raise TopicFileError(source, number, f"unknown field(s): {clip(', '.join(unknown))}")
     for name, kind in {**required, **optional}.items():
         value = record.get(name)
         if name in record and (not isinstance(value, kind) or isinstance(value, bool)):
             raise TopicFileError(
-                source, number, f"field {name!r} must be {kind.__name__}, not {value!r:.60}"
+                source, number, f"field {name!r} must be {kind.__name__}, not {clip(repr(value))}"
             )
 
 
@@ -203,14 +189,14 @@ def _parse_header(source: str, raw: bytes) -> tuple[str, int]:
         raise TopicFileError(
             source,
             1,
-            f"unsupported {TOPIC_FORMAT} version {version!r} (this code reads "
+            f"unsupported {TOPIC_FORMAT} version {clip(repr(version))} (this code reads "
             f"{TOPIC_FORMAT_VERSION})",
         )
     types = {"format": str, "version": int, "key": str, "events": int}
     _check_fields(source, 1, record, {name: types[name] for name in _HEADER_FIELDS}, {})
     key, count = record["key"], record["events"]
     if not is_ulid(key):
-        raise TopicFileError(source, 1, f"topic key {key!r} is not a ULID")
+        raise TopicFileError(source, 1, f"topic key {clip(repr(key))} is not a ULID")
     if count < 1:
         raise TopicFileError(source, 1, f"a topic file holds at least one event, not {count}")
     return key, count
@@ -231,7 +217,9 @@ def _parse_event(
     record = _json_line(source, number, raw)
     _check_fields(source, number, record, _EVENT_FIELDS, _OPTIONAL_EVENT_FIELDS)
     if record["key"] != key:
-        raise TopicFileError(source, number, f"key {record['key']!r} is not the header's {key}")
+        raise TopicFileError(
+            source, number, f"key {clip(repr(record['key']))} is not the header's {key}"
+        )
     if record["version"] != version:
         raise TopicFileError(
             source, number, f"version {record['version']} where {version} was expected"
@@ -274,13 +262,21 @@ def parse_topic(data: bytes, source: str = "<topic>") -> TopicFile:
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()  # the newline that ends the last line
-    if not lines:
+    return _parse_lines(enumerate(lines, start=1), source)
+
+
+def _parse_lines(lines: Iterable[tuple[int, bytes]], source: str) -> TopicFile:
+    """Check numbered lines as a topic file, one line at a time (a file is streamed)."""
+    numbered = iter(lines)
+    first = next(numbered, None)
+    if first is None:
         raise TopicFileError(source, 1, f"empty file: expected a {TOPIC_FORMAT} header")
-    key, count = _parse_header(source, lines[0])
+    key, count = _parse_header(source, first[1])
     texts: dict[str, str] = {}
     events: list[tuple[Event, str]] = []
     seen: set[str] = set()
-    for number, raw in enumerate(lines[1:], start=2):
+    number = 1
+    for number, raw in numbered:
         version = number - 1
         if version > count:
             raise TopicFileError(source, number, f"more events than the header's {count}")
@@ -292,7 +288,7 @@ def parse_topic(data: bytes, source: str = "<topic>") -> TopicFile:
     if len(events) < count:
         raise TopicFileError(
             source,
-            len(lines) + 1,
+            number + 1,
             f"file ends after {len(events)} of the header's {count} events: truncated",
         )
     return TopicFile(
@@ -301,13 +297,13 @@ def parse_topic(data: bytes, source: str = "<topic>") -> TopicFile:
 
 
 def load_topic_file(path: str | os.PathLike[str]) -> TopicFile:
-    """Read and check a topic file (every hash verified); no store needed."""
+    """Read and check a topic file (every hash verified); no store needed. The file is
+    read one bounded line at a time (``pulse_core.limits``)."""
     source = str(path)
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise TopicFileError(source, 0, f"cannot read: {exc.strerror or exc}") from exc
-    return parse_topic(data, source)
+        return _parse_lines(bounded_lines(path), source)
+    except LimitError as exc:
+        raise TopicFileError(source, exc.line or 0, exc.detail) from None
 
 
 # -- import -------------------------------------------------------------------------------

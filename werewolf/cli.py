@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import re
 import secrets
 import shlex
 import sys
-import tomllib
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,13 +33,23 @@ from pulse_core import (
     export_topic,
     is_ulid,
 )
+from pulse_core.limits import clip, read_document
 
 from .arena.cli import add_arena
-from .argtypes import DEFAULT_STORE, EXIT_INTERRUPTED, positive_float, positive_int
+from .argtypes import (
+    DEFAULT_STORE,
+    EXIT_INTERRUPTED,
+    is_number,
+    positive_float,
+    seat_number,
+    whole_number,
+    width,
+)
 from .config import GameConfig, parse_config
 from .errors import ConfigError, GameFileError, WerewolfError
 from .game import fold_chain, start_game, werewolf_workflow
 from .lineup import KINDS, Price, SeatSpec, load_lineup
+from .outputs import check_output, write_output
 from .players import SpecSeating, seating_from_specs
 from .players.prompting import LANGS
 from .players.setup import failure_hint, play_specs, resume_specs, tokens_spent, usage_lines
@@ -78,6 +86,8 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (and exit code 2)."""
 
     def error(self, message: str) -> NoReturn:
+        # argparse echoes the value it refused: a pasted megabyte stays out of the line
+        message = clip(message, 200)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
@@ -124,9 +134,9 @@ def _view_spec(words: Sequence[str] | None) -> ViewSpec:
         return ViewSpec(ViewKind.PUBLIC)
     if list(words) == ["god"]:
         return ViewSpec(ViewKind.GOD)
-    if len(words) == 2 and words[0] == "seat" and words[1].isdigit():
+    if len(words) == 2 and words[0] == "seat" and is_number(words[1]):
         return ViewSpec.of_seat(int(words[1]))
-    raise ConfigError([("--view", f"{' '.join(words)!r}: use public, god or seat N")])
+    raise ConfigError([("--view", f"{clip(' '.join(words))!r}: use public, god or seat N")])
 
 
 def _check_seat(spec: ViewSpec, seats: int, option: str = "--view") -> None:
@@ -324,19 +334,10 @@ def _live(
 
 
 def _read_config_file(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError([("--config", f"{path}: no such file")]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError([("--config", f"{path}: cannot read: {exc}")]) from None
-    try:
-        data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        kind = "JSON" if path.suffix == ".json" else "TOML"
-        raise ConfigError([("--config", f"{path}: not valid {kind}: {exc}")]) from None
+    """A JSON (``.json``) or TOML config file, read bounded (``pulse_core.limits``)."""
+    data = read_document(path)
     if not isinstance(data, dict):
-        raise ConfigError([("--config", f"{path}: must hold a table of config fields")])
+        raise ConfigError([(str(path), "must hold a table of config fields")])
     return data
 
 
@@ -357,12 +358,25 @@ _VARIANT_FLAGS = {  # option dest -> GameConfig field
 def _game_config(args: argparse.Namespace) -> GameConfig:
     """The config file (if any), overridden by the variant flags, validated."""
     data = _read_config_file(args.config) if args.config is not None else {}
+    flagged: dict[str, str] = {}
     for dest, name in _VARIANT_FLAGS.items():
         value = getattr(args, dest)
         if value is None or value is False:
             continue
         data[name] = not value if dest.startswith("no_") else value
-    return parse_config(data)
+        flagged[name] = "--" + dest.replace("_", "-")
+    try:
+        return parse_config(data)
+    except ConfigError as exc:
+        if args.config is None:
+            raise
+        # a problem of the file names the file; one of a flag, the flag
+        raise ConfigError(
+            [
+                (flagged.get(field.partition(".")[0]) or f"{args.config}: {field}", message)
+                for field, message in exc.problems
+            ]
+        ) from None
 
 
 def _add_variants(parser: argparse.ArgumentParser) -> None:
@@ -381,7 +395,7 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
     )
     rules.add_argument("--no-abstain", action="store_true", help="every voter must vote")
     rules.add_argument("--self-vote", action="store_true", default=None)
-    rules.add_argument("--day-cap", type=int, metavar="N", help="a draw after N days")
+    rules.add_argument("--day-cap", type=whole_number, metavar="N", help="a draw after N days")
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -426,7 +440,9 @@ def add_play(subparsers: Any) -> None:
         description="Play a seeded game (mock players by default) on the embedded store, "
         "shown live as a spectator sees it, then export its replay file.",
     )
-    parser.add_argument("--seed", type=int, help="the game seed (default: a fresh one, shown)")
+    parser.add_argument(
+        "--seed", type=whole_number, help="the game seed (default: a fresh one, shown)"
+    )
     parser.add_argument(
         "--players", choices=SEAT_KINDS, help="who plays every seat not named otherwise (mock)"
     )
@@ -541,16 +557,20 @@ def run_replay(args: argparse.Namespace) -> int:
     options["prices"] = _prices(args)
     if spec.seat is not None:
         _check_seat(spec, len(log.state.identities), "--seat")
+    inputs = [args.target, args.store] + ([args.prices] if args.prices else [])
+    for option, value in (("--html", args.html), ("--markdown", args.markdown)):
+        if value is not None and value != "-":
+            check_output(Path(value), option, inputs)  # both, before either is written
     if args.html is not None:
         page = replay_html(log, spec, from_day=args.day)
-        args.html.write_text(page, encoding="utf-8")
+        write_output(args.html, page, "--html", inputs)
         _say(f"wrote {args.html}")
     if args.markdown is not None:
         text = replay_markdown(log, spec, width=args.width or 100, **options)
         if args.markdown == "-":
             sys.stdout.write(text)
         else:
-            Path(args.markdown).write_text(text, encoding="utf-8")
+            write_output(Path(args.markdown), text, "--markdown", inputs)
             _say(f"wrote {args.markdown}")
     if args.html is None and args.markdown is None:
         render_replay(console, log, spec, **options)
@@ -567,9 +587,9 @@ def add_replay(subparsers: Any) -> None:
     parser.add_argument("target", metavar="FILE|GAME", help="a replay file (.jsonl) or a game id")
     _add_store(parser)
     who = parser.add_mutually_exclusive_group()
-    who.add_argument("--seat", type=int, metavar="N", help="exactly what seat N saw")
+    who.add_argument("--seat", type=seat_number, metavar="N", help="exactly what seat N saw")
     who.add_argument("--public", action="store_true", help="what a spectator saw")
-    parser.add_argument("--day", type=int, metavar="K", help="jump to night K")
+    parser.add_argument("--day", type=whole_number, metavar="K", help="jump to night K")
     parser.add_argument(
         "--follow", action="store_true", help="draw a running game (by id) as it is played"
     )
@@ -581,7 +601,7 @@ def add_replay(subparsers: Any) -> None:
         metavar="FILE",
         help="write Markdown for an issue (to FILE, or stdout)",
     )
-    parser.add_argument("--width", type=positive_int, metavar="COLUMNS", help="draw at this width")
+    parser.add_argument("--width", type=width, metavar="COLUMNS", help="draw at this width")
     parser.add_argument("--no-stats", action="store_true", help="leave out the summary")
     parser.add_argument(
         "--price", metavar="PROMPT,COMPLETION", help="USD per million tokens, for a cost figure"
@@ -627,6 +647,11 @@ def _say(message: str) -> None:
     sys.stderr.write(f"werewolf: {message}\n")
 
 
+def _one_line(exc: BaseException) -> str:
+    """An error as one line of bounded length, whatever a file made it echo."""
+    return clip(" ".join(str(exc).split()), 1000)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
@@ -644,5 +669,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say("interrupted")
         return EXIT_INTERRUPTED
     except (WerewolfError, PulseError, OSError) as exc:
-        _say(f"error: {exc}")
+        _say(f"error: {_one_line(exc)}")
         return EXIT_USAGE

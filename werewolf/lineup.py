@@ -29,13 +29,14 @@ is not set) are reported together, each with its path, before anything runs.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from pulse_core.limits import LimitError, clip, parse_toml, read_bounded
+
+from .argtypes import is_number
 from .errors import ConfigError
 
 __all__ = [
@@ -177,46 +178,60 @@ def _validate(data: Mapping[str, Any], source: str) -> Lineup:
     except ValidationError as exc:
         raise ConfigError(
             [
-                (f"{source}:" + ".".join(str(p) for p in err["loc"]), err["msg"])
+                (f"{source}: " + ".".join(str(p) for p in err["loc"]), err["msg"])
                 for err in exc.errors()
             ]
         ) from None
 
 
+def _seat_keys(seats: Mapping[str, Any], source: str) -> dict[int, Any]:
+    """TOML table keys are strings: ``"3"`` -> 3. Only ASCII digits, and one key per seat
+    (``seats.3`` and ``seats.03`` would silently merge)."""
+    found: dict[int, str] = {}
+    problems: list[tuple[str, str]] = []
+    for key in seats:
+        if not is_number(key):
+            problems.append((f"{source}: seats.{clip(key, 20)}", "a seat key is a seat number"))
+        elif int(key) in found:
+            problems.append(
+                (
+                    f"{source}: seats.{key}",
+                    f"seat {int(key)} is given twice (seats.{found[int(key)]})",
+                )
+            )
+        else:
+            found[int(key)] = key
+    if problems:
+        raise ConfigError(problems)
+    return {int(key): seats[key] for key in found.values()}
+
+
 def load_lineup(path: str | os.PathLike[str]) -> Lineup:
-    """Read and validate a TOML lineup file."""
-    path = Path(path)
+    """Read and validate a TOML lineup file (bounded: see ``pulse_core.limits``)."""
+    source = str(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError([("", f"{path}: no such lineup file")]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError([("", f"{path}: cannot read: {exc}")]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([("", f"{path}: not valid TOML: {exc}")]) from None
+        data = parse_toml(read_bounded(path), source)
+    except LimitError as exc:
+        raise ConfigError([("", str(exc))]) from None
     seats = data.get("seats")
-    if isinstance(seats, dict):  # TOML table keys are strings: "3" -> 3
-        bad = [k for k in seats if not str(k).isdigit()]
-        if bad:
-            raise ConfigError([(f"{path}:seats.{k}", "seat keys are seat numbers") for k in bad])
-        data = {**data, "seats": {int(k): v for k, v in seats.items()}}
-    return _validate(data, str(path))
+    if isinstance(seats, dict):
+        data = {**data, "seats": _seat_keys(seats, source)}
+    return _validate(data, source)
 
 
 def parse_seat_arg(text: str) -> tuple[int, SeatSpec]:
     """``"3=llm:gpt-4o-mini"`` -> ``(3, SeatSpec(kind="llm", model="gpt-4o-mini"))``."""
     seat_text, sep, spec_text = text.partition("=")
-    if not sep or not seat_text.strip().isdigit():
-        raise ConfigError(
-            [("--seat", f"{text!r}: write SEAT=KIND[:MODEL], e.g. 3=llm:gpt-4o-mini")]
-        )
+    shown = repr(clip(text))
+    if not sep or not is_number(seat_text.strip()):
+        raise ConfigError([("--seat", f"{shown}: write SEAT=KIND[:MODEL], e.g. 3=llm:gpt-4o-mini")])
     kind, _, model = spec_text.strip().partition(":")
     if kind not in KINDS:
-        raise ConfigError([("--seat", f"{text!r}: kind must be one of {', '.join(KINDS)}")])
+        raise ConfigError([("--seat", f"{shown}: kind must be one of {', '.join(KINDS)}")])
     if kind == "llm" and not model:
         raise ConfigError(
-            [("--seat", f"{text!r}: an llm seat names its model: {seat_text}=llm:MODEL")]
+            [("--seat", f"{shown}: an llm seat names its model: {seat_text.strip()}=llm:MODEL")]
         )
     if kind != "llm" and model:
-        raise ConfigError([("--seat", f"{text!r}: only llm seats take a model")])
+        raise ConfigError([("--seat", f"{shown}: only llm seats take a model")])
     return int(seat_text), SeatSpec.model_validate({"kind": kind, "model": model or None})

@@ -40,7 +40,7 @@ def test_a_bad_deck_in_the_config_names_the_identities_field(
     store = tmp_path / "w.sqlite3"
     code, _, err = _run(capsys, "play", "--config", str(config), "--store", str(store), "-q")
     assert code == 2
-    assert err == "werewolf: error: identities: a game needs 4 to 20 seats\n"
+    assert err == f"werewolf: error: {config}: identities: a game needs 4 to 20 seats\n"
 
 
 def test_replay_of_a_seat_the_game_does_not_have_names_the_seat_option(

@@ -88,7 +88,7 @@ def test_lineup_problems_are_reported_together_with_paths(tmp_path: Path) -> Non
         "seat 2: environment variable OPENAI_API_KEY is not set",
     ) in problems
 
-    with pytest.raises(ConfigError, match="no such lineup file"):
+    with pytest.raises(ConfigError, match=r"absent\.toml: no such file"):
         load_lineup(tmp_path / "absent.toml")
     (tmp_path / "broken.toml").write_text("[seats\n")
     with pytest.raises(ConfigError, match="not valid TOML"):

@@ -15,6 +15,7 @@ package's errors into that line); Ctrl-C exits with 130 and says how to continue
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -26,21 +27,37 @@ from typing import Any
 from pydantic import ValidationError
 from rich import box
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from pulse_core.limits import clip
 
-from ..argtypes import DEFAULT_STORE, EXIT_INTERRUPTED, positive_float, positive_int
+from ..argtypes import (
+    DEFAULT_STORE,
+    EXIT_INTERRUPTED,
+    positive_float,
+    positive_int,
+    whole_number,
+    width,
+)
 from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
+from ..outputs import check_output, write_output
 from .metrics import tournament_metrics
+from .record_cache import cache_path
 from .report import (
     Report,
     render_report,
+    report_json_text,
     report_markdown,
     require_matplotlib,
-    write_json,
     write_plots,
 )
 from .results import run_games
@@ -206,20 +223,28 @@ def _with_budget(args: argparse.Namespace, spec: RunSpec) -> RunSpec:
 
 
 class _ProgressView:
-    """A rich progress bar with games done, running win rates, tokens and cost."""
+    """A rich progress bar with games done, time spent and left, running win rates, tokens
+    and cost. Time left is estimated from the games ended since this command started (a
+    continued run's earlier games do not count as speed)."""
 
-    def __init__(self, console: Console, spec: RunSpec) -> None:
+    def __init__(
+        self, console: Console, spec: RunSpec, get_time: Callable[[], float] | None = None
+    ) -> None:
         self.spec = spec
         self.progress = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
             TextColumn("{task.fields[status]}"),
             console=console,
             transient=False,
+            get_time=get_time,
         )
         self.task = self.progress.add_task(spec.name, total=spec.games, status="")
+        self._seen = False
 
     def update(self, progress: RunProgress) -> None:
         rates = " ".join(
@@ -232,7 +257,11 @@ class _ProgressView:
             status += f" | {progress.tokens:,} tokens"
             if progress.cost is not None:
                 status += f", ${progress.cost:.4f}"
-        self.progress.update(self.task, completed=len(progress.ended), status=status)
+        if not self._seen:  # games ended before now are where the bar starts, not speed
+            self._seen = True
+            self.progress.reset(self.task, completed=len(progress.ended), status=status)
+        else:
+            self.progress.update(self.task, completed=len(progress.ended), status=status)
 
 
 def _workers(args: argparse.Namespace, spec: RunSpec) -> int:
@@ -347,7 +376,7 @@ def build_report(spec: RunSpec, store_path: Path, *, rounds: int = 1000) -> Repo
         raise ConfigError([("--store", f"{store_path}: no such store")])
     store = open_run_store(store_path)
     try:
-        games = run_games(spec, store)
+        games = run_games(spec, store, cache_path(run_path(store_path, spec.name)))
     finally:
         store.close()
     players = [p.name for p in spec.players]
@@ -361,10 +390,11 @@ def _write_outputs(args: argparse.Namespace, report: Report, console: Console) -
     run_file = run_path(args.store, report.spec.name)
     markdown = args.markdown or run_file.with_suffix(".md")
     json_file = args.json or run_file.with_name(f"{report.spec.name}.report.json")
-    markdown.parent.mkdir(parents=True, exist_ok=True)
-    markdown.write_text(report_markdown(report), encoding="utf-8")
-    json_file.parent.mkdir(parents=True, exist_ok=True)
-    write_json(report, json_file)
+    inputs = [run_file, args.store]
+    check_output(markdown, "--markdown", inputs)
+    check_output(json_file, "--json", [*inputs, markdown])
+    write_output(markdown, report_markdown(report), "--markdown", inputs)
+    write_output(json_file, report_json_text(report), "--json", inputs)
     written = [markdown, json_file]
     if args.plot is not None:
         written += write_plots(report, args.plot)
@@ -449,8 +479,11 @@ def cmd_rm(args: argparse.Namespace) -> int:
         run_file,
         run_file.with_suffix(".md"),
         run_file.with_name(f"{args.name}.report.json"),
+        cache_path(run_file),
     ):
         path.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # the cache folder goes with its last run
+        cache_path(run_file).parent.rmdir()
     Console(highlight=False).print(
         f"Removed run {args.name}; its {started} games stay in the store {args.store}.",
         markup=False,
@@ -489,9 +522,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help=f"the SQLite event store (default: {DEFAULT_STORE}; runs in arena/ beside it)",
     )
-    parser.add_argument(
-        "--width", type=positive_int, metavar="COLUMNS", help="draw tables at this width"
-    )
+    parser.add_argument("--width", type=width, metavar="COLUMNS", help="draw tables at this width")
 
 
 def _add_playing(parser: argparse.ArgumentParser, *, default_name: str) -> None:
@@ -552,7 +583,7 @@ def add_arena(subparsers: Any) -> None:
         choices=[s.value for s in Schedule if s is not Schedule.LINEUP],
         help="head-to-head (2 players) or round-robin (default by player count)",
     )
-    run.add_argument("--seed", type=int, metavar="N", help="the run seed (default 0)")
+    run.add_argument("--seed", type=whole_number, metavar="N", help="the run seed (default 0)")
     run.add_argument("--budget-tokens", type=positive_int, metavar="N", help="stop after N tokens")
     run.add_argument("--budget-usd", type=positive_float, metavar="X", help="stop after X dollars")
     run.add_argument("--prices", type=Path, metavar="FILE", help="prices by model (lineup TOML)")

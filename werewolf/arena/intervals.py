@@ -1,31 +1,39 @@
 """95% intervals: Wilson for rates, percentile bootstrap over games for everything else.
 
-Both are pure Python. The bootstrap resamples whole games (a game's decisions are not
-independent of each other, so games, not decisions, are the unit), with a generator
-seeded by the caller, so a report is the same every time it is made from the same games.
+The bootstrap resamples whole games (a game's decisions are not independent of each
+other, so games, not decisions, are the unit), with a generator seeded by the caller, so a
+report is the same every time it is made from the same games. Draws are one numpy array
+(rounds x games) and every bootstrapped figure is computed over all rounds at once: a
+thousand resamples of a thousand games cost milliseconds, not seconds of Python loops.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
+
+import numpy as np
+import numpy.typing as npt
 
 __all__ = [
     "NONE",
     "Z95",
+    "Draws",
     "Estimate",
     "bootstrap",
     "bootstrap_ratio",
     "percentile",
+    "percentile_interval",
     "resamples",
     "wilson",
 ]
 
 Z95 = 1.959963984540054
 T = TypeVar("T")
+Draws: TypeAlias = npt.NDArray[np.intp]  # rounds x n indices into the games
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,31 +87,44 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
 
 
-def resamples(n: int, rounds: int, seed: int | str) -> list[list[int]]:
-    """``rounds`` lists of ``n`` indices drawn with replacement (one shared set of draws lets
-    every figure of a report use the same resampled tournaments)."""
-    rng = random.Random(seed)
-    return [[rng.randrange(n) for _ in range(n)] for _ in range(rounds)] if n else []
+def resamples(n: int, rounds: int, seed: int | str) -> Draws:
+    """``rounds`` rows of ``n`` indices drawn with replacement (one shared set of draws lets
+    every figure of a report use the same resampled tournaments). The seed, text or number,
+    is hashed into numpy's generator, so the same seed gives the same draws everywhere."""
+    digest = hashlib.sha256(str(seed).encode()).digest()
+    rng = np.random.default_rng(int.from_bytes(digest[:16], "big"))
+    if not n:
+        return np.zeros((0, 0), dtype=np.intp)
+    return rng.integers(0, n, size=(rounds, n), dtype=np.intp)
+
+
+def percentile_interval(value: float, samples: npt.NDArray[np.float64], n: int) -> Estimate:
+    """``value`` with the 2.5% and 97.5% percentiles of ``samples`` (NaN left out)."""
+    kept = samples[~np.isnan(samples)]
+    if not kept.size:
+        return Estimate(value, None, None, n)
+    low, high = np.percentile(kept, [2.5, 97.5])
+    return Estimate(value, float(low), float(high), n)
 
 
 def bootstrap(
     items: Sequence[T],
     statistic: Callable[[Sequence[T]], float | None],
-    draws: Sequence[Sequence[int]],
+    draws: Draws,
 ) -> Estimate:
-    """``statistic(items)`` with a 95% percentile interval over ``draws`` (index lists from
-    ``resamples``); draws where the statistic is undefined are left out."""
+    """``statistic(items)`` with a 95% percentile interval over ``draws`` (from
+    ``resamples``); draws where the statistic is undefined are left out. For statistics
+    that are not sums: it calls ``statistic`` once per draw."""
     value = statistic(items)
     if value is None:
         return Estimate(None, None, None, len(items))
-    values = [v for v in (statistic([items[i] for i in d]) for d in draws) if v is not None]
-    if not values:
-        return Estimate(value, None, None, len(items))
-    return Estimate(value, percentile(values, 0.025), percentile(values, 0.975), len(items))
+    values = [statistic([items[i] for i in d]) for d in draws]
+    samples = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+    return percentile_interval(value, samples, len(items))
 
 
 def bootstrap_ratio(
-    numerators: Sequence[float], denominators: Sequence[float], draws: Sequence[Sequence[int]]
+    numerators: Sequence[float], denominators: Sequence[float], draws: Draws
 ) -> Estimate:
     """``sum(numerators) / sum(denominators)`` over games (one entry each), with a 95%
     percentile interval over ``draws``; a mean per game when every denominator is 1."""
@@ -111,11 +132,10 @@ def bootstrap_ratio(
     if not total:
         return Estimate(None, None, None, len(numerators))
     value = sum(numerators) / total
-    values = []
-    for draw in draws:
-        den = sum(denominators[i] for i in draw)
-        if den:
-            values.append(sum(numerators[i] for i in draw) / den)
-    if not values:
+    if not len(draws):
         return Estimate(value, None, None, len(numerators))
-    return Estimate(value, percentile(values, 0.025), percentile(values, 0.975), len(numerators))
+    num = np.asarray(numerators, dtype=np.float64)[draws].sum(axis=1)
+    den = np.asarray(denominators, dtype=np.float64)[draws].sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratios = np.where(den != 0, num / np.where(den != 0, den, 1.0), np.nan)
+    return percentile_interval(value, ratios, len(numerators))

@@ -23,7 +23,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .intervals import Estimate, percentile
+import numpy as np
+import numpy.typing as npt
+
+from .intervals import Draws, Estimate, percentile_interval
 
 __all__ = [
     "ELO_BASE",
@@ -41,6 +44,7 @@ ELO_BASE = 1500.0
 ELO_SCALE = 400 / math.log(10)  # logit units -> Elo points
 PRIOR_SD = 2.0  # of a rating, in logit units
 EDGE_PRIOR_SD = 10.0  # of the wolf edge: nearly flat
+Floats = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,24 +55,48 @@ class Match:
     score: float  # 1 wolves won, 0 good won, 0.5 draw
 
 
+def _design(matches: Sequence[Match], players: Sequence[str]) -> tuple[Floats, Floats]:
+    """The games as a matrix (one row per game: each player's weight) and their scores."""
+    index = {p: i for i, p in enumerate(players)}
+    rows = np.zeros((len(matches), len(players)), dtype=np.float64)
+    for g, match in enumerate(matches):
+        for player, weight in match.weights:
+            rows[g, index[player]] += weight
+    return rows, np.array([m.score for m in matches], dtype=np.float64)
+
+
+def _elo_runs(rows: Floats, scores: Floats, orders: Draws, k: float) -> Floats:
+    """Elo after playing the games in each order (one row of ``orders`` per run), every
+    run at once: one step per position, vectorised over the runs."""
+    rating = np.zeros((len(orders), rows.shape[1]), dtype=np.float64)  # minus ELO_BASE
+    for position in range(orders.shape[1] if orders.ndim == 2 else 0):
+        game = orders[:, position]
+        weights = rows[game]
+        diff = np.einsum("rp,rp->r", weights, rating)
+        expected = 1 / (1 + 10 ** (-diff / 400))
+        rating += k * weights * (scores[game] - expected)[:, None]
+    return rating + ELO_BASE
+
+
 def elo(matches: Sequence[Match], players: Sequence[str], *, k: float = 16.0) -> dict[str, float]:
     """Elo ratings after ``matches`` in the given order."""
-    rating = dict.fromkeys(players, ELO_BASE)
-    for match in matches:
-        diff = sum(w * (rating[p] - ELO_BASE) for p, w in match.weights)
-        expected = 1 / (1 + 10 ** (-diff / 400))
-        for player, weight in match.weights:
-            rating[player] += k * weight * (match.score - expected)
-    return rating
+    rows, scores = _design(matches, players)
+    order = np.arange(len(matches), dtype=np.intp)[None, :]
+    final = _elo_runs(rows, scores, order, k)[0]
+    return {p: float(final[i]) for i, p in enumerate(players)}
 
 
 def elo_estimates(
-    matches: Sequence[Match], players: Sequence[str], draws: Sequence[Sequence[int]]
+    matches: Sequence[Match], players: Sequence[str], draws: Draws
 ) -> dict[str, Estimate]:
     """Elo in game order, with a 95% interval over resampled games in random order."""
     point = elo(matches, players)
-    samples = [elo([matches[i] for i in draw], players) for draw in draws]
-    return {p: _estimate(point[p], [s[p] for s in samples], len(matches)) for p in players}
+    rows, scores = _design(matches, players)
+    samples = _elo_runs(rows, scores, draws, 16.0) if len(draws) else None
+    return {
+        p: _estimate(point[p], None if samples is None else samples[:, i], len(matches))
+        for i, p in enumerate(players)
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,59 +108,74 @@ class BradleyTerry:
         return ELO_BASE + ELO_SCALE * self.ratings[player]
 
 
+def _patterns(rows: Floats, scores: Floats) -> tuple[Floats, Floats, npt.NDArray[np.intp]]:
+    """The distinct (weights + edge column, score) rows, and each game's pattern number: a
+    tournament has few distinct rows, so a fit works on their counts, not on every game."""
+    full = np.hstack([rows, np.ones((len(rows), 1)), scores[:, None]])
+    distinct, which = np.unique(full, axis=0, return_inverse=True)
+    return distinct[:, :-1], distinct[:, -1], which.reshape(-1).astype(np.intp)
+
+
+def _bt_fits(x: Floats, score: Floats, counts: Floats, start: Floats) -> Floats:
+    """Bradley-Terry posterior modes, one per row of ``counts`` (games per pattern), all
+    at once by Newton's method (the prior keeps each system positive definite)."""
+    size = x.shape[1]
+    prior = np.full(size, 1 / PRIOR_SD**2)
+    prior[-1] = 1 / EDGE_PRIOR_SD**2
+    theta = np.array(start, dtype=np.float64)
+    for _ in range(100):
+        p = 0.5 * (1 + np.tanh(0.5 * (theta @ x.T)))  # the logistic, runs x patterns
+        grad = (counts * (score - p)) @ x - prior * theta
+        info = np.einsum("rk,ki,kj->rij", counts * p * (1 - p), x, x) + np.diag(prior)
+        step = np.linalg.solve(info, grad[..., None])[..., 0]
+        theta += step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return theta
+
+
 def bradley_terry(
     matches: Sequence[Match], players: Sequence[str], start: BradleyTerry | None = None
 ) -> BradleyTerry:
     """The maximum a posteriori Bradley-Terry fit (see the module docstring)."""
-    index = {p: i for i, p in enumerate(players)}
-    size = len(players) + 1  # the ratings, then the wolf edge
-    patterns: Counter[tuple[tuple[float, ...], float]] = Counter()
-    for match in matches:
-        x = [0.0] * size
-        for player, weight in match.weights:
-            x[index[player]] += weight
-        x[-1] = 1.0
-        patterns[(tuple(x), match.score)] += 1
-    prior = [1 / PRIOR_SD**2] * len(players) + [1 / EDGE_PRIOR_SD**2]
-    theta = [start.ratings[p] for p in players] + [start.wolf_edge] if start else [0.0] * size
-    for _ in range(100):
-        grad = [-prior[j] * theta[j] for j in range(size)]
-        info = [[prior[i] if i == j else 0.0 for j in range(size)] for i in range(size)]
-        for (row, score), count in sorted(patterns.items()):
-            p = _logistic(sum(a * b for a, b in zip(row, theta, strict=True)))
-            for i in range(size):
-                if row[i]:
-                    grad[i] += count * (score - p) * row[i]
-                    for j in range(size):
-                        info[i][j] += count * p * (1 - p) * row[i] * row[j]
-        step = _solve(info, grad)
-        theta = [t + s for t, s in zip(theta, step, strict=True)]
-        if max(abs(s) for s in step) < 1e-10:
-            break
-    return BradleyTerry(dict(zip(players, theta[:-1], strict=True)), theta[-1])
+    x, score, which = _patterns(*_design(matches, players))
+    counts = np.bincount(which, minlength=len(x)).astype(np.float64)[None, :]
+    begin = np.zeros((1, len(players) + 1))
+    if start is not None:
+        begin[0] = [*(start.ratings[p] for p in players), start.wolf_edge]
+    theta = _bt_fits(x, score, counts, begin)[0]
+    return BradleyTerry({p: float(theta[i]) for i, p in enumerate(players)}, float(theta[-1]))
 
 
 def bradley_terry_estimates(
-    matches: Sequence[Match], players: Sequence[str], draws: Sequence[Sequence[int]]
+    matches: Sequence[Match], players: Sequence[str], draws: Draws
 ) -> tuple[dict[str, Estimate], Estimate]:
     """Bradley-Terry ratings on the Elo scale with 95% bootstrap intervals, and the wolf
     edge as the wolves' win chance between equal sides."""
     fit = bradley_terry(matches, players)
-    samples = [bradley_terry([matches[i] for i in draw], players, fit) for draw in draws]
+    n = len(matches)
+    samples: Floats | None = None
+    if len(draws) and n:
+        x, score, which = _patterns(*_design(matches, players))
+        cells = which[draws] + len(x) * np.arange(len(draws))[:, None]  # (round, pattern)
+        tally = np.bincount(cells.ravel(), minlength=len(draws) * len(x))
+        counts = tally.reshape(len(draws), len(x)).astype(np.float64)
+        begin = np.tile([*(fit.ratings[p] for p in players), fit.wolf_edge], (len(draws), 1))
+        samples = _bt_fits(x, score, counts, begin)
     ratings = {
-        p: _estimate(fit.elo_scale(p), [s.elo_scale(p) for s in samples], len(matches))
-        for p in players
+        p: _estimate(
+            fit.elo_scale(p), None if samples is None else ELO_BASE + ELO_SCALE * samples[:, i], n
+        )
+        for i, p in enumerate(players)
     }
-    edge = _estimate(
-        _logistic(fit.wolf_edge), [_logistic(s.wolf_edge) for s in samples], len(matches)
-    )
-    return ratings, edge
+    edge_samples = None if samples is None else 0.5 * (1 + np.tanh(0.5 * samples[:, -1]))
+    return ratings, _estimate(_logistic(fit.wolf_edge), edge_samples, n)
 
 
-def _estimate(value: float, samples: Sequence[float], n: int) -> Estimate:
-    if not samples:
+def _estimate(value: float, samples: Floats | None, n: int) -> Estimate:
+    if samples is None:
         return Estimate(value, None, None, n)
-    return Estimate(value, percentile(samples, 0.025), percentile(samples, 0.975), n)
+    return percentile_interval(value, samples, n)
 
 
 def _logistic(z: float) -> float:
@@ -140,26 +183,6 @@ def _logistic(z: float) -> float:
         return 1 / (1 + math.exp(-z))
     e = math.exp(z)
     return e / (1 + e)
-
-
-def _solve(matrix: Sequence[Sequence[float]], vector: Sequence[float]) -> list[float]:
-    """Solve ``matrix @ x = vector`` by Gaussian elimination with partial pivoting (the
-    matrix is small and positive definite: the prior makes it so)."""
-    n = len(vector)
-    rows = [[*matrix[i], vector[i]] for i in range(n)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        lead = rows[col][col]
-        for r in range(col + 1, n):
-            factor = rows[r][col] / lead
-            if factor:
-                for c in range(col, n + 1):
-                    rows[r][c] -= factor * rows[col][c]
-    x = [0.0] * n
-    for i in reversed(range(n)):
-        x[i] = (rows[i][n] - sum(rows[i][j] * x[j] for j in range(i + 1, n))) / rows[i][i]
-    return x
 
 
 def weights_of(sides: Mapping[str, Sequence[str]]) -> tuple[tuple[str, float], ...]:

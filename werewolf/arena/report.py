@@ -31,6 +31,7 @@ __all__ = [
     "Report",
     "render_report",
     "report_json",
+    "report_json_text",
     "report_markdown",
     "require_matplotlib",
     "write_json",
@@ -229,21 +230,57 @@ def _summary(report: Report) -> list[str]:
 
 
 # -- rich -----------------------------------------------------------------------------------------
+_GAP = 2  # columns between table columns: one padding space and the (blank) divider
+
+
 def render_report(console: Console, report: Report) -> None:
-    """Print the report's tables."""
+    """Print the report's tables, each fitted to the console's width."""
     parts: list[RenderableType] = [Text(line) for line in _summary(report)]
     for section in _sections(report):
         table = Table(
-            title=section.title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False
+            title=section.title,
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+            show_edge=False,
+            padding=(0, 0, 0, _GAP - 1),
+            pad_edge=False,
         )
         for i, header in enumerate(section.headers):
             table.add_column(header, justify="left" if i == 0 else "right")
-        for row in section.rows:
+        for row in _fitted(section, console.width):
             table.add_row(*row)
         parts.append(table)
         if section.note:
             parts.append(Text(section.note, style="dim"))
+        parts.append(Text(""))
     console.print(Group(*parts))
+
+
+def _fitted(section: _Section, width: int) -> list[tuple[str, ...]]:
+    """The rows, fitted to ``width`` without ever breaking an interval inside (``[62.6,``
+    then ``70.8]``): first the intervals of the widest columns move under their values,
+    then, if it is still too wide, intervals lose the space after their comma."""
+    if not section.rows:
+        return []
+    columns = [list(col) for col in zip(*section.rows, strict=True)]
+    header_words = [max(len(w) for w in h.split()) for h in section.headers]
+
+    def column_width(i: int) -> int:
+        lines = [line for cell in columns[i] for line in cell.split("\n")]
+        return max([header_words[i], *(len(line) for line in lines)])
+
+    def too_wide() -> bool:
+        return sum(map(column_width, range(len(columns)))) + _GAP * (len(columns) - 1) > width
+
+    while too_wide():
+        splittable = [i for i, col in enumerate(columns) if any(" [" in c for c in col)]
+        if not splittable:
+            break
+        widest = max(splittable, key=column_width)
+        columns[widest] = [c.replace(" [", "\n[", 1) for c in columns[widest]]
+    if too_wide():
+        columns = [[c.replace(", ", ",") if "[" in c else c for c in col] for col in columns]
+    return [tuple(row) for row in zip(*columns, strict=True)]
 
 
 # -- Markdown -------------------------------------------------------------------------------------
@@ -331,8 +368,13 @@ def report_json(report: Report) -> dict[str, Any]:
     }
 
 
+def report_json_text(report: Report) -> str:
+    """The JSON file's text."""
+    return json.dumps(report_json(report), indent=2) + "\n"
+
+
 def write_json(report: Report, path: Path) -> None:
-    path.write_text(json.dumps(report_json(report), indent=2) + "\n", encoding="utf-8")
+    path.write_text(report_json_text(report), encoding="utf-8")
 
 
 # -- charts ---------------------------------------------------------------------------------------

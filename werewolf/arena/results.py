@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from pulse_core import EventStore
 
 from .metrics import GameRecord, game_record
+from .record_cache import RecordCache
 from .schedule import game_id
 from .spec import RunSpec
 
@@ -20,13 +22,20 @@ class RunGames:
     missing: tuple[int, ...]  # not started
 
 
-def run_games(spec: RunSpec, store: EventStore) -> RunGames:
-    """Read every planned game of the run from ``store``."""
+def run_games(spec: RunSpec, store: EventStore, cache: Path | None = None) -> RunGames:
+    """Read every planned game of the run from ``store``; with a ``cache`` file, ended
+    games already read by an earlier report are taken from it (see ``record_cache``)."""
     records: list[GameRecord] = []
     unfinished: list[int] = []
     missing: list[int] = []
+    kept = RecordCache(cache, store) if cache is not None else None
     for index in range(spec.games):
-        chain = store.chain(game_id(spec, index))
+        key = game_id(spec, index)
+        record = kept.records.get(key) if kept is not None else None
+        if record is not None:
+            records.append(record)
+            continue
+        chain = store.chain(key)
         if not chain:
             missing.append(index)
             continue
@@ -35,4 +44,8 @@ def run_games(spec: RunSpec, store: EventStore) -> RunGames:
             unfinished.append(index)
         else:
             records.append(record)
+            if kept is not None:
+                kept.add(key, record)
+    if kept is not None:
+        kept.save()
     return RunGames(tuple(records), tuple(unfinished), tuple(missing))

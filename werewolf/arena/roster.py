@@ -22,12 +22,13 @@ prices and a budget::
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from pulse_core.limits import LimitError, parse_toml, read_bounded
 
 from ..errors import ConfigError
 from ..lineup import Price, SeatSpec
@@ -152,19 +153,15 @@ def load_roster(path: str | os.PathLike[str]) -> Roster:
     """Read and validate a roster file; every problem is reported with its path."""
     path = Path(path)
     try:
-        data: Mapping[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError([("--roster", f"{path}: no such file")]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError([("--roster", f"{path}: cannot read: {exc}")]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([("--roster", f"{path}: not valid TOML: {exc}")]) from None
+        data: Mapping[str, Any] = parse_toml(read_bounded(path), str(path))
+    except LimitError as exc:
+        raise ConfigError([("--roster", str(exc))]) from None
     try:
         roster = Roster.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(
-            [(f"{path}:" + ".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()]
+            [(f"{path}: " + ".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()]
         ) from None
     for name, spec in roster.players.items():
-        _checked(name, spec, f"{path}:players.{name}")
+        _checked(name, spec, f"{path}: players.{name}")
     return roster

@@ -162,11 +162,11 @@ def check_store_path(path: Path) -> None:
     """Refuse a --store that is a folder, or whose folder is a file, before anything is
     written for the run."""
     if path.exists() and not path.is_file():
-        raise ConfigError([("--store", f"{clip(path)}: not a store file (a folder?)")])
+        raise ConfigError([("--store", f"{clip(path, 300)}: not a store file (a folder?)")])
     for parent in path.parents:
         if parent.exists():
             if not parent.is_dir():
-                raise ConfigError([("--store", f"{clip(parent)} is a file, not a folder")])
+                raise ConfigError([("--store", f"{clip(parent, 300)} is a file, not a folder")])
             break
 
 

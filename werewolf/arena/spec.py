@@ -18,7 +18,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from pulse_core.limits import clip
+from pulse_core.limits import clip, parse_json, read_bounded
+from pulse_core.tempfiles import atomic_write
 
 from ..config import GameConfig
 from ..errors import ConfigError, GameFileError
@@ -170,23 +171,19 @@ def run_path(store: str | os.PathLike[str], name: str, option: str = "--name") -
 
 
 def load_run(path: Path) -> RunSpec:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise GameFileError(f"{path}: no such run (start it with werewolf arena run)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise GameFileError(f"{path}: not a readable run file: {exc}") from None
+    if not path.exists():
+        raise GameFileError(f"{path}: no such run (start it with werewolf arena run)")
+    data = parse_json(read_bounded(path), str(path))
     try:
         return RunSpec.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(
-            [(f"{path}:" + ".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()]
+            [(f"{path}: " + ".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()]
         ) from None
 
 
 def save_run(path: Path, spec: RunSpec) -> None:
     """Write the run file atomically (a killed write never leaves half a file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(spec.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    text = json.dumps(spec.model_dump(mode="json"), indent=2) + "\n"
+    atomic_write(path, text.encode("utf-8"), fsync=False)

@@ -22,6 +22,7 @@ from typing import IO, Protocol
 
 from rich.console import Console
 
+from ..argtypes import is_number
 from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, DecisionKind, Request, Speech, WitchChoice
 from ..text import visible
 from .errors import SeatLeftError
@@ -201,7 +202,7 @@ class HumanPlayer:
         while True:
             line = self.terminal.read_line(prompt).strip()
             first, _, note = line.partition(" ")
-            if first.isdigit() and int(first) in codes:
+            if is_number(first) and int(first) in codes:
                 return int(first), note.strip()
             listed = ", ".join(map(str, codes))
             self.terminal.show(ps.say("human.bad-choice", input=repr(line), codes=listed))

@@ -21,8 +21,11 @@ from os import PathLike
 from typing import Any
 
 from pulse_core import Event
+from pulse_core.limits import clip
 
+from ..errors import ConfigError
 from ..lineup import Lineup, Price, SeatSpec, load_lineup, parse_seat_arg
+from .mock import PERSONALITIES
 from .swaps import SWAP_PHASE, recorded_specs
 
 __all__ = [
@@ -45,11 +48,38 @@ def _seat_overrides(seat_args: Sequence[str]) -> dict[int, SeatSpec]:
 
 
 def _check(
-    lineup: Lineup, seats: int, env: Mapping[str, str], *, replay: bool
+    lineup: Lineup,
+    seats: int,
+    env: Mapping[str, str],
+    *,
+    replay: bool,
+    source: str | PathLike[str] | None = None,
 ) -> dict[int, SeatSpec]:
     if replay:  # answers come from a cassette: no key is sent anywhere
         env = {**env, **{spec.key_env(): "cassette" for spec in lineup.resolve(seats).values()}}
-    return lineup.check(seats, env)
+    specs = lineup.check(seats, env)
+    _check_personalities(lineup, specs, source)
+    return specs
+
+
+def _check_personalities(
+    lineup: Lineup, specs: Mapping[int, SeatSpec], source: str | PathLike[str] | None
+) -> None:
+    """A mock seat's personality must be one the mock knows: refused here, with the file
+    and seat, before a store is opened (not when the seat is first made)."""
+    problems: list[tuple[str, str]] = []
+    for seat, spec in specs.items():
+        if spec.kind == "mock" and spec.personality and spec.personality not in PERSONALITIES:
+            where = f"seats.{seat}.personality" if seat in lineup.seats else "defaults.personality"
+            problems.append(
+                (
+                    f"{source}: {where}" if source is not None else where,
+                    f"seat {seat}: unknown personality {clip(repr(spec.personality))}: use "
+                    f"{', '.join(sorted(PERSONALITIES))}",
+                )
+            )
+    if problems:
+        raise ConfigError(list(dict.fromkeys(problems)))
 
 
 def play_specs(
@@ -66,7 +96,7 @@ def play_specs(
     if players is not None:
         loaded = loaded.model_copy(update={"defaults": SeatSpec.model_validate({"kind": players})})
     loaded = loaded.with_seats(_seat_overrides(seat_args))
-    return _check(loaded, seats, env, replay=replay), loaded
+    return _check(loaded, seats, env, replay=replay, source=lineup), loaded
 
 
 def resume_specs(
@@ -86,7 +116,7 @@ def resume_specs(
         wanted.update(loaded.resolve(seats))
     wanted.update(_seat_overrides(seat_args))
     merged = loaded.model_copy(update={"seats": wanted})
-    return _check(merged, seats, env, replay=replay), merged
+    return _check(merged, seats, env, replay=replay, source=lineup), merged
 
 
 def tokens_spent(chain: Sequence[Event]) -> int:

@@ -23,6 +23,8 @@ from pydantic import (
     create_model,
 )
 
+from pulse_core.limits import clip
+
 from ..cast import Identity
 from ..config import GameConfig
 from ..decisions import DecisionKind
@@ -362,7 +364,7 @@ def check_meta(
     With ``seats`` (the game's seat count), every seat-valued field must be one of them."""
     model = META_MODELS.get(kind)
     if model is None:
-        raise GameFileError(f"{where}: unknown event kind {kind!r}")
+        raise GameFileError(f"{where}: unknown event kind {clip(repr(kind))}")
     try:
         return model.model_validate(meta, context={"seats": seats})
     except ValidationError as exc:

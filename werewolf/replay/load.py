@@ -27,6 +27,7 @@ from pulse_core import (
     load_topic_file,
     parse_topic,
 )
+from pulse_core.limits import clip
 from pulse_core.workflow import is_control
 
 from ..errors import GameFileError, GameStateError
@@ -93,14 +94,14 @@ def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
     first = chain[0]
     if first.kind != KIND_PREFIX + START:
         raise GameFileError(
-            f"{where(first)}: not a werewolf game: it begins with {first.kind!r}, "
+            f"{where(first)}: not a werewolf game: it begins with {clip(repr(first.kind))}, "
             f"not {KIND_PREFIX + START!r}"
         )
     seats = _seat_count(check_meta(first.kind, first.meta, where(first)), where(first))
     state: GameState | None = None
     for index, event in enumerate(chain):
         if not event.kind.startswith(KIND_PREFIX):
-            raise GameFileError(f"{where(event)}: {event.kind!r} is not a werewolf event")
+            raise GameFileError(f"{where(event)}: {clip(repr(event.kind))} is not a werewolf event")
         if index > 0 and event.role == START:
             raise GameFileError(f"{where(event)}: a second start event")
         # every seat a later event names must be one of the game's: a reader indexes by them

@@ -24,6 +24,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from ..argtypes import is_number
 from ..cast import Identity, Team, team_of
 from ..config import GameConfig
 from ..decisions import DecisionKind
@@ -194,7 +195,7 @@ class StoryRenderer:
 
     def _thought(self, name: str, text: str) -> RenderableType:
         _, seat, decision = [*name.split("/", 2), "", ""][:3]
-        who = self.seat(int(seat)) if seat.isdigit() else Text(seat)
+        who = self.seat(int(seat)) if is_number(seat) else Text(seat)
         line = Text.assemble("» ", who, f" thinks ({decision}): ", text)
         line.stylize(REASONING_STYLE)
         return self._indented(line)
@@ -423,6 +424,6 @@ def _reasoning_key(name: str) -> tuple[int, int, str]:
     _, seat, decision = [*name.split("/", 2), "", ""][:3]
     return (
         _DECISION_ORDER.get(decision, len(_DECISION_ORDER)),
-        int(seat) if seat.isdigit() else 0,
+        int(seat) if is_number(seat) else 0,
         name,
     )

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..argtypes import DEFAULT_STORE
+from ..argtypes import DEFAULT_STORE, whole_number
 from ..errors import ConfigError
 
 __all__ = ["HOST", "add_serve", "bind"]
@@ -45,6 +45,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise ConfigError(
             [("serve", "needs the serve extra: pip install 'pulse-werewolf[serve]'")]
         ) from None
+    if not 0 <= args.port <= 65535:
+        raise ConfigError([("--port", f"{args.port}: a port is 0 to 65535")])
     app = make_app(ServeConfig(args.store, god=args.god))
     sock = bind(args.port)
     port = sock.getsockname()[1]
@@ -80,7 +82,11 @@ def add_serve(subparsers: Any) -> None:
         help=f"the SQLite event store (default: {DEFAULT_STORE})",
     )
     parser.add_argument(
-        "--port", type=int, default=8765, metavar="N", help="the port (default 8765; 0: any free)"
+        "--port",
+        type=whole_number,
+        default=8765,
+        metavar="N",
+        help="the port (default 8765; 0: any free)",
     )
     parser.add_argument(
         "--god",
