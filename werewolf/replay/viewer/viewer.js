@@ -326,7 +326,7 @@
       views.replaceChildren(...data.views.map((v) => el("option", { value: v.href, ...(v.current ? { selected: "" } : {}) }, v.label)));
       $("view").hidden = true;
     }
-    if (data.home) { $("home").hidden = false; $("home").textContent = "← " + t("games"); }
+    if (data.home) { $("home").hidden = false; $("home").href = data.home; $("home").textContent = "← " + t("games"); }
   }
 
   function renderSteps() {
