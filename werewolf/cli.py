@@ -21,7 +21,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
+from rich import box
 from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 from pulse_core import (
     CODE_REV,
@@ -41,6 +44,7 @@ from .argtypes import (
     EXIT_INTERRUPTED,
     is_number,
     positive_float,
+    positive_int,
     seat_number,
     whole_number,
     width,
@@ -66,6 +70,7 @@ from .replay import (
     replay_html,
     replay_markdown,
 )
+from .replay.catalog import list_games
 from .scope import TopicScope, floor_seq
 from .serve.cli import add_serve
 from .state import GameState
@@ -114,10 +119,9 @@ def _add_store(parser: argparse.ArgumentParser) -> None:
 def _add_live_view(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--view",
-        nargs="+",
         metavar="VIEW",
         help="what to show while the game runs: public (default; a human seat's own view "
-        "when one plays), god, or seat N",
+        "when one plays), god, or seat:N",
     )
     parser.add_argument(
         "-q",
@@ -129,14 +133,16 @@ def _add_live_view(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _view_spec(words: Sequence[str] | None) -> ViewSpec:
-    if words is None or list(words) == ["public"]:
+def _view_spec(word: str | None) -> ViewSpec:
+    """``--view``: one word, so it never takes the game id that follows it."""
+    if word is None or word == "public":
         return ViewSpec(ViewKind.PUBLIC)
-    if list(words) == ["god"]:
+    if word == "god":
         return ViewSpec(ViewKind.GOD)
-    if len(words) == 2 and words[0] == "seat" and is_number(words[1]):
-        return ViewSpec.of_seat(int(words[1]))
-    raise ConfigError([("--view", f"{clip(' '.join(words))!r}: use public, god or seat N")])
+    kind, colon, seat = word.partition(":")
+    if kind == "seat" and colon and is_number(seat):
+        return ViewSpec.of_seat(int(seat))
+    raise ConfigError([("--view", f"{clip(word)!r}: use public, god or seat:N (e.g. seat:3)")])
 
 
 def _check_seat(spec: ViewSpec, seats: int, option: str = "--view") -> None:
@@ -155,7 +161,8 @@ def _resume_command(game_id: str, args: argparse.Namespace) -> str:
     words = ["werewolf", "resume", game_id, "--store", str(args.store)]
     if args.lineup is not None:
         words += ["--lineup", str(args.lineup)]
-    for seat in args.seat:
+    seats = {seat.partition("=")[0].strip(): seat for seat in args.seat}  # the last one wins
+    for seat in seats.values():
         words += ["--seat", seat]
     return shlex.join(words)
 
@@ -222,10 +229,37 @@ def _humans(specs: Mapping[int, SeatSpec]) -> frozenset[int]:
 
 
 def _default_view(args: argparse.Namespace, specs: Mapping[int, SeatSpec]) -> None:
-    """A human seat watches the game as its own seat, unless --view says otherwise."""
+    """A human seat watches the game as its own seat, unless --view says otherwise; a view
+    that would show a human more than their seat may know needs their say-so."""
+    humans = sorted(seat for seat, spec in specs.items() if spec.kind == "human")
     if args.view is None:
-        humans = [seat for seat, spec in specs.items() if spec.kind == "human"]
-        args.view = ["seat", str(humans[0])] if humans else ["public"]
+        args.view = f"seat:{humans[0]}" if humans else "public"
+        return
+    spec = _view_spec(args.view)
+    if not humans or args.quiet or spec.kind is ViewKind.PUBLIC or spec.seat in humans:
+        return
+    shown = "the god view" if spec.kind is ViewKind.GOD else f"seat {spec.seat}'s view"
+    problem = (
+        f"{shown} shows the human at seat {humans[0]} what their seat may not know"
+        if len(humans) == 1
+        else f"{shown} shows the humans at seats {', '.join(map(str, humans))} what their "
+        "seats may not know"
+    )
+    if not _confirm(f"{problem[0].upper()}{problem[1:]}. Show it anyway? [y/N] "):
+        raise ConfigError([("--view", f"{problem}: leave out --view, or use public")])
+
+
+def _confirm(question: str) -> bool:
+    """Ask a yes/no question at a terminal; without one (a pipe, a script) the answer is no."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return False
+    sys.stderr.write(question)
+    sys.stderr.flush()
+    try:
+        answer = sys.stdin.readline()
+    except (EOFError, KeyboardInterrupt):
+        return False
+    return answer.strip().lower() in ("y", "yes")
 
 
 # -- playing ---------------------------------------------------------------------------------
@@ -381,11 +415,35 @@ def _game_config(args: argparse.Namespace) -> GameConfig:
 
 def _add_variants(parser: argparse.ArgumentParser) -> None:
     rules = parser.add_argument_group("rule variants (flags override --config)")
-    rules.add_argument("--config", type=Path, metavar="FILE", help="a TOML or JSON game config")
-    rules.add_argument("--win-rule", choices=["side", "town", "parity"])
-    rules.add_argument("--witch-self-save", choices=["first-night", "never", "always"])
-    rules.add_argument("--witch-both-potions", action="store_true", default=None)
-    rules.add_argument("--tie-policy", choices=["pk", "none"])
+    rules.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="a TOML or JSON game config (fields: docs/rules.md)",
+    )
+    rules.add_argument(
+        "--win-rule",
+        choices=["side", "town", "parity"],
+        help="wolves win when every villager or every god is dead (side, default), when "
+        "every good player is (town), or when they are as many as the rest (parity)",
+    )
+    rules.add_argument(
+        "--witch-self-save",
+        choices=["first-night", "never", "always"],
+        help="when the witch may save herself (default first-night)",
+    )
+    rules.add_argument(
+        "--witch-both-potions",
+        action="store_true",
+        default=None,
+        help="the witch may use both potions in one night",
+    )
+    rules.add_argument(
+        "--tie-policy",
+        choices=["pk", "none"],
+        help="a tied vote: the tied speak and the others vote again (pk, default), or "
+        "nobody is exiled (none)",
+    )
     rules.add_argument("--no-empty-kill", action="store_true", help="the wolves must kill")
     rules.add_argument("--no-self-knife", action="store_true", help="wolves never target wolves")
     rules.add_argument(
@@ -394,7 +452,9 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
         help="wolves still split after two rounds: kill nobody (default) or the most proposed",
     )
     rules.add_argument("--no-abstain", action="store_true", help="every voter must vote")
-    rules.add_argument("--self-vote", action="store_true", default=None)
+    rules.add_argument(
+        "--self-vote", action="store_true", default=None, help="voters may vote for themselves"
+    )
     rules.add_argument("--day-cap", type=whole_number, metavar="N", help="a draw after N days")
 
 
@@ -475,8 +535,8 @@ def run_resume(args: argparse.Namespace) -> int:
             env=os.environ,
             replay=args.replay_llm is not None,
         )
-        _default_view(args, specs)
         _check_seat(_view_spec(args.view), len(specs))
+        _default_view(args, specs)
         game = chain[0].meta.get("game", {})
         lang = args.lang or str(game.get("lang", "en"))
         budget = lineup.budget.tokens if lineup.budget.tokens is not None else game.get("budget")
@@ -589,7 +649,12 @@ def add_replay(subparsers: Any) -> None:
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--seat", type=seat_number, metavar="N", help="exactly what seat N saw")
     who.add_argument("--public", action="store_true", help="what a spectator saw")
-    parser.add_argument("--day", type=whole_number, metavar="K", help="jump to night K")
+    parser.add_argument(
+        "--day",
+        type=whole_number,
+        metavar="K",
+        help="start at day K (with the night before it; the cast is shown first)",
+    )
     parser.add_argument(
         "--follow", action="store_true", help="draw a running game (by id) as it is played"
     )
@@ -610,11 +675,67 @@ def add_replay(subparsers: Any) -> None:
     parser.set_defaults(run=run_replay)
 
 
+# -- listing ---------------------------------------------------------------------------------
+def run_games(args: argparse.Namespace) -> int:
+    console = Console(width=args.width, highlight=False)
+    store = _open_store(args.store, create=False)
+    with _closing(store):
+        games = list_games(store, limit=None if args.all else args.limit)
+        total = len(store.topics()) if not args.all else len(games)
+    if not games:
+        console.print(f"No games in {args.store}: play one with werewolf play.", markup=False)
+        return 0
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0, 0, 1))
+    for header in ("game (players)", "started (UTC)", "board", "seats", "winner"):
+        table.add_column(header, justify="right" if header == "seats" else "left")
+    for game in games:
+        who = Text(game.game_id)
+        players = game.players + (f"; arena run {game.run}" if game.run is not None else "")
+        if players:
+            who.append("\n" + players, style="dim")
+        table.add_row(
+            who,
+            game.started.strftime("%Y-%m-%d %H:%M"),
+            game.board,
+            str(game.seats),
+            game.result,
+        )
+    console.print(table)
+    if total > len(games):
+        console.print(
+            f"The newest {len(games)} of {total} games; --all lists every one.", markup=False
+        )
+    console.print("Replay one: werewolf replay GAME", markup=False)
+    return 0
+
+
+def add_games(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "games",
+        help="list the saved games, newest first",
+        description="List the games in the store, newest first: id, when it started, "
+        "board, winner (or whether it stopped or is in progress) and who sat at the table.",
+    )
+    _add_store(parser)
+    count = parser.add_mutually_exclusive_group()
+    count.add_argument(
+        "--limit",
+        type=positive_int,
+        default=20,
+        metavar="N",
+        help="list the newest N games (default 20)",
+    )
+    count.add_argument("--all", action="store_true", help="list every game")
+    parser.add_argument("--width", type=width, metavar="COLUMNS", help="draw at this width")
+    parser.set_defaults(run=run_games)
+
+
 # -- main ------------------------------------------------------------------------------------
 SUBCOMMANDS: list[Callable[[Any], None]] = [
     add_play,
     add_resume,
     add_replay,
+    add_games,
     add_arena,
     add_serve,
 ]
@@ -624,7 +745,8 @@ SUBCOMMANDS: list[Callable[[Any], None]] = [
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="werewolf",
-        description="A nine-player werewolf game on pulse_core: play, resume, replay.",
+        description="A werewolf game on pulse_core for mock, LLM and human players: play, "
+        "resume, replay, list games, and run arena tournaments.",
     )
     parser.add_argument("--version", action="version", version=f"werewolf {CODE_REV}")
     subparsers = parser.add_subparsers(
@@ -653,8 +775,11 @@ def _one_line(exc: BaseException) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code. With no arguments, the help."""
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):
+        parser.print_help()
+        return 0
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a usage error already printed

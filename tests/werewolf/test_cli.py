@@ -112,7 +112,7 @@ def test_play_god_and_seat_views(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "─ Night 1 ─" in god
     assert "thinks (" in god
     assert "The wolves (" in god
-    code, seat, _ = run(capsys, "play", "--seed", "3", "--store", store, "--view", "seat", "2")
+    code, seat, _ = run(capsys, "play", "--seed", "3", "--store", store, "--view", "seat:2")
     assert code == 0
     assert "seat 2's view" in seat
     assert "thinks (" not in seat
@@ -143,8 +143,8 @@ def test_play_rule_variants_reach_the_game(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "--view", "seat", "12"], "no seat 12: seats are 1 to 9"),
-        (["play", "--view", "wolves"], "use public, god or seat N"),
+        (["play", "--view", "seat:12"], "no seat 12: seats are 1 to 9"),
+        (["play", "--view", "wolves"], "use public, god or seat:N"),
         (["play", "--win-rule", "nope"], "invalid choice: 'nope'"),
         (["play", "--day-cap", "0"], "day_cap"),
         (["play", "--seed", "x"], "'x' is not a whole number"),
@@ -162,7 +162,7 @@ def test_play_rule_variants_reach_the_game(
         (["resume", "01JGGVSAG0BVSA1CKC3K7VPFH2", "--store", "{tmp}/none.sqlite3"], "no such"),
         (["resume", "01JGGVSAG0BVSA1CKC3K7VPFH2", "--store", "{tmp}/empty.sqlite3"], "no game"),
         (["fly"], "invalid choice: 'fly'"),
-        ([], "required: COMMAND"),
+        (["arena"], "required: COMMAND"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(

@@ -123,7 +123,7 @@ def test_lists_filters_and_opens_games_read_only(store: Path) -> None:
         assert won == 14  # every game ended with a winner (no draws at these seeds)
         _, none = get(url + "/?date=1999-01-01")
         assert "No game matches." in none
-        _, board = get(url + "/?board=standard+nine")
+        _, board = get(url + "/?board=standard-9")
         assert len(re.findall(r'href="/game/', board)) == 14
         # any view of an ended game; the page is the replay viewer with the other views
         status, god = get(f"{url}/game/{ids[0]}?view=god")

@@ -16,6 +16,7 @@ variables need not be set.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from os import PathLike
 from typing import Any
@@ -29,6 +30,7 @@ from .mock import PERSONALITIES
 from .swaps import SWAP_PHASE, recorded_specs
 
 __all__ = [
+    "command_with",
     "failure_hint",
     "play_specs",
     "resume_specs",
@@ -189,9 +191,31 @@ def failure_hint(error: str, resume_command: str) -> str | None:
     found = _SEAT_FAILURE.match(error)
     if found is not None:
         seat = found.group(2)
-        return f"Or go on with another player in seat {seat}: {resume_command} --seat {seat}=mock"
+        command = command_with(resume_command, "--seat", f"{seat}=mock")
+        return f"Or go on with another player in seat {seat}: {command}"
     if error.startswith("BudgetExceededError"):
-        return (
-            f"Or raise the budget: {resume_command} --lineup FILE (with a larger [budget] tokens)"
-        )
+        command = command_with(resume_command, "--lineup", "FILE")
+        return f"Or raise the budget: {command} (a lineup FILE with a larger [budget] tokens)"
     return None
+
+
+def command_with(command: str, flag: str, value: str) -> str:
+    """``command`` (as the shell takes it) with ``flag value`` in place of what it said
+    before for the same thing: the same seat for ``--seat N=...``, else any value of
+    ``flag``; so a hint never repeats an option."""
+    words = shlex.split(command)
+    same = value.partition("=")[0] + "=" if flag == "--seat" else None
+    kept: list[str] = []
+    i = 0
+    while i < len(words):
+        value_at = words[i + 1].replace(" ", "") if i + 1 < len(words) else None
+        if (
+            words[i] == flag
+            and value_at is not None
+            and (same is None or value_at.startswith(same))
+        ):
+            i += 2
+            continue
+        kept.append(words[i])
+        i += 1
+    return shlex.join([*kept, flag, value])

@@ -1,84 +1,108 @@
-"""The games a store holds, in a few words each, kept up to date from new events only.
+"""The games a store holds, newest first: one summary per game for listings.
 
-``Catalog`` reads a store's events after its cursor (the store's commit order, ``seq``)
-and keeps one ``GameSummary`` per game: when it started, its board, who played, the arena
-run it belongs to, how far it got and who won. ``refresh`` costs what was appended since
-the last one, so a list over a store of thousands of games stays cheap to reload while
-games are being played. ``select`` filters by board, winner, arena run and start date.
+``list_games`` is the query behind ``werewolf games`` (and any other listing, such as a
+page of games): it reads the store's topics, then the events of the games it shows, and
+returns plain data; drawing it is the caller's job. ``Catalog`` keeps the same summaries
+for a long-lived reader (``werewolf serve``): it reads only the events appended since its
+last ``refresh`` (a seq cursor), keeping each game's first and last event, which is all a
+summary needs, and ``select`` filters by board, winner, arena run and start date.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pulse_core import ERROR, START, Event, EventStore
+from pulse_core import ERROR, Event, EventStore
 
-from ..config import GameConfig
-from ..text import one_line
+from ..config import STANDARD_NINE
+from ..errors import ConfigError
 from .format import KIND_PREFIX
-from .render import board_label
 
-__all__ = ["UNFINISHED", "Catalog", "GameSummary"]
+__all__ = ["UNFINISHED", "Catalog", "GameSummary", "game_summary", "list_games"]
 
 UNFINISHED = "unfinished"
-"""The ``winner`` filter value for games that have not ended (in progress, failed)."""
+"""The ``winner`` filter value of ``Catalog.select`` for games that have not ended."""
 
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
     game_id: str
-    started: datetime
-    board: str
+    started: datetime  # UTC, when the game's start event was written
+    board: str  # "standard-9", or "custom" with the deck's size
     seats: int
-    seed: int
-    players: tuple[str, ...]  # who played each seat: "mock", "llm:gpt-4o", ...
-    arena_run: str | None
-    events: int = 1
-    day: int = 0
-    winner: str | None = None  # "wolves", "good", "draw"; None: not ended
-    failed: bool = False  # the last event is a failure: the game waits for resume
+    players: str  # who sat there, e.g. "mock×9" or "mock×8, llm:gpt-4o-mini"
+    status: str  # "ended", "stopped" (on an error: resumable) or "in progress"
+    winner: str | None  # "wolves", "good" or "draw" once ended
+    run: str | None  # the arena run the game belongs to, if any
+    seed: int | None
 
     @property
-    def ended(self) -> bool:
-        return self.winner is not None
-
-    @property
-    def status(self) -> str:
-        if self.winner is not None:
-            return f"{self.winner} won" if self.winner != "draw" else "draw"
-        return "stopped on an error" if self.failed else "in progress"
+    def result(self) -> str:
+        """The winner of an ended game, else its status."""
+        return self.winner if self.winner is not None else self.status
 
 
-def _player(spec: Any) -> str:
-    if not isinstance(spec, Mapping):
-        return "?"
-    kind = str(spec.get("kind", "?"))
-    extra = spec.get("model") or spec.get("personality")
-    return one_line(f"{kind}:{extra}" if extra else kind)
+def _board(identities: Sequence[Any]) -> str:
+    if tuple(str(i) for i in identities) == tuple(i.value for i in STANDARD_NINE):
+        return "standard-9"
+    return f"custom-{len(identities)}"
 
 
-def _summary(event: Event) -> GameSummary | None:
-    """The summary a start event opens; None for a start event this code cannot read."""
-    game = event.meta.get("game", {})
-    try:
-        config = GameConfig.model_validate(game.get("config", {}))
-        seed = int(game.get("seed", 0))
-    except (ValueError, TypeError):
-        return None
-    arena = game.get("arena")
-    run = arena.get("run") if isinstance(arena, Mapping) else None
-    return GameSummary(
-        game_id=event.key,
-        started=event.occurred_at,
-        board=board_label(config),
-        seats=config.seats,
-        seed=seed,
-        players=tuple(_player(p) for p in game.get("players", [])),
-        arena_run=one_line(str(run)) if run else None,
+def _players(players: Sequence[Mapping[str, Any]]) -> str:
+    labels = Counter(
+        str(p.get("kind", "?")) + (f":{p['model']}" if p.get("model") else "") for p in players
     )
+    return ", ".join(f"{label}×{n}" if n > 1 else label for label, n in labels.most_common())
+
+
+def game_summary(chain: Sequence[Event]) -> GameSummary:
+    """The summary of one game's events (its chain, from the start event)."""
+    if not chain:
+        raise ConfigError([("game", "an empty chain is not a game")])
+    start = chain[0]
+    game = start.meta.get("game", {}) if isinstance(start.meta.get("game"), dict) else {}
+    config = game.get("config", {}) if isinstance(game.get("config"), dict) else {}
+    identities = config.get("identities") or [i.value for i in STANDARD_NINE]
+    players = [p for p in game.get("players") or [] if isinstance(p, dict)]
+    last = chain[-1]
+    winner: str | None = None
+    if last.role == "game-end":
+        status, winner = "ended", str(last.meta.get("diff", {}).get("winner", "draw"))
+    elif last.role == ERROR:
+        status = "stopped"
+    else:
+        status = "in progress"
+    arena = game.get("arena")
+    seed = game.get("seed")
+    return GameSummary(
+        game_id=start.key,
+        started=start.occurred_at,
+        board=_board(identities),
+        seats=len(identities),
+        players=_players(players) if players else "",
+        status=status,
+        winner=winner,
+        run=str(arena.get("run")) if isinstance(arena, dict) and arena.get("run") else None,
+        seed=seed if isinstance(seed, int) else None,
+    )
+
+
+def list_games(store: EventStore, *, limit: int | None = None) -> list[GameSummary]:
+    """The werewolf games in ``store``, newest first; ``limit`` keeps the newest ones
+    (only their events are read)."""
+    keys = list(reversed(store.topics()))  # topics come in the order they started
+    shown: list[GameSummary] = []
+    for key in keys:
+        if limit is not None and len(shown) >= limit:
+            break
+        chain = store.chain(key)
+        if chain and chain[0].kind.startswith(KIND_PREFIX):
+            shown.append(game_summary(chain))
+    return shown
 
 
 class Catalog:
@@ -87,37 +111,24 @@ class Catalog:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self.cursor = 0  # the last seq read
+        self._ends: dict[str, tuple[Event, Event]] = {}  # game -> (start event, last event)
         self._games: dict[str, GameSummary] = {}
 
     def refresh(self) -> None:
+        changed: set[str] = set()
         for event in self.store.read_after(self.cursor):
             self.cursor = event.seq
-            if event.kind.startswith(KIND_PREFIX):
-                self._apply(event)
-
-    def _apply(self, event: Event) -> None:
-        if event.role == START:
-            summary = _summary(event)
-            if summary is not None:
-                self._games[event.key] = summary
-            return
-        known = self._games.get(event.key)
-        if known is None:
-            return
-        winner = known.winner
-        if event.role == "game-end":
-            winner = str(event.meta.get("diff", {}).get("winner", "draw"))
-        day = event.meta.get("day", known.day)
-        self._games[event.key] = replace(
-            known,
-            events=event.version,
-            day=day if isinstance(day, int) else known.day,
-            winner=winner,
-            failed=event.role == ERROR,
-        )
-
-    def get(self, game_id: str) -> GameSummary | None:
-        return self._games.get(game_id)
+            if not event.kind.startswith(KIND_PREFIX):
+                continue
+            known = self._ends.get(event.key)
+            if known is not None:
+                self._ends[event.key] = (known[0], event)
+            elif event.version == 1:
+                self._ends[event.key] = (event, event)
+            changed.add(event.key)
+        for key in changed & self._ends.keys():
+            start, last = self._ends[key]
+            self._games[key] = game_summary([start] if last is start else [start, last])
 
     def select(
         self,
@@ -129,21 +140,17 @@ class Catalog:
     ) -> list[GameSummary]:
         """The games that match every filter given, newest first. ``winner`` is
         ``wolves``, ``good``, ``draw`` or ``unfinished``; ``date`` is ``YYYY-MM-DD`` (UTC)."""
-        out = []
-        for game in self._games.values():
-            if board and game.board != board:
-                continue
-            if winner and (game.winner or UNFINISHED) != winner:
-                continue
-            if run and game.arena_run != run:
-                continue
-            if date and game.started.date().isoformat() != date:
-                continue
-            out.append(game)
+        out = [
+            g
+            for g in self._games.values()
+            if (not board or g.board == board)
+            and (not winner or (g.winner or UNFINISHED) == winner)
+            and (not run or g.run == run)
+            and (not date or g.started.date().isoformat() == date)
+        ]
         out.sort(key=lambda g: (g.started, g.game_id), reverse=True)
         return out
 
     def values(self, field: str) -> list[str]:
-        """The distinct values of ``board`` or ``arena_run`` among the games, sorted."""
-        found = {getattr(g, field) for g in self._games.values()}
-        return sorted(str(v) for v in found if v)
+        """The distinct values of ``board`` or ``run`` among the games, sorted."""
+        return sorted({str(v) for g in self._games.values() if (v := getattr(g, field))})

@@ -36,7 +36,6 @@ from .views import Entry, ViewKind, ViewSpec
 __all__ = [
     "TEAM_STYLES",
     "StoryRenderer",
-    "board_label",
     "god_fates",
     "harmless",
     "harmless_entry",
@@ -78,13 +77,6 @@ def seen_fates(entries: Iterable[Entry]) -> dict[int, str]:
         elif e.phase == "hunter-shot" and e.diff.get("target") is not None:
             fates[e.diff["target"]] = f"shot by the hunter, day {e.day}"
     return fates
-
-
-def board_label(config: GameConfig) -> str:
-    """The board in a few words: ``standard nine``, or ``custom deck of N``."""
-    if config.identities == GameConfig().identities:
-        return "standard nine"
-    return f"custom deck of {config.seats}"
 
 
 def variants_line(config: GameConfig) -> str:

@@ -144,7 +144,7 @@ def make_app(config: ServeConfig) -> Starlette:
             catalog.select(**filters),
             filters=filters,
             boards=catalog.values("board"),
-            runs=catalog.values("arena_run"),
+            runs=catalog.values("run"),
             store=str(config.store),
             god=config.god,
         )

@@ -90,23 +90,22 @@ def games_page(
         )
     rows = []
     for g in games:
-        players = ", ".join(sorted(set(g.players))) or "?"
         link = f"/game/{quote(g.game_id)}"
-        status_class = "live" if not g.ended and not g.failed else (g.winner or "failed")
+        status_class = {"in progress": "live", "stopped": "failed"}.get(g.status, g.winner)
+        result = f"{g.winner} won" if g.winner in ("wolves", "good") else g.result
         rows.append(
             "<tr>"
             f'<td><a href="{link}">{esc(g.game_id)}</a></td>'
             f"<td>{esc(g.started.strftime('%Y-%m-%d %H:%M'))}</td>"
             f"<td>{esc(g.board)}</td>"
-            f'<td><span class="status {esc(status_class)}">{esc(g.status)}</span></td>'
-            f"<td>{esc(g.day)}</td>"
-            f"<td>{esc(g.arena_run or '')}</td>"
-            f"<td>{esc(players)}</td>"
+            f'<td><span class="status {esc(status_class)}">{esc(result)}</span></td>'
+            f"<td>{esc(g.run or '')}</td>"
+            f"<td>{esc(g.players or '?')}</td>"
             "</tr>"
         )
     head = "".join(
         f"<th>{h}</th>"
-        for h in ("Game", "Started (UTC)", "Board", "Result", "Day", "Arena run", "Players")
+        for h in ("Game", "Started (UTC)", "Board", "Result", "Arena run", "Players")
     )
     table = (
         f'<div class="scroll"><table class="games"><thead><tr>{head}</tr></thead>'
