@@ -19,7 +19,6 @@ import time
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from urllib.parse import quote
 
 from .errors import ConflictError, ImmutableLogError, InvalidEventError, PulseError
 from .events import Draft, Event
@@ -72,6 +71,43 @@ def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str]) -> Ev
     )
 
 
+def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
+    """A connection that never writes: ``mode=ro``, or on a read-only file system (where
+    SQLite cannot make the WAL's shared-memory file) ``immutable=1``, which reads the file
+    as it is without locks: nothing can write there anyway."""
+    if not path.is_file():
+        raise PulseError(f"{path}: no such store")
+    last: sqlite3.Error | None = None
+    for flags in ("mode=ro", "mode=ro&immutable=1"):
+        try:
+            db = sqlite3.connect(
+                f"{path.absolute().as_uri()}?{flags}",
+                uri=True,
+                timeout=busy_timeout,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            last = exc
+            continue
+        try:
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        except sqlite3.Error as exc:
+            db.close()
+            last = exc
+            if isinstance(exc, sqlite3.DatabaseError) and "unable to open" not in str(exc):
+                break  # a damaged file: immutable would not read it either
+            continue
+        if version > len(MIGRATIONS):
+            db.close()
+            raise PulseError(
+                f"{path}: schema version {version} is newer than this code "
+                f"({len(MIGRATIONS)}): upgrade pulse_core"
+            )
+        return db
+    raise PulseError(f"{path}: not a usable event store ({last})")
+
+
 class SQLiteEventStore:
     """Events in a SQLite file; content in ``objects`` (default: ``objects/`` beside it)."""
 
@@ -84,14 +120,9 @@ class SQLiteEventStore:
         busy_timeout: float = 30.0,
         read_only: bool = False,
     ) -> None:
-        """``read_only`` opens an existing store for reading only (SQLite refuses every
-        write on the connection): for viewers beside a running game, never migrating."""
         self.path = Path(path)
         self.read_only = read_only
-        if read_only:
-            if not self.path.is_file():
-                raise PulseError(f"{self.path}: no such event store")
-        else:
+        if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self.objects: ObjectStore = (
             objects
@@ -99,21 +130,16 @@ class SQLiteEventStore:
             else FileObjectStore(self.path.parent / "objects", durable=durable)
         )
         self._lock = threading.RLock()
-        target = f"file:{quote(str(self.path.resolve()))}?mode=ro" if read_only else str(self.path)
+        if read_only:
+            self._db = _open_read_only(self.path, busy_timeout)
+            return
         try:
             self._db = sqlite3.connect(
-                target,
-                timeout=busy_timeout,
-                isolation_level=None,
-                check_same_thread=False,
-                uri=read_only,
+                self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
             )
         except sqlite3.DatabaseError as exc:
             raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
         try:
-            if read_only:
-                self._check_read_only()
-                return
             self._enter_wal(busy_timeout)
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self._migrate()
@@ -122,15 +148,6 @@ class SQLiteEventStore:
             if isinstance(exc, sqlite3.DatabaseError):
                 raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
             raise
-
-    def _check_read_only(self) -> None:
-        """A read-only store cannot migrate: its schema must be this code's already."""
-        current = self.schema_version
-        if current != len(MIGRATIONS):
-            raise PulseError(
-                f"{self.path}: schema version {current}, this code reads {len(MIGRATIONS)}: "
-                "open it once for writing (any werewolf command that plays) to migrate"
-            )
 
     def _enter_wal(self, busy_timeout: float) -> None:
         """Switch the file to WAL. Two processes opening a new file at once race for the
@@ -171,7 +188,8 @@ class SQLiteEventStore:
                 self._db.execute(f"PRAGMA user_version={target}")
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # a failed COMMIT (a full disk) already ended it
+                    self._db.execute("ROLLBACK")
                 raise
 
     # -- writes ---------------------------------------------------------------------------
@@ -183,8 +201,6 @@ class SQLiteEventStore:
 
     def append_batch(self, items: Sequence[tuple[Draft, int]]) -> list[Event | ConflictError]:
         """Append every item in one transaction: one commit (one sync when durable) for all."""
-        if self.read_only:
-            raise PulseError(f"{self.path}: opened read-only: no append")
         for draft, expected_version in items:
             check_append(self.objects, draft, expected_version)
         with self._lock:
@@ -293,6 +309,12 @@ class SQLiteEventStore:
         """SQLite's ``PRAGMA integrity_check`` answer: ``"ok"`` when the file is sound."""
         with self._lock:
             return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def quick_check(self) -> str:
+        """SQLite's ``PRAGMA quick_check`` answer (``"ok"`` when sound): the integrity
+        check without its slow index cross-checks, cheap enough before every write session."""
+        with self._lock:
+            return str(self._db.execute("PRAGMA quick_check").fetchone()[0])
 
     def close(self) -> None:
         with self._lock:

@@ -132,6 +132,11 @@ def test_lists_filters_and_opens_games_read_only(store: Path) -> None:
         assert '"live":' not in god
         assert get(f"{url}/game/{ids[0]}?view=seat&seat=10")[0] == 400
         assert get(f"{url}/game/{'0' * 26}")[0] == 404
+        # the stream of an ended game says so at once and ends (a browser stops listening)
+        status, stream = get(f"{url}/game/{ids[0]}/events?view=public&after=999")
+        assert status == 200
+        assert stream.startswith("event: entries\n")
+        assert '"ended": true' in stream
         # the arena report, with its charts and tables
         status, report = get(url + "/arena/baseline")
         assert status == 200

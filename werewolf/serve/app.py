@@ -267,6 +267,10 @@ async def _live_stream(
     chain = store.chain(game_id)
     builder.feed(chain[:after])  # the page holds these already: only the builder's state
     pending, cursor = chain[after:], chain[-1].seq
+    if not pending and fold_chain(chain).ended:  # nothing will come: say so, and stop
+        final = {"entries": [], "fates": builder.fates(fold_chain(chain)), "ended": True}
+        yield _sse("entries", final, chain[-1].version)
+        return
     scope = TopicScope(store, [game_id])
     quiet = 0.0
     while True:
