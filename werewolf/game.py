@@ -8,6 +8,7 @@ start event, which records the deal: a replay needs no random generator.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -113,7 +114,19 @@ class _GameCache:
         self._cache: dict[str, tuple[int, str, GameState]] = {}
         self._views: dict[str, ViewCache] = {}
         self._ahead: dict[str, dict[str, Any]] = {}
-        self.immediate: dict[str, bool] = {}  # games whose seats all answer at once
+        # per game: its players, and whether every one answers at once (Player.immediate)
+        self.immediate: dict[str, tuple[Mapping[int, Player], bool]] = {}
+
+    def eager(self, game_id: str) -> bool:
+        known = self.immediate.get(game_id)
+        return known is not None and known[1]
+
+    def seat(self, game_id: str, players: Mapping[int, Player]) -> None:
+        """Note the players of a game's phase (checked again only when they change)."""
+        known = self.immediate.get(game_id)
+        if known is None or known[0] is not players:
+            immediate = all(getattr(p, "immediate", False) for p in players.values())
+            self.immediate[game_id] = (players, immediate)
 
     def ahead(self, game_id: str) -> dict[str, Any]:
         """Decisions of this game asked ahead of their phase (see phases._ask_seer_ahead)."""
@@ -152,6 +165,19 @@ class _GameCache:
         return state
 
 
+async def _abandon_ahead(ahead: dict[str, Any]) -> list[dict[str, Any]]:
+    """When a phase fails, a decision asked ahead of its own phase (the seer's check) is
+    let finish and dropped (a resumed game asks it again); what it was billed is returned,
+    to be recorded with the failure."""
+    found = ahead.pop("seer", None)
+    if found is None:
+        return []
+    _, own, task = found
+    with contextlib.suppress(Exception):
+        await task
+    return list(own.usage)
+
+
 def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[GameState | None]:
     """The werewolf workflow, its seats filled by ``seating``."""
     cache = _GameCache()
@@ -162,9 +188,7 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
         async def role(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
             state = cache.state(topic_id, chain)
             players = seating(topic_id, state)
-            cache.immediate[topic_id] = all(
-                getattr(p, "immediate", False) for p in players.values()
-            )
+            cache.seat(topic_id, players)
             ctx = PhaseContext(
                 chain,
                 state,
@@ -173,7 +197,15 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
                 retries=retries,
                 ahead=cache.ahead(topic_id),
             )
-            return await run(ctx)
+            try:
+                return await run(ctx)
+            except Exception as exc:
+                # what the failed phase was billed goes into its __error__ event (the adapter
+                # merges failure_meta), so the budget and the totals count every token
+                spent = ctx.usage + await _abandon_ahead(ctx.ahead)
+                if spent:
+                    exc.failure_meta = {"usage": spent}  # type: ignore[attr-defined]
+                raise
 
         return role
 
@@ -190,5 +222,5 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
         fold=fold,
         initial=None,
         # a game's phases run inline once its first phase found every seat immediate
-        eager=lambda topic_id, state: cache.immediate.get(topic_id, False),
+        eager=lambda topic_id, state: cache.eager(topic_id),
     )

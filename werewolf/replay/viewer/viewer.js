@@ -32,7 +32,7 @@
       "wolf-talk": "wolf talk", "wolf-kill": "wolf kill", "last-words": "last words", hunter_d: "hunter",
       seen_by_all: "public",
       werewolf: "werewolf", villager: "villager", witch_r: "witch", seer_r: "seer", hunter_r: "hunter",
-      guard: "guard", idiot: "idiot", wolves: "wolves", good: "good",
+      guard: "guard", idiot: "idiot", wolves: "wolves", good: "good", games: "games",
       cupid: "cupid", doctor: "doctor", guard_a: "The guard", doctor_a: "The doctor", protects: "protects",
       cupid_a: "Cupid", links: "links", and: "and", as_lovers: "as lovers.", lovers_told: "The lovers",
       learn: "learn of each other", with_cards: "with their cards", heartbreak: "dies of heartbreak.",
@@ -63,15 +63,16 @@
       "wolf-talk": "狼人夜聊", "wolf-kill": "狼人刀人", "last-words": "遗言", hunter_d: "猎人开枪",
       seen_by_all: "公开",
       werewolf: "狼人", villager: "村民", witch_r: "女巫", seer_r: "预言家", hunter_r: "猎人",
-      guard: "守卫", idiot: "白痴", wolves: "狼人阵营", good: "好人阵营",
+      guard: "守卫", idiot: "白痴", wolves: "狼人阵营", good: "好人阵营", games: "对局列表",
       cupid: "丘比特", doctor: "医生", guard_a: "守卫", doctor_a: "医生", protects: "守护",
       cupid_a: "丘比特", links: "连接", and: "和", as_lovers: "为情侣。", lovers_told: "情侣",
       learn: "互相得知", with_cards: "并知道身份", heartbreak: "殉情。",
       reveals_idiot: "被放逐，翻开白痴牌免死（此后无投票权）。", lovers_win: "丘比特与情侣胜利",
     },
   };
-  const DECISIONS = { witch: "witch_r", seer: "seer_r", hunter: "hunter_d", speech: "speech", vote: "vote_d" };
-  LABELS.en.vote_d = "vote"; LABELS.zh.vote_d = "投票";
+  const DECISIONS = { witch: "witch_r", seer: "seer_r", hunter: "hunter_d", speech: "speech_d", vote: "vote_d" };
+  Object.assign(LABELS.en, { vote_d: "vote", speech_d: "speech" });
+  Object.assign(LABELS.zh, { vote_d: "投票", speech_d: "发言" });
   const ROLES = { witch: "witch_r", seer: "seer_r", hunter: "hunter_r" };
   let lang = pick("werewolf-lang", data.game.lang === "zh" ? "zh" : "en");
 
@@ -351,6 +352,13 @@
     select.value = focus === null ? "" : String(focus);
     $("cast-head").replaceChildren(...["c_seat", "c_name", "c_role", "c_fate"].map((k) => el("th", {}, t(k))));
     if (data.live) $("live").textContent = data.ended ? t("ended_live") : "● " + t("live");
+    if (data.views) {  // served: other views of this game, and the way back to the list
+      const views = $("views");
+      views.hidden = false;
+      views.replaceChildren(...data.views.map((v) => el("option", { value: v.href, ...(v.current ? { selected: "" } : {}) }, v.label)));
+      $("view").hidden = true;
+    }
+    if (data.home) { $("home").hidden = false; $("home").href = data.home; $("home").textContent = "← " + t("games"); }
   }
 
   function renderSteps() {
@@ -433,6 +441,7 @@
     focus = ev.target.value === "" ? null : Number(ev.target.value);
     render();
   });
+  $("views").addEventListener("change", (ev) => { location.href = ev.target.value; });
   $("lang").addEventListener("click", () => { lang = lang === "en" ? "zh" : "en"; keep("werewolf-lang", lang); render(); });
   $("theme").addEventListener("click", () => {
     const root = document.documentElement;
