@@ -15,7 +15,15 @@ import pytest
 from pulse_core import MemoryEventStore, WorkflowRule
 from tests.openai_server import OpenAIServer
 from tests.oracle import check_log
-from tests.werewolf.llm_support import LegalTable, llm_specs, play, seat_of, tool_of, user_text
+from tests.werewolf.llm_support import (
+    LegalTable,
+    legal,
+    llm_specs,
+    play,
+    seat_of,
+    tool_of,
+    user_text,
+)
 from werewolf.boards import board_config
 from werewolf.cast import Identity
 from werewolf.decisions import Choice, DecisionKind, Request
@@ -94,7 +102,7 @@ def test_a_mock_lover_never_votes_for_the_partner() -> None:
 
 # -- LLM seats --------------------------------------------------------------------------------
 @pytest.mark.parametrize("board", ["guard-12", "cupid-10"])
-def test_llm_seats_are_forced_to_pick_among_the_legal_targets(board: str, tmp_path: Path) -> None:
+def test_llm_seats_are_offered_only_the_legal_targets(board: str, tmp_path: Path) -> None:
     config = board_config(board)
     with OpenAIServer(LegalTable(witch_saves=False)) as server:
         specs = llm_specs(server, seats=config.seats, personality="terse")
@@ -104,13 +112,17 @@ def test_llm_seats_are_forced_to_pick_among_the_legal_targets(board: str, tmp_pa
     assert check_log([{"kind": e.kind, "meta": e.meta} for e in played.chain]) == []
     state = fold_chain(played.chain)
     tools = [(seat_of(b), *tool_of(b), b) for b in bodies]
+    offered = {t["function"]["name"] for b in bodies for t in b.get("tools", [])}
+    assert ("guard_protect" in offered) == (board == "guard-12")
+    assert ("cupid_link" in offered) == (board == "cupid-10")
+    assert "doctor_protect" not in offered  # a board without a doctor offers no doctor tool
     if board == "guard-12":
         guards = [(s, schema, b) for s, name, schema, b in tools if name == "guard_protect"]
         assert guards
         protected = [e.meta["diff"]["target"] for e in played.chain if e.role == "guard-protect"]
-        for (seat, schema, body), last in zip(guards[1:], protected, strict=False):
+        for (seat, _, body), last in zip(guards[1:], protected, strict=False):
             assert seat == state.seat_of(Identity.GUARD)
-            enum = schema["properties"]["target"]["enum"]
+            enum = legal(body, "target")
             assert 0 in enum  # nobody (空守)
             if last is not None:
                 assert last not in enum, "last night's seat offered again"
@@ -119,7 +131,7 @@ def test_llm_seats_are_forced_to_pick_among_the_legal_targets(board: str, tmp_pa
         cupids = [(schema, b) for _, name, schema, b in tools if name == "cupid_link"]
         assert len(cupids) == 2
         first = state.lovers
-        second_enum = cupids[1][0]["properties"]["target"]["enum"]
+        second_enum = legal(cupids[1][1], "target")
         assert len(set(second_enum) & set(first)) == 1  # the first lover is not offered again
         told = [b for b in bodies if "cupid made" in user_text(b)]
         assert {seat_of(b) for b in told} <= set(state.lovers)

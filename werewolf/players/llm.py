@@ -214,7 +214,8 @@ class LLMPlayer:
             # legal seats in each schema; JSON mode shows the request's own schema
             stable = self.mode == "tool" and not self.spec.enum_targets
             tool = decision_tool(request, self.lang, stable=stable)
-            tools = stable_tools(self.lang) if stable else None
+            deck = frozenset(request.view.config.identities)
+            tools = stable_tools(self.lang, deck) if stable else None
             try:
                 outcome = await call_tool(
                     client,

@@ -30,6 +30,7 @@ from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
+from ..cast import Identity
 from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, DecisionKind, Request, Speech, WitchChoice
 from .prompting import TOOL_NAMES, PromptSet, option_order, options_text, prompt_set, tool_name
 
@@ -133,11 +134,20 @@ def decision_tool(request: Request, lang: str, *, stable: bool = False) -> Decis
     return DecisionTool(name, ps.say(f"tool.{name}"), model, kind)
 
 
+# the tools only a deck holding their identity needs: a board without them offers none
+_IDENTITY_TOOLS = {
+    "guard_protect": Identity.GUARD,
+    "doctor_protect": Identity.DOCTOR,
+    "cupid_link": Identity.CUPID,
+}
+
+
 @cache
-def stable_tools(lang: str) -> tuple[dict[str, Any], ...]:
+def stable_tools(lang: str, deck: frozenset[Identity] = frozenset()) -> tuple[dict[str, Any], ...]:
     """Every function a seat may be asked to call, the same for the whole game and for every
     seat (the array reveals no card): targets are plain integers, the options are in the
-    request's message. Build the request's ``tools`` from it as it is."""
+    request's message. ``deck`` (the identities dealt) adds the guard's, the doctor's and
+    cupid's tools when the game has them. Build the request's ``tools`` from it as it is."""
     ps = prompt_set(lang)
     reasoning = _reasoning(ps)
     target = (int, Field(ge=0, description=ps.say("field.target.any")))
@@ -159,6 +169,8 @@ def stable_tools(lang: str) -> tuple[dict[str, Any], ...]:
     }
     tools: list[dict[str, Any]] = []
     for name in dict.fromkeys(TOOL_NAMES.values()):  # one per name, in a fixed order
+        if name in _IDENTITY_TOOLS and _IDENTITY_TOOLS[name] not in deck:
+            continue
         fields = fields_by_name.get(name, {"reasoning": reasoning, "target": target})
         model = create_model(f"{name}_arguments", __base__=_Arguments, **fields)
         function = {
