@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pulse_core import MemoryEventStore, WorkflowRule
+from pulse_core import MemoryEventStore, SQLiteEventStore, WorkflowRule
 from tests.openai_server import OpenAIServer
 from tests.oracle import check_log
 from tests.werewolf.llm_support import (
@@ -205,3 +205,32 @@ def test_good_mock_voters_spare_a_revealed_idiot() -> None:
                 idiot = r["meta"]["diff"]["revealed"]
                 revealed_games += 1
     assert revealed_games
+
+
+# -- the command line -------------------------------------------------------------------------
+def test_a_board_comes_from_the_option_or_the_config_file_and_flags_change_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from werewolf.cli import main
+
+    store = tmp_path / "s.sqlite3"
+    config = tmp_path / "rules.toml"
+    config.write_text('board = "guard-12"\nguard_repeat = true\n', encoding="utf-8")
+    assert main(["play", "-q", "--seed", "1", "--store", str(store), "--config", str(config)]) == 0
+    argv = ["play", "-q", "--seed", "2", "--store", str(store), "--board", "seer-doctor-8"]
+    assert main([*argv, "--win-rule", "side"]) == 0
+    with SQLiteEventStore(store) as s:
+        starts = sorted(
+            (s.chain(g)[0].meta["game"] for g in s.topics()), key=lambda game: game["seed"]
+        )
+    guard, doctor = (game["config"] for game in starts)
+    assert guard["identities"].count("werewolf") == 4
+    assert "guard" in guard["identities"]
+    assert guard["guard_repeat"] is True
+    assert guard["referee_record"] is True
+    assert "doctor" in doctor["identities"]
+    assert doctor["win_rule"] == "side"  # the flag over the board's parity
+    bad = tmp_path / "bad.toml"
+    bad.write_text('board = "nine"\n', encoding="utf-8")
+    assert main(["play", "-q", "--store", str(store), "--config", str(bad)]) == 2
+    assert "unknown board 'nine'" in capsys.readouterr().err
