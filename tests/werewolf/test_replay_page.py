@@ -129,10 +129,10 @@ def test_god_page_folds_each_decision_with_reasoning_and_causes() -> None:
     assert decision["seat"] == speech["diff"]["speaker"]
     assert decision["decision"] == "speech"
     assert decision["reasoning"]
-    assert data["fates"]["9"] == "shot by the hunter, day 1"
-    assert data["fates"]["5"] == "killed by wolves, night 4"
+    assert data["fates"]["9"] == {"how": "shot", "day": 1}
+    assert data["fates"]["5"] == {"how": "wolf", "day": 4}
     public = page_data(log, ViewSpec(ViewKind.PUBLIC))
-    assert public["fates"]["5"] == "died, night 4"  # the public never learns the cause
+    assert public["fates"]["5"] == {"how": "died", "day": 4}  # the public learns no cause
 
 
 def test_every_game_string_is_escaped_and_stripped_of_controls() -> None:
