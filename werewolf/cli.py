@@ -235,6 +235,7 @@ def _spec_seating(
     lang: str,
     budget: int | None,
     spent: int = 0,
+    session: int = 0,
 ) -> SpecSeating:
     humans = [seat for seat, spec in specs.items() if spec.kind == "human"]
     watched = _view_spec(args.view).seat if not args.quiet else None
@@ -245,6 +246,7 @@ def _spec_seating(
         spent=spent,
         record=None if args.record is None else str(args.record),
         replay=None if args.replay_llm is None else str(args.replay_llm),
+        session=session,
         recap=not humans or watched != humans[0],  # the live view shows that seat already
     )
 
@@ -577,7 +579,9 @@ def run_resume(args: argparse.Namespace) -> int:
         game = chain[0].meta.get("game", {})
         lang = args.lang or str(game.get("lang", "en"))
         budget = lineup.budget.tokens if lineup.budget.tokens is not None else game.get("budget")
-        seating = _spec_seating(args, specs, lang=lang, budget=budget, spent=tokens_spent(chain))
+        seating = _spec_seating(
+            args, specs, lang=lang, budget=budget, spent=tokens_spent(chain), session=len(chain)
+        )
         rule = WorkflowRule(werewolf_workflow(seating), TopicScope(store, [args.game]))
         if chain[-1].role == ERROR:
             _resume_failed(rule, args.game, args.store)  # first: a swap follows the failure
