@@ -33,7 +33,6 @@ from pulse_core.workflow import is_control
 from ..errors import GameFileError, GameStateError
 from ..game import fold_event
 from ..state import GameState
-from .format import KIND_PREFIX, StartMeta, check_meta
 
 __all__ = [
     "GameLog",
@@ -89,6 +88,8 @@ def _where(source: str, version: int, from_file: bool) -> str:
 def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
     """Raise GameFileError unless ``chain`` is a werewolf game: a start event, then werewolf
     events whose meta fits its model, folding into a game state without error."""
+    from .format import KIND_PREFIX, check_meta  # the models take a while to build: when needed
+
     if not chain:
         raise GameFileError("an empty log is not a game")
     first = chain[0]
@@ -116,6 +117,8 @@ def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
 
 def _seat_count(start: BaseModel, where: str) -> int:
     """The game's seat count, once the start event's deal and names agree with its config."""
+    from .format import KIND_PREFIX, StartMeta
+
     if not isinstance(start, StartMeta):
         raise GameFileError(f"{where}: not a start event")
     seats = start.game.config.seats
