@@ -77,7 +77,14 @@ from .replay.catalog import list_games
 from .scope import TopicScope, floor_seq
 from .serve.cli import add_serve
 from .state import GameState
-from .storefaults import STORAGE_ERRORS, StoreFault, check_objects, explain, refuse_damaged
+from .storefaults import (
+    STORAGE_ERRORS,
+    StoreFault,
+    check_chain,
+    check_objects,
+    explain,
+    refuse_damaged,
+)
 
 __all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "main"]
 
@@ -574,7 +581,8 @@ def run_resume(args: argparse.Namespace) -> int:
         if not chain:
             raise GameFileError(f"{args.store}: no game {args.game}")
         check_game(chain, lambda e: f"{args.store} game {args.game} version {e.version}")
-        check_objects(store, chain, args.game)  # before a move is played on a broken log
+        check_chain(chain, f"{args.store}: game {args.game}")  # before a move is played on
+        check_objects(store, chain, args.game)  # a log that was edited or lost an object
         specs, lineup = resume_specs(
             chain,
             lineup=args.lineup,
