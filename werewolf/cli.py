@@ -211,8 +211,8 @@ def _add_seats(parser: argparse.ArgumentParser, *, resume: bool) -> None:
         action="append",
         default=[],
         metavar="N=KIND[:MODEL]",
-        help=f"who plays seat N: {', '.join(KINDS)}, e.g. 3=llm:gpt-4o-mini or 5=human "
-        "(repeatable; wins over --lineup)",
+        help=f"who plays seat N: {', '.join(KINDS)}, e.g. 3=llm:gpt-4o-mini, 4=mock:bold "
+        "(a mock personality) or 5=human (repeatable; wins over --lineup)",
     )
     seats.add_argument("--lineup", type=Path, metavar="FILE", help="a TOML lineup of every seat")
     seats.add_argument(
