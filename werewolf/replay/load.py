@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
@@ -30,10 +31,14 @@ from pulse_core import (
 from pulse_core.limits import clip
 from pulse_core.workflow import is_control
 
+from ..cast import Team, team_of
 from ..errors import GameFileError, GameStateError
 from ..game import fold_event
 from ..state import GameState
-from .format import KIND_PREFIX, StartMeta, check_meta
+from ..storefaults import check_chain
+
+if TYPE_CHECKING:  # the models take a while to build: imported where a log is checked
+    from .format import StartMeta
 
 __all__ = [
     "GameLog",
@@ -89,6 +94,8 @@ def _where(source: str, version: int, from_file: bool) -> str:
 def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
     """Raise GameFileError unless ``chain`` is a werewolf game: a start event, then werewolf
     events whose meta fits its model, folding into a game state without error."""
+    from .format import KIND_PREFIX, StartMeta, check_meta
+
     if not chain:
         raise GameFileError("an empty log is not a game")
     first = chain[0]
@@ -97,7 +104,10 @@ def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
             f"{where(first)}: not a werewolf game: it begins with {clip(repr(first.kind))}, "
             f"not {KIND_PREFIX + START!r}"
         )
-    seats = _seat_count(check_meta(first.kind, first.meta, where(first)), where(first))
+    start = check_meta(first.kind, first.meta, where(first))
+    if not isinstance(start, StartMeta):
+        raise GameFileError(f"{where(first)}: not a start event")
+    seats = _seat_count(start, where(first))
     state: GameState | None = None
     for index, event in enumerate(chain):
         if not event.kind.startswith(KIND_PREFIX):
@@ -105,7 +115,8 @@ def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
         if index > 0 and event.role == START:
             raise GameFileError(f"{where(event)}: a second start event")
         # every seat a later event names must be one of the game's: a reader indexes by them
-        check_meta(event.kind, event.meta, where(event), seats=seats)
+        meta = check_meta(event.kind, event.meta, where(event), seats=seats)
+        _check_against_deal(meta, start, where(event))
         if is_control(event):
             continue
         try:
@@ -114,8 +125,29 @@ def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
             raise GameFileError(f"{where(event)}: the game cannot apply this event: {exc}") from exc
 
 
+def _check_against_deal(meta: BaseModel, start: StartMeta, where: str) -> None:
+    """What the deal decides: the wolves' night is told to the wolves, and a seer's check
+    says what the deal says of its target. A forged file that contradicts it is refused."""
+    from .format import SeerMeta, WolfNightMeta
+
+    wolves = [seat for seat, i in enumerate(start.deal, start=1) if team_of(i) is Team.WOLVES]
+    if isinstance(meta, WolfNightMeta) and sorted(meta.visible_to) != wolves:
+        raise GameFileError(
+            f"{where}: the wolves' night is told to {meta.visible_to}, not {wolves}"
+        )
+    if isinstance(meta, SeerMeta):
+        wolf = team_of(start.deal[meta.diff.target - 1]) is Team.WOLVES
+        if meta.diff.wolf != wolf:
+            raise GameFileError(
+                f"{where}: the seer's check of seat {meta.diff.target} says wolf={meta.diff.wolf}, "
+                f"but the deal says {wolf}"
+            )
+
+
 def _seat_count(start: BaseModel, where: str) -> int:
     """The game's seat count, once the start event's deal and names agree with its config."""
+    from .format import KIND_PREFIX, StartMeta
+
     if not isinstance(start, StartMeta):
         raise GameFileError(f"{where}: not a start event")
     seats = start.game.config.seats
@@ -150,6 +182,7 @@ def load_game(store: EventStore, game_id: str, source: str = "store") -> GameLog
     if not chain:
         raise GameFileError(f"{source}: no game {game_id}")
     label = f"{source}#{game_id}"
+    check_chain(chain, label)
     check_game(chain, lambda event: _where(label, event.version, False))
     texts: dict[str, str] = {}
     for event in chain:
