@@ -57,6 +57,7 @@ from .players import SpecSeating, seating_from_specs
 from .players.prompting import LANGS
 from .players.setup import failure_hint, play_specs, resume_specs, tokens_spent, usage_lines
 from .players.swaps import append_swaps
+from .pricing import bundled_prices, with_bundled
 from .replay import (
     LiveReplay,
     Prices,
@@ -328,7 +329,8 @@ def _finish(
         for line in _stop_lines(error, resume, humans):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     if status == "ended" or not humans:  # per-seat usage tells who acted at night
-        for line in usage_lines(chain, prices or {}):
+        models = (p.get("model") for p in chain[0].meta.get("game", {}).get("players") or [])
+        for line in usage_lines(chain, with_bundled(prices or {}, models)):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     seed = chain[0].meta.get("game", {}).get("seed")
     for line in (f"Log: {store_path} (game {game_id}, seed {seed})", f"Replay file: {replay_file}"):
@@ -570,8 +572,8 @@ def _prices(args: argparse.Namespace) -> Prices | None:
         if not sep:
             raise ConfigError([("--price", "write PROMPT,COMPLETION in USD per 1M tokens")])
     by_model = load_lineup(args.prices).prices if args.prices is not None else {}
-    if default is None and not by_model:
-        return None
+    if default is None:  # models neither file nor --price names: the bundled table
+        by_model = with_bundled(by_model, bundled_prices().prices)
     return Prices(by_model, default)
 
 

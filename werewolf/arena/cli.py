@@ -50,6 +50,7 @@ from ..argtypes import (
 from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from ..outputs import check_output, write_output
+from ..pricing import with_bundled
 from .metrics import tournament_metrics
 from .record_cache import cache_path
 from .report import (
@@ -208,6 +209,13 @@ def _budget(budget: ArenaBudget, **changes: object) -> ArenaBudget:
         ) from None
 
 
+def _with_bundled_prices(spec: RunSpec) -> RunSpec:
+    """The spec, validated, with the bundled price of each model it does not price (kept in
+    the run file, so its report stays the same when the bundled table changes)."""
+    prices = with_bundled(spec.prices, (p.spec.model for p in spec.players if p.uses_tokens))
+    return make_run(**{**spec.model_dump(), "prices": prices})
+
+
 def _with_budget(args: argparse.Namespace, spec: RunSpec) -> RunSpec:
     budget = spec.budget
     if args.budget_tokens is not None:
@@ -344,7 +352,7 @@ def _run_or_continue(args: argparse.Namespace) -> tuple[RunSpec, Path, SeatFacto
     run file behind to clash with the next try."""
     run_file = run_path(args.store, args.name)
     spec = _continued_run(args, load_run(run_file)) if run_file.exists() else _new_run(args)
-    spec = make_run(**_with_budget(args, spec).model_dump())  # a saved run always loads again
+    spec = _with_bundled_prices(_with_budget(args, spec))  # a saved run always loads again
     factory = seat_factory(spec)
     check_play(spec, workers=_workers(args, spec), factory=factory)
     check_store_path(args.store)
@@ -380,8 +388,9 @@ def build_report(spec: RunSpec, store_path: Path, *, rounds: int = 1000) -> Repo
     finally:
         store.close()
     players = [p.name for p in spec.players]
+    prices = with_bundled(spec.prices, (p.spec.model for p in spec.players if p.uses_tokens))
     metrics = tournament_metrics(
-        games.records, players, prices=spec.prices, rounds=rounds, seed=spec.seed
+        games.records, players, prices=prices, rounds=rounds, seed=spec.seed
     )
     return Report(spec, games, metrics)
 

@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..errors import ConfigError
+from ..pricing import bundled_prices
 from .intervals import Estimate
 from .metrics import ROLES, PlayerMetrics, TournamentMetrics
 from .results import RunGames
@@ -158,7 +159,7 @@ def _sections(report: Report) -> list[_Section]:
             ],
         ),
     ]
-    decisions, tokens = _cost_sections(ranked)
+    decisions, tokens = _cost_sections(ranked, _price_note(report))
     sections += [decisions, tokens] if any(p.calls for p in ranked) else [decisions]
     if m.matchups:
         sections.append(
@@ -180,7 +181,28 @@ def _sections(report: Report) -> list[_Section]:
     return sections
 
 
-def _cost_sections(ranked: Sequence[PlayerMetrics]) -> list[_Section]:
+def _price_note(report: Report) -> str:
+    """Which models were priced from the bundled table, and its date."""
+    bundled = bundled_prices()
+    models = sorted(
+        {
+            p.spec.model
+            for p in report.spec.players
+            if p.uses_tokens
+            and p.spec.model
+            and report.spec.prices.get(p.spec.model) == bundled.prices.get(p.spec.model)
+            and p.spec.model in bundled.prices
+        }
+    )
+    if not models:
+        return ""
+    return (
+        f"Cost of {', '.join(models)} at the bundled list prices of {bundled.as_of}; "
+        "give yours with --prices FILE."
+    )
+
+
+def _cost_sections(ranked: Sequence[PlayerMetrics], price_note: str = "") -> list[_Section]:
     tokens = any(p.calls for p in ranked)
     note = "" if tokens else "No player used tokens: tokens, cost and latency are for LLM players."
     return [
@@ -206,6 +228,7 @@ def _cost_sections(ranked: Sequence[PlayerMetrics]) -> list[_Section]:
                 )
                 for p in ranked
             ],
+            price_note,
         ),
     ]
 
@@ -392,8 +415,9 @@ def require_matplotlib() -> Any:
 
 
 def write_plots(report: Report, folder: Path) -> list[Path]:
-    """``ratings.png`` (Bradley-Terry and Elo with intervals, per player) and, when players
-    used tokens, ``rating-vs-cost.png``; returns the files written."""
+    """``ratings.png`` (Bradley-Terry and Elo with intervals, per player) and, when two or
+    more players used tokens (something to compare), ``rating-vs-cost.png``; returns the
+    files written."""
     plt = require_matplotlib()
     folder.mkdir(parents=True, exist_ok=True)
     ranked = list(reversed(report.ranked()))  # best at the top of a horizontal chart
@@ -413,7 +437,7 @@ def write_plots(report: Report, folder: Path) -> list[Path]:
     fig.savefig(written[0], dpi=120)
     plt.close(fig)
     spenders = [p for p in ranked if p.calls]
-    if spenders:
+    if len(spenders) >= 2:  # one point has nothing to be compared with
         priced = all(p.cost_per_game.value is not None for p in spenders)
         cost: Callable[[PlayerMetrics], float] = (
             (lambda p: p.cost_per_game.value or 0.0)
