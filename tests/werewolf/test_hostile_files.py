@@ -170,7 +170,7 @@ def test_a_bad_roster_or_run_file_is_one_line(
     [
         (["play", "--seat", "³=mock"], "--seat: '³=mock': write SEAT=KIND"),
         (["play", "--seat", "٣=mock"], "--seat: '٣=mock': write SEAT=KIND"),
-        (["play", "--view", "seat", "³"], "--view: 'seat ³'"),
+        (["play", "--view", "seat:³"], "--view: 'seat:³'"),
         (["play", "--seed", "9" * 5000], "is not a whole number"),
         (["replay", str(SAMPLE), "--seat", "٣"], "argument --seat: '٣' is not a whole number"),
         (["replay", str(SAMPLE), "--width", "100000000"], "at most 1000 columns"),
