@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import traceback
-from collections.abc import Sequence
+from collections.abc import Coroutine, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
@@ -23,7 +23,7 @@ from .errors import ConflictError, WorkflowError
 from .events import Draft, Event, Meta
 from .ids import IdSource
 from .objects import digest_of
-from .store import EventStore
+from .store import BatchAppend, EventStore
 from .workflow import (
     ATTACHMENTS,
     END,
@@ -101,6 +101,7 @@ class WorkflowRule(Generic[S]):
         # topics whose snapshot changed since the moderator last saw it; a dict keeps the
         # order in which they changed, so roles are dispatched in a reproducible order
         self._changed: dict[str, None] = {}
+        self._kinds: dict[str, str] = {}  # role -> kind, made once
 
     # -- topics ---------------------------------------------------------------------------
     def start(self, content: str, meta: Meta | None = None, *, topic_id: str | None = None) -> str:
@@ -243,27 +244,34 @@ class WorkflowRule(Generic[S]):
         # and a rule may be ticked from several asyncio.run() calls
         limit = asyncio.Semaphore(self._concurrency) if self._concurrency > 0 else None
         try:
-            results = await asyncio.gather(
-                *(self._run_role(run, limit) for run in runs), return_exceptions=True
-            )
+            results = await self._run_roles(runs, limit)
         except BaseException:
             self._retry_later(runs)
             raise
+        ready = [
+            (r, run.version)
+            for run, r in zip(runs, results, strict=True)
+            if isinstance(r, _Prepared)
+        ]
+        try:
+            written = self._write_batch(ready)
+        except BaseException:
+            self._retry_later(runs)
+            raise
+        # a conflict: another runner took this step; its event arrives on the next read
+        appended += sum(not isinstance(w, ConflictError) for w in written)
         interrupt: BaseException | None = None
         for index, (run, result) in enumerate(zip(runs, results, strict=True)):
             try:
                 if isinstance(result, _Prepared):
-                    self._write(result, run.version)
-                    appended += 1
-                elif isinstance(result, Exception):
+                    continue
+                if isinstance(result, Exception):
                     appended += self._record_failure(
                         run.key, run.topic, run.role, result, run.version
                     )
                 else:  # cancellation and interrupts are not a role's failure
                     self._retry_later([run])
                     interrupt = interrupt or result
-            except ConflictError:
-                pass  # another runner took this step; its event arrives on the next read
             except BaseException:
                 self._retry_later(runs[index:])
                 raise
@@ -275,6 +283,39 @@ class WorkflowRule(Generic[S]):
         """Mark topics whose step was cut short as changed, so a later tick decides again."""
         for run in runs:
             self._changed[run.key] = None
+
+    async def _run_roles(
+        self, runs: Sequence[_Run[S]], limit: asyncio.Semaphore | None
+    ) -> list[_Prepared | BaseException]:
+        """Each run's result (a ``_Prepared``) or the exception it raised, as ``gather`` with
+        ``return_exceptions`` gives them. Roles of eager topics start inline: one that
+        finishes without waiting needs no task; one that waits carries on in a task."""
+        eager = self.workflow.eager
+        results: dict[int, _Prepared | BaseException] = {}
+        waiting: list[tuple[int, asyncio.Future[_Prepared]]] = []
+        try:
+            for index, run in enumerate(runs):
+                coro = self._run_role(run, limit)
+                if eager is None or not eager(run.key, run.topic.state):
+                    waiting.append((index, asyncio.ensure_future(coro)))
+                    continue
+                try:
+                    awaited = coro.send(None)
+                except StopIteration as stop:
+                    results[index] = stop.value
+                except (Exception, asyncio.CancelledError) as exc:  # noqa: BLE001 - as gather gives it
+                    results[index] = exc
+                else:
+                    waiting.append((index, asyncio.ensure_future(_carry_on(coro, awaited))))
+            if waiting:
+                done = await asyncio.gather(*(task for _, task in waiting), return_exceptions=True)
+                for (index, _), result in zip(waiting, done, strict=True):
+                    results[index] = result  # a _Prepared or what the role raised
+        except BaseException:
+            for _, task in waiting:
+                task.cancel()
+            raise
+        return [results[index] for index in range(len(runs))]
 
     async def _run_role(self, run: _Run[S], limit: asyncio.Semaphore | None) -> _Prepared:
         chain = tuple(run.topic.chain)
@@ -300,6 +341,7 @@ class WorkflowRule(Generic[S]):
                 f"role {role!r} returned meta of type {type(result.meta).__name__}, not dict"
             )
         content = result.content.encode("utf-8")
+        digest = digest_of(content)
         blobs = [content]
         meta = result.meta
         if result.attachments:
@@ -314,15 +356,31 @@ class WorkflowRule(Generic[S]):
                 blobs.append(text.encode("utf-8"))
                 meta[ATTACHMENTS][name] = digest_of(blobs[-1])
         moment = self.ids.now()
-        draft = Draft(
-            id=self.ids.new(moment),
-            occurred_at=moment,
-            kind=self.workflow.kind(role),
-            key=key,
-            hash=digest_of(content),
-            meta=meta,  # the draft keeps a JSON copy; it raises for meta that is not JSON
-        )
+        kind = self._kinds.get(role)
+        if kind is None:
+            kind = self._kinds[role] = self.workflow.kind(role)
+        # the draft keeps a JSON copy of meta; it raises for meta that is not JSON
+        if role == START:  # the key may come from the caller: check everything
+            draft = Draft(self.ids.new(moment), moment, kind, key, digest, meta)
+        else:  # our own id, a kind of a role the workflow checked, a topic that began
+            draft = Draft.trusted(self.ids.new(moment), moment, kind, key, digest, meta)
         return _Prepared(draft, tuple(blobs))
+
+    def _write_batch(self, items: Sequence[tuple[_Prepared, int]]) -> list[Event | ConflictError]:
+        """Store every item's content, then append all of them: in one transaction where the
+        store can (a group commit: one sync for a tick's events), else one by one."""
+        for prepared, _ in items:
+            for blob in prepared.blobs:
+                self.store.objects.put(blob)
+        if isinstance(self.store, BatchAppend):
+            return self.store.append_batch([(p.draft, version) for p, version in items])
+        written: list[Event | ConflictError] = []
+        for prepared, version in items:
+            try:
+                written.append(self.store.append(prepared.draft, version))
+            except ConflictError as exc:
+                written.append(exc)
+        return written
 
     def _write(self, prepared: _Prepared, expected_version: int) -> Event:
         """Store the content (and attachments), then append the event."""
@@ -365,3 +423,33 @@ class WorkflowRule(Generic[S]):
                 return {k: self.status(k) for k in watched}
             if appended == 0:
                 await asyncio.sleep(poll_interval)
+
+
+class _CarryOn:
+    """Awaits what an inline-started coroutine waits for, then drives it to its end: what
+    its task would have done had it had one from the start."""
+
+    def __init__(self, coro: Coroutine[Any, Any, Any], awaited: Any) -> None:
+        self._coro = coro
+        self._awaited = awaited
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        coro, awaited = self._coro, self._awaited
+        while True:
+            try:
+                sent = yield awaited
+            except BaseException as exc:  # noqa: BLE001 - thrown in by the task: pass it on
+                try:
+                    awaited = coro.throw(exc)
+                except StopIteration as stop:
+                    return stop.value
+            else:
+                try:
+                    awaited = coro.send(sent)
+                except StopIteration as stop:
+                    return stop.value
+
+
+async def _carry_on(coro: Coroutine[Any, Any, _Prepared], awaited: Any) -> _Prepared:
+    result: _Prepared = await _CarryOn(coro, awaited)
+    return result

@@ -71,8 +71,9 @@ def meta_json(meta: Meta) -> str:
         raise InvalidEventError(f"meta is not JSON: {exc}") from exc
 
 
-def _canonical_meta(meta: Meta) -> Meta:
-    """``meta`` as it reads back from JSON: a private copy with tuples as lists, keys as str.
+def _canonical_meta(meta: Meta) -> tuple[Meta, str]:
+    """``meta`` as it reads back from JSON, and that JSON text: a private copy with tuples as
+    lists, keys as str.
 
     Every store then holds exactly what a JSON round trip gives, so the in-memory store
     behaves like the SQLite one, and a caller mutating its dict later changes no event.
@@ -83,7 +84,7 @@ def _canonical_meta(meta: Meta) -> Meta:
     except UnicodeEncodeError as exc:  # lone surrogates: not storable as UTF-8
         raise InvalidEventError(f"meta is not JSON: {exc}") from exc
     copy: Meta = json.loads(text)
-    return copy
+    return copy, text
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +92,8 @@ class Draft:
     """An event before it is appended.
 
     ``occurred_at`` is converted to UTC and ``meta`` to its JSON round trip (a private copy),
-    so what a store gives back equals the draft whatever the store.
+    so what a store gives back equals the draft whatever the store; ``meta_text`` is that
+    JSON, which a store writes as it is.
     """
 
     id: str
@@ -101,6 +103,7 @@ class Draft:
     hash: str
     meta: Meta = field(default_factory=dict)
     code_rev: str = CODE_REV
+    meta_text: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_kind(self.kind)
@@ -114,7 +117,34 @@ class Draft:
             raise InvalidEventError("meta must be a JSON object")
         # Normalise once here so that every store keeps, and gives back, the same values.
         object.__setattr__(self, "occurred_at", self.occurred_at.astimezone(UTC))
-        object.__setattr__(self, "meta", _canonical_meta(self.meta))
+        meta, text = _canonical_meta(self.meta)
+        object.__setattr__(self, "meta", meta)
+        object.__setattr__(self, "meta_text", text)
+
+    @classmethod
+    def trusted(
+        cls, id: str, occurred_at: datetime, kind: str, key: str, hash: str, meta: Meta
+    ) -> Draft:
+        """A draft whose id, time, kind and key its maker already knows are well formed (an
+        adapter's own: ids from its ``IdSource``, kinds of its workflow's roles, keys of
+        topics that began): only ``meta`` is checked and copied. Use the constructor for
+        anything else."""
+        if not isinstance(meta, dict):
+            raise InvalidEventError("meta must be a JSON object")
+        draft = object.__new__(cls)
+        copy, text = _canonical_meta(meta)
+        for name, value in (
+            ("id", id),
+            ("occurred_at", occurred_at),
+            ("kind", kind),
+            ("key", key),
+            ("hash", hash),
+            ("meta", copy),
+            ("code_rev", CODE_REV),
+            ("meta_text", text),
+        ):
+            object.__setattr__(draft, name, value)
+        return draft
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,14 +160,14 @@ class Event:
     code_rev: str
     version: int
     seq: int
+    # split from ``kind`` once here: folds, moderators and views read them many times
+    workflow: str = field(init=False, repr=False, compare=False)
+    role: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def workflow(self) -> str:
-        return self.kind.partition(".")[0]
-
-    @property
-    def role(self) -> str:
-        return self.kind.partition(".")[2]
+    def __post_init__(self) -> None:
+        workflow, _, role = self.kind.partition(".")
+        object.__setattr__(self, "workflow", workflow)
+        object.__setattr__(self, "role", role)
 
     @classmethod
     def from_draft(cls, draft: Draft, version: int, seq: int) -> Event:
@@ -173,6 +203,6 @@ class Event:
             and self.kind == draft.kind
             and self.key == draft.key
             and self.hash == draft.hash
-            and meta_json(self.meta) == meta_json(draft.meta)
+            and meta_json(self.meta) == draft.meta_text
             and self.code_rev == draft.code_rev
         )

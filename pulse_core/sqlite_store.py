@@ -16,11 +16,12 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
 from .errors import ConflictError, ImmutableLogError, InvalidEventError, PulseError
-from .events import Draft, Event, meta_json
+from .events import Draft, Event
 from .objects import FileObjectStore, ObjectStore
 from .store import check_append, check_limit
 
@@ -149,47 +150,58 @@ class SQLiteEventStore:
 
     # -- writes ---------------------------------------------------------------------------
     def append(self, draft: Draft, expected_version: int) -> Event:
-        check_append(self.objects, draft, expected_version)
+        done = self.append_batch([(draft, expected_version)])[0]
+        if isinstance(done, ConflictError):
+            raise done
+        return done
+
+    def append_batch(self, items: Sequence[tuple[Draft, int]]) -> list[Event | ConflictError]:
+        """Append every item in one transaction: one commit (one sync when durable) for all."""
+        for draft, expected_version in items:
+            check_append(self.objects, draft, expected_version)
         with self._lock:
             db = self._db
             db.execute("BEGIN IMMEDIATE")
             try:
-                row = db.execute(f"SELECT {_COLUMNS} FROM events WHERE id = ?", (draft.id,))
-                found = row.fetchone()
-                if found is not None:
-                    db.execute("ROLLBACK")
-                    stored = _row_to_event(found)
-                    if stored.same_draft(draft):
-                        return stored
-                    raise InvalidEventError(f"event id {draft.id} is already used by another event")
-                actual = self._version(draft.key)
-                if actual != expected_version:
-                    db.execute("ROLLBACK")
-                    raise ConflictError(draft.key, expected_version, actual)
-                cursor = db.execute(
-                    "INSERT INTO events (id, occurred_at, kind, key, version, hash, meta, code_rev)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        draft.id,
-                        draft.occurred_at.isoformat(),
-                        draft.kind,
-                        draft.key,
-                        actual + 1,
-                        draft.hash,
-                        meta_json(draft.meta),
-                        draft.code_rev,
-                    ),
-                )
-                seq = cursor.lastrowid
+                done = [self._insert(draft, version) for draft, version in items]
                 db.execute("COMMIT")
-            except sqlite3.IntegrityError as exc:
-                db.execute("ROLLBACK")
-                actual = self._version(draft.key)
-                raise ConflictError(draft.key, expected_version, actual) from exc
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
+        return done
+
+    def _insert(self, draft: Draft, expected_version: int) -> Event | ConflictError:
+        """One append inside the open transaction: the stored event of a retried draft, the
+        new event, or the conflict (a failed INSERT undoes itself alone, not the others)."""
+        db = self._db
+        found = db.execute(f"SELECT {_COLUMNS} FROM events WHERE id = ?", (draft.id,)).fetchone()
+        if found is not None:
+            stored = _row_to_event(found)
+            if stored.same_draft(draft):
+                return stored
+            raise InvalidEventError(f"event id {draft.id} is already used by another event")
+        actual = self._version(draft.key)
+        if actual != expected_version:
+            return ConflictError(draft.key, expected_version, actual)
+        try:
+            cursor = db.execute(
+                "INSERT INTO events (id, occurred_at, kind, key, version, hash, meta, code_rev)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    draft.id,
+                    draft.occurred_at.isoformat(),
+                    draft.kind,
+                    draft.key,
+                    actual + 1,
+                    draft.hash,
+                    draft.meta_text,
+                    draft.code_rev,
+                ),
+            )
+        except sqlite3.IntegrityError:  # UNIQUE(key, version): the topic moved on
+            return ConflictError(draft.key, expected_version, self._version(draft.key))
+        seq = cursor.lastrowid
         assert seq is not None
         return Event.from_draft(draft, version=actual + 1, seq=seq)
 

@@ -8,6 +8,10 @@ Every store keeps the same contract, checked by ``pulse_core.conformance``:
   committed but was never acknowledged can be retried safely).
 - The draft's content must already be in ``store.objects``.
 - Events are never updated or deleted.
+- ``append_batch(items)``, where a store has it (the memory and SQLite stores do), appends
+  many drafts in one transaction, each as ``append`` would: a topic that moved on gives that
+  item a ``ConflictError`` (in the returned list) and the others are appended; any other
+  error appends none of them.
 - ``chain(key)`` is a topic's events by version; ``read_after(seq)`` is every event after a
   global cursor, in commit order.
 """
@@ -15,13 +19,14 @@ Every store keeps the same contract, checked by ``pulse_core.conformance``:
 from __future__ import annotations
 
 import threading
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from .errors import ConflictError, InvalidEventError
 from .events import Draft, Event
 from .objects import MemoryObjectStore, ObjectStore
 
-__all__ = ["EventStore", "MemoryEventStore", "check_append", "check_limit"]
+__all__ = ["BatchAppend", "EventStore", "MemoryEventStore", "check_append", "check_limit"]
 
 
 class EventStore(Protocol):
@@ -56,6 +61,16 @@ class EventStore(Protocol):
     def close(self) -> None: ...
 
 
+@runtime_checkable
+class BatchAppend(Protocol):
+    """A store that appends many drafts in one transaction (one commit for all of them)."""
+
+    def append_batch(self, items: Sequence[tuple[Draft, int]]) -> list[Event | ConflictError]:
+        """``(draft, expected_version)`` pairs appended in order: each item's event, or the
+        ``ConflictError`` of an item whose topic moved on (nothing written for it)."""
+        ...
+
+
 def check_limit(limit: int | None) -> None:
     """A page size is None (no limit) or a whole number >= 0, in every store."""
     if limit is not None and limit < 0:
@@ -84,21 +99,49 @@ class MemoryEventStore:
 
     def append(self, draft: Draft, expected_version: int) -> Event:
         with self._lock:
-            stored = self._by_id.get(draft.id)
-            if stored is not None:
-                if stored.same_draft(draft):
-                    return stored
-                raise InvalidEventError(f"event id {draft.id} is already used by another event")
-            check_append(self.objects, draft, expected_version)
-            topic = self._by_key.get(draft.key)
-            actual = len(topic) if topic else 0
-            if actual != expected_version:
-                raise ConflictError(draft.key, expected_version, actual)
-            event = Event.from_draft(draft, version=actual + 1, seq=len(self._events) + 1)
-            self._events.append(event)
-            self._by_key.setdefault(draft.key, []).append(event)
-            self._by_id[event.id] = event
-            return event
+            return self._append(draft, expected_version)
+
+    def append_batch(self, items: Sequence[tuple[Draft, int]]) -> list[Event | ConflictError]:
+        with self._lock:
+            before = len(self._events)
+            done: list[Event | ConflictError] = []
+            try:
+                for draft, expected_version in items:
+                    try:
+                        done.append(self._append(draft, expected_version))
+                    except ConflictError as exc:
+                        done.append(exc)
+            except BaseException:
+                self._undo(before)
+                raise
+            return done
+
+    def _undo(self, length: int) -> None:
+        """Drop the events after the first ``length`` (a batch that failed part way)."""
+        while len(self._events) > length:
+            event = self._events.pop()
+            self._by_id.pop(event.id, None)
+            topic = self._by_key[event.key]
+            topic.pop()
+            if not topic:
+                del self._by_key[event.key]
+
+    def _append(self, draft: Draft, expected_version: int) -> Event:
+        stored = self._by_id.get(draft.id)
+        if stored is not None:
+            if stored.same_draft(draft):
+                return stored
+            raise InvalidEventError(f"event id {draft.id} is already used by another event")
+        check_append(self.objects, draft, expected_version)
+        topic = self._by_key.get(draft.key)
+        actual = len(topic) if topic else 0
+        if actual != expected_version:
+            raise ConflictError(draft.key, expected_version, actual)
+        event = Event.from_draft(draft, version=actual + 1, seq=len(self._events) + 1)
+        self._events.append(event)
+        self._by_key.setdefault(draft.key, []).append(event)
+        self._by_id[event.id] = event
+        return event
 
     def chain(self, key: str) -> list[Event]:
         return list(self._by_key.get(key, ()))

@@ -94,7 +94,11 @@ class WorkflowType(Generic[S]):
 
     ``fold(state, event)`` with ``initial`` rebuilds a topic's state from its workflow events
     (everything but control events); the moderator is called as ``moderator(last, state)``.
-    Without a fold the state stays ``initial`` (``None`` by default).
+    Without a fold the state stays ``initial`` (``None`` by default). ``eager(topic_id,
+    state)`` says a topic's roles answer without waiting on anything (no I/O): a rule then
+    starts them inline instead of in a task each. A role that waits after all carries on in
+    a task, which code tied to the task it began in (anyio cancel scopes, as in httpx) does
+    not allow: say True only for roles that do no I/O. Without it every role gets a task.
     """
 
     name: str
@@ -102,6 +106,7 @@ class WorkflowType(Generic[S]):
     moderator: Callable[[Event, S], str]
     fold: Callable[[S, Event], S] = field(default=_no_fold)
     initial: Any = None
+    eager: Callable[[str, S], bool] | None = None
 
     def __post_init__(self) -> None:
         for role in self.roles:

@@ -112,6 +112,7 @@ class _GameCache:
         self._cache: dict[str, tuple[int, str, GameState]] = {}
         self._views: dict[str, ViewCache] = {}
         self._ahead: dict[str, dict[str, Any]] = {}
+        self.immediate: dict[str, bool] = {}  # games whose seats all answer at once
 
     def ahead(self, game_id: str) -> dict[str, Any]:
         """Decisions of this game asked ahead of their phase (see phases._ask_seer_ahead)."""
@@ -144,6 +145,7 @@ class _GameCache:
             self._cache.pop(game_id, None)
             self._views.pop(game_id, None)
             self._ahead.pop(game_id, None)
+            self.immediate.pop(game_id, None)
         else:
             self._cache[game_id] = (len(chain), chain[-1].id, state)
         return state
@@ -158,10 +160,14 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
 
         async def role(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
             state = cache.state(topic_id, chain)
+            players = seating(topic_id, state)
+            cache.immediate[topic_id] = all(
+                getattr(p, "immediate", False) for p in players.values()
+            )
             ctx = PhaseContext(
                 chain,
                 state,
-                seating(topic_id, state),
+                players,
                 cache.views(topic_id),
                 retries=retries,
                 ahead=cache.ahead(topic_id),
@@ -182,4 +188,6 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
         moderator=moderator,
         fold=fold,
         initial=None,
+        # a game's phases run inline once its first phase found every seat immediate
+        eager=lambda topic_id, state: cache.immediate.get(topic_id, False),
     )

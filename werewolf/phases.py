@@ -85,7 +85,8 @@ class PhaseContext:
         return [u for slot in self._slots for u in slot.usage]
 
     def request(self, kind: DecisionKind, seat: int, key: str, **kw: Any) -> Request:
-        return Request(kind=kind, seat=seat, view=self.views.view(self.chain, seat), key=key, **kw)
+        view = self.views.lazy(self.chain, seat)  # built only if the player reads it
+        return Request(kind=kind, seat=seat, view=view, key=key, **kw)
 
     async def ask(self, request: Request) -> Answer:
         """The seat's legal answer: asked up to ``1 + retries`` times, then a fallback."""
@@ -94,7 +95,8 @@ class PhaseContext:
         player = self.players[request.seat]
         reason: str | None = None
         for _ in range(1 + self.retries):
-            answer = await player.decide(replace(request, feedback=reason))
+            asked = request if reason == request.feedback else replace(request, feedback=reason)
+            answer = await player.decide(asked)
             self._account(slot, request, answer)
             reason = problem(request, answer)
             self._think(request, answer.reasoning, refused=reason)
@@ -163,6 +165,14 @@ class PhaseContext:
         attachments = dict(self.reasoning)
         attachments.update({name: "\n".join(lines) for name, lines in self.exchanges.items()})
         return RoleResult(content, meta, attachments=attachments)
+
+
+async def _ask_all(ctx: PhaseContext, requests: Sequence[Request]) -> list[Answer]:
+    """Every request's answer, in request order: concurrently, or one after another (no
+    task per answer) when every seat asked answers at once (``Player.immediate``)."""
+    if all(getattr(ctx.players[r.seat], "immediate", False) for r in requests):
+        return [await ctx.ask(r) for r in requests]
+    return list(await asyncio.gather(*(ctx.ask(r) for r in requests)))
 
 
 def _seat(state: GameState, seat: int | None) -> str:
@@ -235,7 +245,7 @@ async def wolf_night(ctx: PhaseContext) -> RoleResult:
             )
             for wolf in wolves
         ]
-        answers = await asyncio.gather(*(ctx.ask(r) for r in requests))
+        answers = await _ask_all(ctx, requests)
         proposals = {r.seat: _choice(a) for r, a in zip(requests, answers, strict=True)}
         rounds.append([[seat, t] for seat, t in sorted(proposals.items())])
         agreed = _agree(proposals)
@@ -437,7 +447,7 @@ async def vote(ctx: PhaseContext) -> RoleResult:
         )
         for seat in voters(state)
     ]
-    answers = await asyncio.gather(*(ctx.ask(r) for r in requests))
+    answers = await _ask_all(ctx, requests)
     ballots = {r.seat: _choice(a) for r, a in zip(requests, answers, strict=True)}
     result = tally(state, ballots)
     lines = [

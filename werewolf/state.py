@@ -10,13 +10,14 @@ Folding never re-validates: the phase roles decided, the fold only applies.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from .cast import Identity, Team, team_of
 from .config import GameConfig, parse_config
 from .errors import GameStateError, UnknownSeatError
+from .records import replace
 
 __all__ = [
     "Cause",
@@ -82,7 +83,7 @@ class Check:
     wolf: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: the fold copies it by its field dict (records.replace)
 class GameState:
     config: GameConfig
     names: tuple[str, ...]

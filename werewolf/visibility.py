@@ -11,7 +11,7 @@ the wolf seats.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from pulse_core import START, Event
@@ -101,34 +101,48 @@ def view(chain: Sequence[Event], seat: int) -> SeatView:
 
 class ViewCache:
     """Builds seat views incrementally for one game: each event is observed once and each
-    seat's view extends its previous one, so a phase's many requests stay cheap. Gives
-    exactly what ``view`` gives."""
+    seat's view extends its previous one (and is the same object while the seat saw nothing
+    new), so a phase's many requests stay cheap. Gives exactly what ``view`` gives."""
 
     def __init__(self) -> None:
         self._start_id = ""
         self._start: GameState | None = None
-        self._seen: list[tuple[Event, Observation | None]] = []  # observation None: control
-        self._seats: dict[int, tuple[int, list[Observation], set[int]]] = {}
+        # each event after the start with its audience (None: public), or None for control
+        self._seen: list[tuple[Event, Observation | None, frozenset[int] | None]] = []
+        self._seats: dict[int, _SeatRecord] = {}
+
+    def lazy(self, chain: Sequence[Event], seat: int) -> SeatView:
+        """``view(chain, seat)``, built only when a field of it is first read: a player
+        that never looks at its view (random, scripted) costs no view at all."""
+        self._start_state(chain).identity(seat)  # raises UnknownSeatError now, not later
+        return _LazySeatView(self, chain, seat)
 
     def view(self, chain: Sequence[Event], seat: int) -> SeatView:
-        if not chain or chain[0].role != START:
-            raise GameStateError("a game chain starts with its start event")
-        if chain[0].id != self._start_id or not self._extends(chain):
-            self._start_id, self._seen, self._seats = chain[0].id, [], {}
-            self._start = initial_state(chain[0].meta)
-        state = self._start
-        if state is None:  # set together with _start_id above
-            raise GameStateError("no start event seen")
+        state = self._start_state(chain)
         identity = state.identity(seat)  # raises UnknownSeatError
+        if len(chain) - 1 < len(self._seen):  # an earlier chain (a lazy view read late)
+            return ViewCache().view(chain, seat)
         for event in chain[1 + len(self._seen) :]:
-            self._seen.append((event, None if is_control(event) else _observe(event)))
-        upto, observations, dead = self._seats.get(seat, (0, [], set()))
-        for event, obs in self._seen[upto : len(chain) - 1]:
-            if obs is not None and can_see(event, seat):
-                observations.append(replace(obs, index=len(observations) + 1))
+            if is_control(event):
+                self._seen.append((event, None, None))
+            else:
+                audience = event.meta.get("visible_to")
+                seen_by = None if audience is None else frozenset(audience)
+                self._seen.append((event, _observe(event), seen_by))
+        record = self._seats.get(seat)
+        if record is None:
+            record = self._seats[seat] = _SeatRecord()
+        observations, dead = record.observations, record.dead
+        for _event, obs, seen_by in self._seen[record.upto : len(chain) - 1]:
+            if obs is not None and (seen_by is None or seat in seen_by):
+                observations.append(
+                    Observation(len(observations) + 1, obs.phase, obs.day, obs.diff, obs.detail)
+                )
                 dead.update(_public_deaths(obs))
-        self._seats[seat] = (len(chain) - 1, observations, dead)
-        return SeatView(
+        record.upto = len(chain) - 1
+        if record.built is not None and len(record.built.observations) == len(observations):
+            return record.built
+        record.built = SeatView(
             seat=seat,
             name=state.names[seat - 1],
             identity=identity,
@@ -138,10 +152,63 @@ class ViewCache:
             dead=tuple(sorted(dead)),
             observations=tuple(observations),
         )
+        return record.built
 
-    def _extends(self, chain: Sequence[Event]) -> bool:
-        """True when ``chain`` continues what this cache has seen (no shorter, same ids)."""
-        seen = len(self._seen)
-        if len(chain) - 1 < seen:
-            return False
-        return seen == 0 or chain[seen].id == self._seen[-1][0].id
+    def _start_state(self, chain: Sequence[Event]) -> GameState:
+        """The game's state at its start; forgets what it saw when ``chain`` is another
+        game's or does not agree with what was seen."""
+        if not chain or chain[0].role != START:
+            raise GameStateError("a game chain starts with its start event")
+        if chain[0].id != self._start_id or not self._agrees(chain):
+            self._start_id, self._seen, self._seats = chain[0].id, [], {}
+            self._start = initial_state(chain[0].meta)
+        state = self._start
+        if state is None:  # set together with _start_id above
+            raise GameStateError("no start event seen")
+        return state
+
+    def _agrees(self, chain: Sequence[Event]) -> bool:
+        """True when ``chain`` and what this cache has seen agree where both reach."""
+        both = min(len(chain) - 1, len(self._seen))
+        return both == 0 or chain[both].id == self._seen[both - 1][0].id
+
+
+class _SeatRecord:
+    """One seat's view so far: events looked at, observations, public deaths, last view."""
+
+    __slots__ = ("built", "dead", "observations", "upto")
+
+    def __init__(self) -> None:
+        self.upto = 0
+        self.observations: list[Observation] = []
+        self.dead: set[int] = set()
+        self.built: SeatView | None = None
+
+
+_VIEW_FIELDS = tuple(f.name for f in fields(SeatView))
+
+
+class _LazySeatView(SeatView):
+    """A ``SeatView`` whose fields are filled from its cache when one is first read (an
+    unset slot raises AttributeError, which sends the read to ``__getattr__``)."""
+
+    __slots__ = ("_source",)
+
+    def __init__(self, cache: ViewCache, chain: Sequence[Event], seat: int) -> None:
+        object.__setattr__(self, "_source", (cache, chain, seat))
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in _VIEW_FIELDS:
+            raise AttributeError(name)
+        cache, chain, seat = object.__getattribute__(self, "_source")
+        built = cache.view(chain, seat)
+        for field_name in _VIEW_FIELDS:
+            object.__setattr__(self, field_name, getattr(built, field_name))
+        return getattr(built, name)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SeatView):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in _VIEW_FIELDS)
+
+    __hash__ = SeatView.__hash__

@@ -15,6 +15,9 @@ class Player(Protocol):
 
     ``decide`` receives the seat's view and the legal options and returns an answer; the
     rules check it, and an illegal answer is asked again with ``request.feedback`` set.
+    A player whose ``decide`` never waits on anything (no I/O: mock, random) may say so
+    with a class attribute ``immediate = True``; a game whose seats all do is then played
+    without a task per answer or per phase.
     """
 
     kind: str

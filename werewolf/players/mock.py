@@ -664,6 +664,7 @@ class MockPlayer:
     """Seeded heuristic play from the seat's view; see the module docstring."""
 
     kind = "mock"
+    immediate = True  # decide never waits (see Player)
 
     def __init__(self, game_seed: int, seat: int, personality: str | None = None) -> None:
         name = personality if personality is not None else pick_personality(game_seed, seat)

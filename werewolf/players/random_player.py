@@ -21,6 +21,7 @@ class RandomPlayer:
     """Picks uniformly among legal answers. For property tests and baselines."""
 
     kind = "random"
+    immediate = True  # decide never waits (see Player)
 
     def __init__(self, game_seed: int) -> None:
         self.game_seed = game_seed
