@@ -378,6 +378,10 @@ _VARIANT_FLAGS = {  # option dest -> GameConfig field
     "no_abstain": "allow_abstain",
     "self_vote": "allow_self_vote",
     "day_cap": "day_cap",
+    "discussion": "discussion",
+    "speech_rounds": "speech_rounds",
+    "speech_budget": "speech_budget",
+    "reveal_on_death": "reveal_on_death",
 }
 
 
@@ -448,6 +452,29 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
         "--self-vote", action="store_true", default=None, help="voters may vote for themselves"
     )
     rules.add_argument("--day-cap", type=whole_number, metavar="N", help="a draw after N days")
+    rules.add_argument(
+        "--discussion",
+        choices=["seat-order", "bidding"],
+        help="who speaks next in the day: today's seat order (default), or the highest bid "
+        "for the floor (every living player bids 0-3 before each speech)",
+    )
+    rules.add_argument(
+        "--speech-rounds",
+        type=whole_number,
+        metavar="N",
+        help="speeches each living player has a day (default 1)",
+    )
+    rules.add_argument(
+        "--speech-budget",
+        type=whole_number,
+        metavar="N",
+        help="the most speeches a day's discussion holds (default: every round in full)",
+    )
+    rules.add_argument(
+        "--reveal-on-death",
+        choices=["nothing", "team", "identity"],
+        help="what everyone learns of a player who dies (default nothing)",
+    )
 
 
 def run_play(args: argparse.Namespace) -> int:

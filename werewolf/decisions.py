@@ -46,6 +46,7 @@ class DecisionKind(StrEnum):
     SPEECH = "speech"  # a day speech (also the PK speech)
     LAST_WORDS = "last-words"
     VOTE = "vote"  # the exile vote (None: abstain)
+    BID = "bid"  # a bid for the floor in a bidding discussion: one of rules.BIDS
 
     @property
     def speaks(self) -> bool:

@@ -21,7 +21,7 @@ from typing import Any
 from pulse_core import Event, RoleResult
 
 from .cast import Identity, Team
-from .config import GameConfig, WinRule, WolfSplit
+from .config import GameConfig, Reveal, WinRule, WolfSplit
 from .decisions import (
     Answer,
     Choice,
@@ -35,10 +35,14 @@ from .decisions import (
 )
 from .players.base import Player
 from .rules import (
+    BIDS,
+    floor_bidders,
+    floor_winner,
     hunter_targets,
     next_speaker,
     resolve_night,
     seer_targets,
+    speeches_left,
     tally,
     vote_options,
     voters,
@@ -365,7 +369,23 @@ async def dawn(ctx: PhaseContext) -> RoleResult:
         )
     else:
         text = f"Day {state.night} dawns. A peaceful night: nobody died."
-    return ctx.result(Phase.DAWN, text, diff={"died": list(died)})
+    shown, detail = _reveal(state, died)
+    return ctx.result(Phase.DAWN, text + shown, diff={"died": list(died)}, detail=detail)
+
+
+def _reveal(state: GameState, dead: Sequence[int]) -> tuple[str, dict[str, Any]]:
+    """What the config reveals of the dead (``reveal_on_death``): a sentence for the event's
+    text and ``{"revealed": [[seat, team or identity], ...]}`` for its detail; nothing by
+    default, so the log of a default game is unchanged."""
+    reveal = state.config.reveal_on_death
+    if reveal is Reveal.NOTHING or not dead:
+        return "", {}
+    told = [
+        [s, state.team(s).value if reveal is Reveal.TEAM else state.identity(s).value] for s in dead
+    ]
+    return " Revealed: " + ", ".join(f"seat {s} {what}" for s, what in told) + ".", {
+        "revealed": told
+    }
 
 
 # -- day --------------------------------------------------------------------------------------
@@ -388,10 +408,13 @@ async def hunter_shot(ctx: PhaseContext) -> RoleResult:
             diff={"shooter": hunter, "target": None},
             visible_to=[hunter],
         )
+    shown, detail = _reveal(state, [target])
     return ctx.result(
         Phase.HUNTER,
-        f"Day {state.night}: seat {hunter} reveals the hunter card and shoots {_seat(state, target)}.",
+        f"Day {state.night}: seat {hunter} reveals the hunter card and shoots {_seat(state, target)}."
+        + shown,
         diff={"shooter": hunter, "target": target},
+        detail=detail,
     )
 
 
@@ -418,10 +441,12 @@ async def day_speech(ctx: PhaseContext) -> RoleResult:
     speaker = next_speaker(state)
     assert speaker is not None  # the moderator runs this phase only while someone is to speak
     pk = bool(state.pk)
+    times = state.spoken.count(speaker) + 1  # this seat's speech number today
     request = ctx.request(
         DecisionKind.SPEECH,
         speaker,
-        f"d{state.night}.{'pk' if pk else 'speech'}.s{speaker}",
+        f"d{state.night}.{'pk' if pk else 'speech'}.s{speaker}"
+        + (f".r{times}" if times > 1 else ""),
         context={"day": state.night, "pk": pk, "candidates": list(state.pk)},
     )
     text = _text(await ctx.ask(request))
@@ -431,6 +456,38 @@ async def day_speech(ctx: PhaseContext) -> RoleResult:
         f"{label} of {_seat(state, speaker)}: {text}",
         diff={"speaker": speaker},
         detail={"text": text, "pk": pk},
+    )
+
+
+async def floor_bid(ctx: PhaseContext) -> RoleResult:
+    """Bidding discussions: every living player with speeches left bids for the floor at
+    once; the highest bid speaks next (``rules.floor_winner``). The bids are public."""
+    state = ctx.state
+    number = len(state.spoken) + 1  # the speech the floor is bid for
+    requests = [
+        ctx.request(
+            DecisionKind.BID,
+            seat,
+            f"d{state.night}.bid{number}.s{seat}",
+            options=BIDS,
+            context={
+                "day": state.night,
+                "speech": number,
+                "left": speeches_left(state),
+                "spoken": state.spoken.count(seat),
+            },
+        )
+        for seat in floor_bidders(state)
+    ]
+    answers = await _ask_all(ctx, requests)
+    bids = {r.seat: _choice(a) or 0 for r, a in zip(requests, answers, strict=True)}
+    speaker = floor_winner(state, bids)
+    shown = ", ".join(f"{s}:{b}" for s, b in sorted(bids.items()))
+    return ctx.result(
+        Phase.BID,
+        f"Day {state.night}, bids for speech {number}: {shown}. {_seat(state, speaker)} speaks.",
+        diff={"floor": speaker},
+        detail={"speech": number, "bids": [[s, b] for s, b in sorted(bids.items())]},
     )
 
 
@@ -458,6 +515,9 @@ async def vote(ctx: PhaseContext) -> RoleResult:
         lines.append("Tie between seats " + ", ".join(map(str, result.pk)) + ": PK round.")
     elif result.exiled is not None:
         lines.append(f"Exiled: {_seat(state, result.exiled)}.")
+    shown, revealed = _reveal(state, [] if result.exiled is None else [result.exiled])
+    if shown:
+        lines.append(shown.strip())
     else:
         lines.append("Nobody is exiled.")
     return ctx.result(
@@ -468,6 +528,7 @@ async def vote(ctx: PhaseContext) -> RoleResult:
             "round": round_no,
             "ballots": [[v, t] for v, t in sorted(ballots.items())],
             "counts": [[s, c] for s, c in result.counts.items()],
+            **revealed,
         },
     )
 
@@ -519,6 +580,7 @@ PHASES: dict[Phase, Callable[[PhaseContext], Awaitable[RoleResult]]] = {
     Phase.HUNTER: hunter_shot,
     Phase.LAST_WORDS: last_words,
     Phase.SPEECH: day_speech,
+    Phase.BID: floor_bid,
     Phase.VOTE: vote,
     Phase.GAME_END: game_end,
 }

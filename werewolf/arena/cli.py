@@ -37,7 +37,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from pulse_core.limits import clip
+from pulse_core.limits import clip, read_document
 
 from ..argtypes import (
     DEFAULT_STORE,
@@ -47,6 +47,7 @@ from ..argtypes import (
     whole_number,
     width,
 )
+from ..config import GameConfig, parse_config
 from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from ..outputs import check_output, write_output
@@ -139,6 +140,7 @@ def _new_run(
             args.schedule or ("head-to-head" if len(players) == 2 else "round-robin")
         )
     fields: dict[str, Any] = {
+        "config": _run_config(args),
         "name": args.name,
         "players": players,
         "schedule": schedule,
@@ -152,6 +154,16 @@ def _new_run(
     unit = max(1, balance_unit(schedule, len(players), len(seating) if seating else 9))
     fields["games"] = args.games or games or unit * math.ceil(60 / unit)
     return make_run(**fields)
+
+
+def _run_config(args: argparse.Namespace) -> GameConfig:
+    """``--config FILE``: the rules every game of the run plays (the default board else)."""
+    if getattr(args, "config", None) is None:
+        return GameConfig()
+    data = read_document(args.config)
+    if not isinstance(data, dict):
+        raise ConfigError([(str(args.config), "must hold a table of config fields")])
+    return parse_config(data)
 
 
 def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
@@ -169,6 +181,10 @@ def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
         )
         if value
     ]
+    if getattr(args, "config", None) is not None and _run_config(args) != saved.config:
+        raise ConfigError(
+            [("--config", f"run {saved.name} exists with other rules: pick another --name")]
+        )
     if given:
         if args.players or args.roster or args.lineup:
             if args.seed is None:
@@ -593,6 +609,13 @@ def add_arena(subparsers: Any) -> None:
         help="head-to-head (2 players) or round-robin (default by player count)",
     )
     run.add_argument("--seed", type=whole_number, metavar="N", help="the run seed (default 0)")
+    run.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="the rules of every game (TOML or JSON, as werewolf play --config): e.g. a "
+        "discussion format, speech rounds or budget, what death reveals",
+    )
     run.add_argument("--budget-tokens", type=positive_int, metavar="N", help="stop after N tokens")
     run.add_argument("--budget-usd", type=positive_float, metavar="X", help="stop after X dollars")
     run.add_argument("--prices", type=Path, metavar="FILE", help="prices by model (lineup TOML)")

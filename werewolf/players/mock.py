@@ -810,6 +810,22 @@ def vote(turn: _Turn) -> Answer:
     return Choice(target, reasoning=f"vote seat {target}: {sus.why(target)}")
 
 
+def bid(turn: _Turn) -> Answer:
+    """How much the seat wants the floor (bidding discussions): more before its first
+    speech of the day, when it was accused today, and most as a seer with checks to tell."""
+    table = turn.table
+    spoken = int(turn.context.get("spoken", 0))
+    level = 2 if spoken == 0 else 1
+    why = "not heard yet today" if spoken == 0 else "already spoke today"
+    if table.accusations(table.me, since_day=table.day):
+        level, why = level + 1, "accused today"
+    if table.identity is Identity.SEER and spoken == 0:
+        level, why = 3, "a seer with checks to tell"
+    if spoken and turn.rng.random() < 0.5:
+        level, why = level - 1, "let others speak"
+    return Choice(max(0, min(3, level)), reasoning=f"bid: {why}")
+
+
 def _said_today(table: Table) -> Said | None:
     """My own latest speech of today (not last words), as the others heard it."""
     for u in reversed(table.utterances):
@@ -1058,4 +1074,5 @@ _HANDLERS: dict[DecisionKind, Callable[[_Turn], Answer]] = {
     DecisionKind.SPEECH: speech,
     DecisionKind.LAST_WORDS: last_words,
     DecisionKind.VOTE: vote,
+    DecisionKind.BID: bid,
 }

@@ -55,6 +55,8 @@ class DecisionTool:
                 poison=None if poison == NOBODY else poison,
                 reasoning=reasoning,
             )
+        if self.kind is DecisionKind.BID:
+            return Choice(int(data["bid"]), reasoning=reasoning)
         target = int(data["target"])
         return Choice(None if target == NOBODY else target, reasoning=reasoning)
 
@@ -104,6 +106,11 @@ def decision_tool(request: Request, lang: str) -> DecisionTool:
                 return self
 
             validators["check_potions"] = model_validator(mode="after")(one_potion)
+    elif kind is DecisionKind.BID:
+        fields["bid"] = (
+            _literal([int(o) for o in request.options if o is not None]),
+            Field(description=ps.say("field.bid")),
+        )
     else:
         if not request.options:
             raise ValueError(f"a {kind} request needs its legal options")

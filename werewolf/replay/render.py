@@ -292,6 +292,37 @@ class StoryRenderer:
         return [
             Text.assemble(
                 Text("Dawn.", style="bold"), " Died in the night: ", self.seats(died), "."
+            ),
+            *self._revealed(e),
+        ]
+
+    def _revealed(self, e: Entry) -> list[RenderableType]:
+        """What the config revealed of the dead (``reveal_on_death``): known to every seat."""
+        out: list[RenderableType] = []
+        for seat, what in e.detail.get("revealed") or []:
+            seat = int(seat)
+            if what in (Team.WOLVES.value, Team.GOOD.value):
+                self.teams.setdefault(seat, Team(what))
+                told = "a wolf" if what == Team.WOLVES.value else "good"
+            else:
+                self.known.setdefault(seat, Identity(what))
+                told = f"the {what}"
+            out.append(
+                self._indented(Text.assemble("Revealed: ", self.seat(seat), f" was {told}."))
+            )
+        return out
+
+    def _floor_bid(self, e: Entry) -> list[RenderableType]:
+        bids = Text(", ").join(
+            Text.assemble(self.seat(int(s)), f" {b}") for s, b in e.detail.get("bids", [])
+        )
+        return [
+            Text.assemble(
+                Text(f"Bids for speech {e.detail.get('speech', '?')}: ", style="dim"),
+                bids,
+                " → ",
+                self.seat(int(e.diff["floor"])),
+                " speaks.",
             )
         ]
 
@@ -301,7 +332,8 @@ class StoryRenderer:
         who = Text.assemble(Text("The hunter", style="bold"), " (", self.seat(shooter), ")")
         if target is None:
             return [Text.assemble(who, " keeps his bullet.")]
-        return [Text.assemble(who, " reveals his card and shoots ", self.seat(target), ".")]
+        shot = Text.assemble(who, " reveals his card and shoots ", self.seat(target), ".")
+        return [shot, *self._revealed(e)]
 
     def _speech_block(self, label: str, e: Entry, decision: str) -> list[RenderableType]:
         speaker = int(e.diff["speaker"])
@@ -340,7 +372,7 @@ class StoryRenderer:
             result = Text.assemble(self.seat(exiled), " is exiled.")
         else:
             result = Text("Nobody is exiled.")
-        return [Text(""), table, Text.assemble("→ ", result)]
+        return [Text(""), table, Text.assemble("→ ", result), *self._revealed(e)]
 
     def _game_end(self, e: Entry) -> list[RenderableType]:
         identities = [Identity(i) for i in e.detail.get("identities", [])]
