@@ -14,6 +14,8 @@ absorbs: the winner's event arrives on its next read.
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import traceback
 from collections.abc import Coroutine, Generator, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +43,32 @@ __all__ = ["TopicStatus", "WorkflowRule"]
 S = TypeVar("S")
 
 TopicStatus = Literal["running", "ended", "failed"]
+
+
+def _portable_traceback(exc: BaseException) -> str:
+    """The traceback of ``exc`` with each file named from the import root that holds it
+    (``pulse_core/adapter.py``), never by an absolute path of this machine: the error
+    event's content travels in exported topic files."""
+    roots = sorted({os.path.abspath(p) for p in sys.path if p}, key=len, reverse=True)
+
+    def portable(filename: str) -> str:
+        for root in roots:
+            if filename.startswith(root + os.sep):
+                return filename[len(root) + 1 :]
+        return os.path.basename(filename) if os.path.isabs(filename) else filename
+
+    top = traceback.TracebackException.from_exception(exc)  # reads the source lines now
+    pending, seen = [top], set()
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        for frame in current.stack:
+            frame.filename = portable(frame.filename)
+        pending += [t for t in (current.__cause__, current.__context__) if t is not None]
+        pending += list(current.exceptions or [])
+    return "".join(top.format())
 
 
 @dataclass(slots=True)
@@ -395,8 +423,11 @@ class WorkflowRule(Generic[S]):
         self, key: str, topic: _Topic[S], role: str, exc: Exception, version: int
     ) -> int:
         """Append ``__error__`` for a failed step: 1, or 0 when the topic moved on meanwhile."""
-        text = "".join(traceback.format_exception(exc))
+        text = _portable_traceback(exc)
         meta: dict[str, Any] = {"role": role, "error": f"{type(exc).__name__}: {exc}"}
+        extra = getattr(exc, "failure_meta", None)  # e.g. what the failed step already spent
+        if isinstance(extra, dict):
+            meta = {**extra, **meta}
         try:
             self._append(key, ERROR, RoleResult(text, meta), expected_version=version)
         except ConflictError:

@@ -14,8 +14,9 @@
         ├── TemplateError(ValueError)      a malformed template or an unknown reference
         ├── LLMError                       a chat-completion call that could not be made
         │   ├── LLMUnavailableError(ConnectionError)  the endpoint stayed down (timeouts,
-        │   │                              429, 5xx) after the client's own retries
+        │   │                              429, 5xx, empty answers) past the retries
         │   └── LLMRequestError            the endpoint refused the request (other 4xx)
+        │       └── LLMToolsRefusedError   ...because it does not take tool calls
         └── AgentError                     an external agent program that could not run
             └── AgentTimeoutError(TimeoutError)  it ran past its timeout and was killed
 
@@ -34,6 +35,7 @@ __all__ = [
     "InvalidEventError",
     "LLMError",
     "LLMRequestError",
+    "LLMToolsRefusedError",
     "LLMUnavailableError",
     "ObjectNotFoundError",
     "PulseError",
@@ -132,6 +134,11 @@ class LLMUnavailableError(LLMError, ConnectionError):
 
 class LLMRequestError(LLMError):
     """The endpoint refused the request (HTTP 4xx other than 429, or a malformed answer)."""
+
+
+class LLMToolsRefusedError(LLMRequestError):
+    """The endpoint refused a request with tools (HTTP 4xx naming tools or functions): the
+    model or server takes no tool calls, and JSON mode is the way to ask it."""
 
 
 class AgentError(WorkflowError):

@@ -15,11 +15,16 @@ model, and turns the answer into a ``RoleResult``:
 The loop behind ``tool_role`` is ``call_tool``, public so that callers outside a role (LLM
 players) get the same forced call, validation, feedback and bounded retry.
 
-Transport failures are the openai client's job first: it retries timeouts, HTTP 429 and
-5xx itself (``max_retries`` on the client, honouring ``Retry-After``). When it gives up the
-call raises ``LLMUnavailableError``; a refused request (other 4xx) raises
-``LLMRequestError``. The adapter records either as the topic's failure, and the topic can be
-resumed. Neither the errors nor ``meta`` ever hold the client's API key.
+Transient failures (timeouts, dropped connections, HTTP 408, 409, 429 and 5xx, and a ``200``
+answer with no choices, what some providers send when a filter fires) are retried per
+request. Without a ``RetryPolicy`` that is the openai client's job (its ``max_retries``);
+with one, the loop here does it (give the client ``max_retries=0``): bounded exponential
+back-off with jitter, honouring ``Retry-After``, until the endpoint has stayed down for the
+policy's ``patience``. Then the call raises ``LLMUnavailableError``; a refused request (other
+4xx) raises ``LLMRequestError``, and ``LLMToolsRefusedError`` when it refuses tool calls. The
+adapter records either as the topic's failure, and the topic can be resumed. Neither the
+errors nor ``meta`` ever hold the client's API key. Tokens billed for an answer that was then
+retried (an empty one) are counted in the usage of the answer that follows.
 
 Every role adds ``meta["llm"]``: model, mode, attempts, prompt and completion tokens, and
 latency in milliseconds; and attaches the whole exchange (``attachments["llm_exchange"]``,
@@ -28,18 +33,26 @@ the messages sent and received as JSON) so a god view can show what the model sa
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, TypeAlias, TypeVar, cast
 
 import openai
 import pydantic
 from openai.types.chat import ChatCompletionMessage
 
-from .errors import LLMError, LLMRequestError, LLMUnavailableError, WorkflowError
+from .errors import (
+    LLMError,
+    LLMRequestError,
+    LLMToolsRefusedError,
+    LLMUnavailableError,
+    WorkflowError,
+)
 from .events import Event, Meta
 from .store import EventStore
 from .workflow import Role, RoleResult
@@ -49,6 +62,7 @@ __all__ = [
     "LLMExchange",
     "LLMUsage",
     "Mode",
+    "RetryPolicy",
     "ToolCallOutcome",
     "call_tool",
     "llm_role",
@@ -111,6 +125,7 @@ class ToolCallOutcome(Generic[M]):
     attempts: int
     exchanges: list[LLMExchange]
     messages: list[ChatMessage] = field(default_factory=list)
+    transport_retries: int = 0  # requests sent again after a transient failure
 
     @property
     def ok(self) -> bool:
@@ -118,6 +133,58 @@ class ToolCallOutcome(Generic[M]):
 
 
 # -- one request --------------------------------------------------------------------------------
+async def _no_wait(seconds: float) -> None:
+    """A sleep that does not wait: for replays, whose answers are all at hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How one request is retried after a transient failure.
+
+    The n-th wait is ``base_delay * 2**n`` capped at ``max_delay``, plus up to ``jitter`` of
+    itself drawn from ``rng`` (so seats that failed together do not retry together), or the
+    ``Retry-After`` the endpoint sent when that is longer. The request is given up (the call
+    raises ``LLMUnavailableError``) once the endpoint would have been down for more than
+    ``patience`` seconds, counting the waits and the full timeout of every try that timed
+    out. Counted so rather than by the clock, the decision depends only on the answers and
+    the seeded ``rng``: a replay of recorded answers gives up exactly where the recording
+    did. ``sleep`` waits (``no_wait()`` makes a policy for replays).
+    """
+
+    patience: float = 300.0
+    base_delay: float = 0.5
+    max_delay: float = 30.0
+    jitter: float = 0.5
+    rng: random.Random = field(default_factory=random.Random, compare=False, repr=False)
+    sleep: Callable[[float], Awaitable[None]] = field(
+        default=asyncio.sleep, compare=False, repr=False
+    )
+
+    def __post_init__(self) -> None:
+        for name in ("patience", "base_delay", "max_delay", "jitter"):
+            if getattr(self, name) < 0:
+                raise WorkflowError(f"RetryPolicy.{name} must be 0 or more")
+
+    def wait(self, failures: int, retry_after: float | None) -> float:
+        """Seconds to wait before the next try, after ``failures`` failures (1 or more)."""
+        delay = min(self.max_delay, self.base_delay * 2.0 ** (failures - 1))
+        delay *= 1 + self.jitter * self.rng.random()
+        # at least what the endpoint asked for, and never a tight loop on a tiny Retry-After
+        return delay if retry_after is None else max(retry_after, delay)
+
+    def no_wait(self) -> RetryPolicy:
+        """The same decisions, without waiting."""
+        return replace(self, sleep=_no_wait)
+
+
+class _EmptyAnswerError(Exception):
+    """A ``200`` answer with no choices; its billed usage travels with it."""
+
+    def __init__(self, usage: LLMUsage) -> None:
+        super().__init__("answered with no choices")
+        self.usage = usage
+
+
 def _redact(text: str, client: openai.AsyncOpenAI) -> str:
     """``text`` with the client's API key masked, should a server have echoed it."""
     key = getattr(client, "api_key", None)
@@ -126,25 +193,81 @@ def _redact(text: str, client: openai.AsyncOpenAI) -> str:
     return text
 
 
-def _endpoint_error(client: openai.AsyncOpenAI, model: str, exc: openai.APIError) -> LLMError:
+def _transient(exc: Exception) -> bool:
+    """Whether trying the same request again may succeed."""
+    if isinstance(exc, _EmptyAnswerError | openai.APITimeoutError | openai.APIConnectionError):
+        return True
+    if isinstance(exc, openai.APIStatusError):
+        if exc.response.headers.get("x-should-retry") == "false":
+            return False
+        return exc.status_code in (408, 409, 429) or exc.status_code >= 500
+    return False
+
+
+def _retry_after(exc: Exception) -> float | None:
+    """The wait an error answer asked for (``retry-after-ms`` or ``Retry-After`` seconds)."""
+    if not isinstance(exc, openai.APIStatusError):
+        return None
+    headers = exc.response.headers
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is not None:
+            try:
+                return float(value) * scale
+            except ValueError:
+                continue  # an HTTP date: fall back to the policy's back-off
+    return None
+
+
+_TOOLS_WORDS = re.compile(r"tool|function", re.IGNORECASE)
+
+
+def _endpoint_error(
+    client: openai.AsyncOpenAI, model: str, exc: Exception, tries: str, *, tools: bool = False
+) -> LLMError:
     """The pulse_core error for a failed request: says where, what, and how often it tried."""
     where = f"{client.base_url} (model {model!r})"
-    tries = f"{client.max_retries + 1} tries"
     error: LLMError
-    if isinstance(exc, openai.APITimeoutError):
+    if isinstance(exc, _EmptyAnswerError):
+        error = LLMUnavailableError(f"{where} answered with no choices ({tries})")
+    elif isinstance(exc, openai.APITimeoutError):
         error = LLMUnavailableError(f"{where} did not answer within the timeout ({tries})")
     elif isinstance(exc, openai.APIConnectionError):
         error = LLMUnavailableError(f"cannot reach {where}: {exc.message} ({tries})")
     elif isinstance(exc, openai.APIStatusError):
         status = exc.status_code
         detail = exc.message[:_MAX_PROBLEM_CHARS]
-        if status == 429 or status >= 500 or status in (408, 409):
+        if _transient(exc) or status == 429 or status >= 500:
             error = LLMUnavailableError(f"{where} answered HTTP {status} ({tries}): {detail}")
+        elif tools and _TOOLS_WORDS.search(exc.message):
+            error = LLMToolsRefusedError(f"{where} refused tool calls, HTTP {status}: {detail}")
         else:
             error = LLMRequestError(f"{where} refused the request, HTTP {status}: {detail}")
     else:
-        error = LLMRequestError(f"{where} sent an answer the client cannot read: {exc.message}")
+        message = getattr(exc, "message", str(exc))
+        error = LLMRequestError(f"{where} sent an answer the client cannot read: {message}")
     return type(error)(_redact(str(error), client))
+
+
+async def _request_once(
+    client: openai.AsyncOpenAI,
+    model: str,
+    messages: Sequence[ChatMessage],
+    timeout: float | None,
+    request: Mapping[str, Any],
+) -> tuple[ChatCompletionMessage, LLMUsage]:
+    response = await client.chat.completions.create(
+        model=model,
+        messages=cast(Any, list(messages)),
+        timeout=openai.NOT_GIVEN if timeout is None else timeout,
+        **request,
+    )
+    usage = LLMUsage()
+    if response.usage is not None:
+        usage = LLMUsage(response.usage.prompt_tokens, response.usage.completion_tokens)
+    if not response.choices:
+        raise _EmptyAnswerError(usage)
+    return response.choices[0].message, usage
 
 
 async def _complete(
@@ -154,26 +277,40 @@ async def _complete(
     messages: Sequence[ChatMessage],
     timeout: float | None,
     request: Mapping[str, Any],
-) -> tuple[ChatCompletionMessage, LLMUsage, float]:
-    """One chat completion: the assistant's message, the usage and the latency in seconds."""
-    started = time.perf_counter()
-    try:
-        response = await client.chat.completions.create(
-            model=model,
-            messages=cast(Any, list(messages)),
-            timeout=openai.NOT_GIVEN if timeout is None else timeout,
-            **request,
-        )
-    except openai.APIError as exc:
-        # from None: the client's exception text may quote request details; ours is redacted
-        raise _endpoint_error(client, model, exc) from None
-    latency = time.perf_counter() - started
-    if not response.choices:
-        raise LLMRequestError(f"{client.base_url} (model {model!r}) answered with no choices")
-    usage = LLMUsage()
-    if response.usage is not None:
-        usage = LLMUsage(response.usage.prompt_tokens, response.usage.completion_tokens)
-    return response.choices[0].message, usage, latency
+    retry: RetryPolicy | None = None,
+) -> tuple[ChatCompletionMessage, LLMUsage, float, int]:
+    """One chat completion, retried per ``retry`` after transient failures: the assistant's
+    message, the usage (billed empty answers included), the latency in seconds of the try
+    that answered, and how many tries were sent again."""
+    spent = LLMUsage()
+    failures = 0
+    down = 0.0  # seconds the endpoint has been down for this request, as RetryPolicy counts
+    while True:
+        started = time.perf_counter()
+        try:
+            message, usage = await _request_once(client, model, messages, timeout, request)
+            return message, spent + usage, time.perf_counter() - started, failures
+        except (openai.APIError, _EmptyAnswerError) as exc:
+            if isinstance(exc, _EmptyAnswerError):
+                spent += exc.usage
+            failures += 1
+            if isinstance(exc, openai.APITimeoutError):
+                down += _timeout_seconds(client, timeout)
+            wait = 0.0 if retry is None else retry.wait(failures, _retry_after(exc))
+            if retry is None or not _transient(exc) or down + wait > retry.patience:
+                tries = f"{client.max_retries + 1 if retry is None else failures} tries"
+                tools = "tools" in request
+                # from None: the client's exception text may quote request details
+                raise _endpoint_error(client, model, exc, tries, tools=tools) from None
+            down += wait
+            await retry.sleep(wait)
+
+
+def _timeout_seconds(client: openai.AsyncOpenAI, timeout: float | None) -> float:
+    if timeout is not None:
+        return timeout
+    own = client.timeout
+    return float(own) if isinstance(own, int | float) else 0.0
 
 
 def _assistant_message(message: ChatCompletionMessage) -> ChatMessage:
@@ -316,6 +453,7 @@ async def call_tool(
     max_retries: int = 2,
     mode: Mode = "tool",
     timeout: float | None = DEFAULT_TIMEOUT,
+    retry: RetryPolicy | None = None,
     **sampling: Any,
 ) -> ToolCallOutcome[M]:
     """Ask for one structured answer, validated by ``arguments_model``.
@@ -327,8 +465,10 @@ async def call_tool(
     says exactly what was wrong, and the model tries again, at most ``max_retries`` times.
 
     Returns the outcome whether or not an attempt succeeded (``outcome.parsed`` is ``None``
-    when none did). Raises ``LLMUnavailableError`` / ``LLMRequestError`` when the endpoint
-    cannot be used at all; ``timeout`` is per request (``None``: the client's own).
+    when none did). Raises ``LLMUnavailableError`` / ``LLMRequestError`` (``LLMToolsRefused
+    Error`` when it refuses tools) when the endpoint cannot be used at all; ``timeout`` is per
+    request (``None``: the client's own); ``retry`` retries transient failures here (see
+    ``RetryPolicy``; the client should then have ``max_retries=0``).
     """
     _check_tool_name(tool_name)
     _check_sampling(sampling)
@@ -352,11 +492,18 @@ async def call_tool(
     problems: list[str] = []
     usage = LLMUsage()
     latency = 0.0
+    resent = 0
     for _attempt in range(max_retries + 1):
-        message, used, took = await _complete(
-            client, model=model, messages=conversation, timeout=timeout, request=request
+        message, used, took, again = await _complete(
+            client,
+            model=model,
+            messages=conversation,
+            timeout=timeout,
+            request=request,
+            retry=retry,
         )
         usage += used
+        resent += again
         latency += took
         reply = _assistant_message(message)
         conversation.append(reply)
@@ -368,11 +515,13 @@ async def call_tool(
         exchanges.append(LLMExchange(reply=raw, problem=problem, usage=used, latency=took))
         if problem is None:
             return ToolCallOutcome(
-                parsed, problems, usage, latency, len(exchanges), exchanges, conversation
+                parsed, problems, usage, latency, len(exchanges), exchanges, conversation, resent
             )
         problems.append(problem)
         conversation.extend(feedback)
-    return ToolCallOutcome(None, problems, usage, latency, len(exchanges), exchanges, conversation)
+    return ToolCallOutcome(
+        None, problems, usage, latency, len(exchanges), exchanges, conversation, resent
+    )
 
 
 # -- role factories -----------------------------------------------------------------------------
@@ -424,7 +573,7 @@ def llm_role(
             {"role": "system", "content": system_prompt},
             {"role": "user", "content": build_user_message(chain, store)},
         ]
-        message, usage, latency = await _complete(
+        message, usage, latency, _ = await _complete(
             client, model=model, messages=messages, timeout=timeout, request=sampling
         )
         reply = _assistant_message(message)

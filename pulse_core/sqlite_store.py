@@ -71,6 +71,43 @@ def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str]) -> Ev
     )
 
 
+def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
+    """A connection that never writes: ``mode=ro``, or on a read-only file system (where
+    SQLite cannot make the WAL's shared-memory file) ``immutable=1``, which reads the file
+    as it is without locks: nothing can write there anyway."""
+    if not path.is_file():
+        raise PulseError(f"{path}: no such store")
+    last: sqlite3.Error | None = None
+    for flags in ("mode=ro", "mode=ro&immutable=1"):
+        try:
+            db = sqlite3.connect(
+                f"{path.absolute().as_uri()}?{flags}",
+                uri=True,
+                timeout=busy_timeout,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+        except sqlite3.Error as exc:
+            last = exc
+            continue
+        try:
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        except sqlite3.Error as exc:
+            db.close()
+            last = exc
+            if isinstance(exc, sqlite3.DatabaseError) and "unable to open" not in str(exc):
+                break  # a damaged file: immutable would not read it either
+            continue
+        if version > len(MIGRATIONS):
+            db.close()
+            raise PulseError(
+                f"{path}: schema version {version} is newer than this code "
+                f"({len(MIGRATIONS)}): upgrade pulse_core"
+            )
+        return db
+    raise PulseError(f"{path}: not a usable event store ({last})")
+
+
 class SQLiteEventStore:
     """Events in a SQLite file; content in ``objects`` (default: ``objects/`` beside it)."""
 
@@ -81,15 +118,21 @@ class SQLiteEventStore:
         objects: ObjectStore | None = None,
         durable: bool = True,
         busy_timeout: float = 30.0,
+        read_only: bool = False,
     ) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.read_only = read_only
+        if not read_only:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         self.objects: ObjectStore = (
             objects
             if objects is not None
             else FileObjectStore(self.path.parent / "objects", durable=durable)
         )
         self._lock = threading.RLock()
+        if read_only:
+            self._db = _open_read_only(self.path, busy_timeout)
+            return
         try:
             self._db = sqlite3.connect(
                 self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
@@ -145,7 +188,8 @@ class SQLiteEventStore:
                 self._db.execute(f"PRAGMA user_version={target}")
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # a failed COMMIT (a full disk) already ended it
+                    self._db.execute("ROLLBACK")
                 raise
 
     # -- writes ---------------------------------------------------------------------------
@@ -265,6 +309,12 @@ class SQLiteEventStore:
         """SQLite's ``PRAGMA integrity_check`` answer: ``"ok"`` when the file is sound."""
         with self._lock:
             return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def quick_check(self) -> str:
+        """SQLite's ``PRAGMA quick_check`` answer (``"ok"`` when sound): the integrity
+        check without its slow index cross-checks, cheap enough before every write session."""
+        with self._lock:
+            return str(self._db.execute("PRAGMA quick_check").fetchone()[0])
 
     def close(self) -> None:
         with self._lock:

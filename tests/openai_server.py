@@ -17,7 +17,15 @@ The test decides every answer with a handler ``(request_json) -> Reply``; a repl
                        with ``retry_after``, ``Retry-After`` / ``retry-after-ms`` headers
 ``Hang``               sleep ``seconds`` (longer than the client's timeout), then drop the
                        connection without answering
+``Empty``              ``200`` with no choices (what some providers send when a filter
+                       fires), still billing the prompt's tokens
+``Reset``              drop the connection at once, without answering
 =====================  ======================================================================
+
+``server.latency`` (seconds) delays every answer, as a remote model would. Each request is
+recorded with when it arrived and when it was answered (``time.monotonic()``), and
+``server.billed()`` sums the tokens every answer billed, so tests and benchmarks can compare
+the client's count and timing with the endpoint's.
 
 ``script(*replies)`` turns a list of replies into a handler that answers them in order.
 Every request is recorded (``server.requests``: method, path, headers, parsed body, the
@@ -43,7 +51,10 @@ never passes silently.
 from __future__ import annotations
 
 import json
+import socket
+import struct
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -55,6 +66,7 @@ import pytest
 
 __all__ = [
     "TEST_API_KEY",
+    "Empty",
     "HTTPError",
     "Handler",
     "Hang",
@@ -62,6 +74,7 @@ __all__ = [
     "OpenAIServer",
     "Recorded",
     "Reply",
+    "Reset",
     "ScriptExhaustedError",
     "Text",
     "ToolCall",
@@ -131,7 +144,19 @@ class Hang:
     seconds: float = 30.0
 
 
-Reply: TypeAlias = ToolCall | Text | JSONContent | HTTPError | Hang
+@dataclass(frozen=True, slots=True)
+class Empty:
+    """``200`` with ``choices: []``; the prompt is billed all the same (``usage``)."""
+
+    usage: Usage | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reset:
+    """Drop the connection at once (the client sees a reset or a closed connection)."""
+
+
+Reply: TypeAlias = ToolCall | Text | JSONContent | HTTPError | Hang | Empty | Reset
 Handler: TypeAlias = Callable[[dict[str, Any]], Reply]
 
 
@@ -145,6 +170,8 @@ class Recorded:
     body: dict[str, Any] | None
     reply: Reply | None = None
     usage: Usage | None = None
+    started: float = 0.0  # time.monotonic() when it arrived
+    finished: float = 0.0  # ... and when it was answered (or dropped)
 
 
 def script(*replies: Reply) -> Handler:
@@ -192,6 +219,7 @@ class OpenAIServer:
     ) -> None:
         self.handler: Handler | None = handler
         self.models = list(models)
+        self.latency = 0.0  # seconds before each chat completion is answered
         self.requests: list[Recorded] = []
         self.handler_errors: list[Exception] = []
         self._lock = threading.Lock()
@@ -256,6 +284,11 @@ class OpenAIServer:
         """The recorded ``POST /v1/chat/completions`` requests, in arrival order."""
         with self._lock:
             return [r for r in self.requests if r.path.endswith("/chat/completions")]
+
+    def billed(self) -> Usage:
+        """The tokens every answer so far billed (empty answers included)."""
+        done = [r.usage for r in self.completions() if r.usage is not None]
+        return Usage(sum(u.prompt_tokens for u in done), sum(u.completion_tokens for u in done))
 
     def bodies(self) -> list[dict[str, Any]]:
         """The JSON bodies of the chat-completion requests, in arrival order."""
@@ -368,6 +401,7 @@ def _make_request_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
             except json.JSONDecodeError:
                 body = None
             recorded = Recorded("POST", self.path, self._headers(), body)
+            recorded.started = time.monotonic()
             server._record(recorded)
             if self.path.rstrip("/") != "/v1/chat/completions":
                 self._send_json(404, _error_body(404, f"no route {self.path}"), {})
@@ -392,9 +426,40 @@ def _make_request_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 )
                 return
             recorded.reply = reply
-            self._answer(body, reply, recorded)
+            if server.latency > 0:
+                server._wait(server.latency)
+            try:
+                self._answer(body, reply, recorded)
+            finally:
+                recorded.finished = time.monotonic()
 
         def _answer(self, body: dict[str, Any], reply: Reply, recorded: Recorded) -> None:
+            if isinstance(reply, Reset):
+                # RST rather than FIN: linger on with a zero timeout
+                linger = struct.pack("ii", 1, 0)
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
+                self.close_connection = True
+                return
+            if isinstance(reply, Empty):
+                usage = reply.usage or Usage(
+                    _estimate_tokens(json.dumps(body.get("messages", []))), 0
+                )
+                recorded.usage = usage
+                n = server._next_id()
+                empty = {
+                    "id": f"chatcmpl-{n}",
+                    "object": "chat.completion",
+                    "created": 1_700_000_000 + n,
+                    "model": str(body.get("model", "")),
+                    "choices": [],
+                    "usage": {
+                        "prompt_tokens": usage.prompt_tokens,
+                        "completion_tokens": usage.completion_tokens,
+                        "total_tokens": usage.prompt_tokens + usage.completion_tokens,
+                    },
+                }
+                self._send_json(200, empty, {})
+                return
             if isinstance(reply, Hang):
                 server._wait(reply.seconds)
                 self.close_connection = True

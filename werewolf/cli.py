@@ -15,6 +15,7 @@ import os
 import re
 import secrets
 import shlex
+import sqlite3
 import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -29,9 +30,11 @@ from rich.text import Text
 from pulse_core import (
     CODE_REV,
     ERROR,
+    ConflictError,
     EventStore,
     PulseError,
     SQLiteEventStore,
+    WorkflowError,
     WorkflowRule,
     export_topic,
     is_ulid,
@@ -73,6 +76,7 @@ from .replay import (
 from .replay.catalog import list_games
 from .scope import TopicScope, floor_seq
 from .state import GameState
+from .storefaults import STORAGE_ERRORS, StoreFault, check_objects, explain, refuse_damaged
 
 __all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "main"]
 
@@ -166,10 +170,26 @@ def _resume_command(game_id: str, args: argparse.Namespace) -> str:
     return shlex.join(words)
 
 
-def _open_store(path: Path, *, create: bool) -> SQLiteEventStore:
+def _open_store(path: Path, *, create: bool, read_only: bool = False) -> SQLiteEventStore:
+    """The store; one that will be written must pass SQLite's quick check first, so a
+    damaged store is never written to again."""
     if not create and not path.is_file():
         raise GameFileError(f"{path}: no such store (play a game first, or pass --store)")
-    return SQLiteEventStore(path)
+    if path.exists() and not path.is_file():
+        raise GameFileError(f"{path}: not a store file (a folder?): pass --store FILE")
+    try:
+        store = SQLiteEventStore(path, read_only=read_only)
+    except PulseError as exc:
+        if isinstance(exc.__cause__, STORAGE_ERRORS):
+            raise StoreFault(explain(exc.__cause__, path)) from None
+        raise
+    if not read_only:
+        try:
+            refuse_damaged(store)
+        except BaseException:
+            store.close()
+            raise
+    return store
 
 
 # -- seats -----------------------------------------------------------------------------------
@@ -209,6 +229,7 @@ def _spec_seating(
     lang: str,
     budget: int | None,
     spent: int = 0,
+    session: int = 0,
 ) -> SpecSeating:
     humans = [seat for seat, spec in specs.items() if spec.kind == "human"]
     watched = _view_spec(args.view).seat if not args.quiet else None
@@ -219,6 +240,7 @@ def _spec_seating(
         spent=spent,
         record=None if args.record is None else str(args.record),
         replay=None if args.replay_llm is None else str(args.replay_llm),
+        session=session,
         recap=not humans or watched != humans[0],  # the live view shows that seat already
     )
 
@@ -295,13 +317,24 @@ def _run_game(
     try:
         status = asyncio.run(_drive(rule, scope, game_id, seating))
         if status == "failed" and resume_failed:
-            rule.resume(game_id)
+            _resume_failed(rule, game_id, store.path)
             status = asyncio.run(_drive(rule, scope, game_id, seating))
     except KeyboardInterrupt:
         raise _Interrupted(game_id, resume) from None
     finally:
         seating.close()
     return status
+
+
+def _resume_failed(rule: WorkflowRule[GameState | None], game_id: str, store: Path) -> None:
+    """Resume a failed game; when another process resumed it first, say so."""
+    try:
+        rule.resume(game_id)
+    except (ConflictError, WorkflowError):
+        raise GameFileError(
+            f"game {game_id} was resumed by another process meanwhile: watch it with "
+            f"{shlex.join(['werewolf', 'replay', game_id, '--follow', '--store', str(store)])}"
+        ) from None
 
 
 def _finish(
@@ -496,7 +529,8 @@ def run_play(args: argparse.Namespace) -> int:
     budget = lineup.budget.tokens
     console = Console(highlight=False)
     store = _open_store(args.store, create=True)
-    with _closing(store):
+    then: list[str] = []  # the resume command, once there is a game to resume
+    with _closing(store), _storage_faults(args.store, then):
         seating = _spec_seating(args, specs, lang=lang, budget=budget)
         starter = WorkflowRule(werewolf_workflow(seating), store)
         players = [specs[s].public() for s in sorted(specs)]  # recorded, for resume
@@ -506,10 +540,21 @@ def run_play(args: argparse.Namespace) -> int:
         game_id = start_game(starter, seed=seed, config=config, **extra)
         live = _live(args, console, store, game_id)
         resume = _resume_command(game_id, args)
+        then.append(resume)
         status = _run_game(store, game_id, resume, seating, live)
         return _finish(
             console, store, args.store, game_id, status, resume, lineup.prices, _humans(specs)
         )
+
+
+@contextmanager
+def _storage_faults(store: Path, then: Sequence[str] = ()) -> Iterator[None]:
+    """A storage fault while playing (a full disk, a damaged file or object) becomes one
+    line naming the store and what to do, with the command that goes on afterwards."""
+    try:
+        yield
+    except STORAGE_ERRORS as exc:
+        raise StoreFault(explain(exc, store, then[-1] if then else "")) from None
 
 
 def add_play(subparsers: Any) -> None:
@@ -536,11 +581,13 @@ def add_play(subparsers: Any) -> None:
 def run_resume(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     store = _open_store(args.store, create=False)
-    with _closing(store):
+    then = [_resume_command(args.game, args)]
+    with _closing(store), _storage_faults(args.store, then):
         chain = store.chain(args.game)
         if not chain:
             raise GameFileError(f"{args.store}: no game {args.game}")
         check_game(chain, lambda e: f"{args.store} game {args.game} version {e.version}")
+        check_objects(store, chain, args.game)  # before a move is played on a broken log
         specs, lineup = resume_specs(
             chain,
             lineup=args.lineup,
@@ -553,10 +600,12 @@ def run_resume(args: argparse.Namespace) -> int:
         game = chain[0].meta.get("game", {})
         lang = args.lang or str(game.get("lang", "en"))
         budget = lineup.budget.tokens if lineup.budget.tokens is not None else game.get("budget")
-        seating = _spec_seating(args, specs, lang=lang, budget=budget, spent=tokens_spent(chain))
+        seating = _spec_seating(
+            args, specs, lang=lang, budget=budget, spent=tokens_spent(chain), session=len(chain)
+        )
         rule = WorkflowRule(werewolf_workflow(seating), TopicScope(store, [args.game]))
         if chain[-1].role == ERROR:
-            rule.resume(args.game)  # first, so a swap lands after the failure it answers
+            _resume_failed(rule, args.game, args.store)  # first: a swap follows the failure
         if fold_chain(chain).ended:
             if args.seat or args.lineup:
                 raise ConfigError([("--seat", f"game {args.game} has ended: no seat to change")])
@@ -620,7 +669,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.follow:
         if args.day is not None or args.html is not None or args.markdown is not None:
             raise ConfigError([("--follow", "draws a running game: no --day, --html, --markdown")])
-        store = _open_store(args.store, create=False)
+        store = _open_store(args.store, create=False, read_only=True)
         with _closing(store):
             live = LiveReplay(console, spec, store=store, game_id=args.target)
             follow(store, args.target, live)
@@ -781,7 +830,7 @@ def _say(message: str) -> None:
     sys.stderr.write(f"werewolf: {message}\n")
 
 
-def _one_line(exc: BaseException) -> str:
+def _one_line(exc: object) -> str:
     """An error as one line of bounded length, whatever a file made it echo."""
     return clip(" ".join(str(exc).split()), 1000)
 
@@ -807,4 +856,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except (WerewolfError, PulseError, OSError) as exc:
         _say(f"error: {_one_line(exc)}")
+        return EXIT_USAGE
+    except sqlite3.Error as exc:  # a store fault outside a game: which store, what to do
+        _say(f"error: {_one_line(explain(exc, getattr(args, 'store', DEFAULT_STORE)))}")
         return EXIT_USAGE

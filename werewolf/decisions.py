@@ -74,7 +74,9 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_ms: float = 0.0
-    calls: int = 0
+    calls: int = 0  # answered requests, each billed
+    retries: int = 0  # requests sent again after a transient fault (timeout, 5xx, empty, ...)
+    mode: str | None = None  # "json" when the seat was asked for JSON, not a tool call
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +132,21 @@ def storable(text: str) -> str:
     return text if _is_text(text) else text.encode("utf-8", "replace").decode("utf-8")
 
 
+def _not_a_seat(value: object) -> str | None:
+    """Why ``value`` is no seat number (``None`` stands for nobody): the Python API gets
+    ``True`` or ``1.0`` or ``"3"`` refused like any illegal answer, never written as a seat."""
+    if value is None or type(value) is int:
+        return None
+    return f"a target is a seat number (int) or none, not {type(value).__name__} {value!r}"
+
+
+def _not_of(value: object, kind: type, what: str) -> str | None:
+    """Why ``value`` is not a ``kind`` (answers made through the Python API are not typed)."""
+    if isinstance(value, kind):
+        return None
+    return f"{what}, not {type(value).__name__} {value!r}"
+
+
 def problem(request: Request, answer: object) -> str | None:
     """None when ``answer`` is legal for ``request``, else the reason it is not."""
     if isinstance(answer, NoAnswer):
@@ -138,6 +155,8 @@ def problem(request: Request, answer: object) -> str | None:
     if kind.speaks:
         if not isinstance(answer, Speech):
             return "answer with a speech"
+        if (wrong := _not_of(answer.text, str, "a speech is text")) is not None:
+            return wrong
         if len(answer.text) > MAX_SPEECH_CHARS:
             return f"a speech is at most {MAX_SPEECH_CHARS} characters"
         if not _is_text(answer.text):
@@ -148,9 +167,15 @@ def problem(request: Request, answer: object) -> str | None:
             return "answer with a witch choice (save, poison)"
         if request.witch is None:
             return "no witch options were given"
+        if (wrong := _not_of(answer.save, bool, "save is true or false")) is not None:
+            return wrong
+        if (wrong := _not_a_seat(answer.poison)) is not None:
+            return wrong
         return request.witch.allows(answer.save, answer.poison)
     if not isinstance(answer, Choice):
         return "answer with a choice of one target"
+    if (wrong := _not_a_seat(answer.target)) is not None:
+        return wrong
     if answer.target not in request.options:
         legal = ", ".join("none" if o is None else str(o) for o in request.options)
         shown = "none" if answer.target is None else f"seat {answer.target}"

@@ -8,6 +8,7 @@ start event, which records the deal: a replay needs no random generator.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -151,6 +152,19 @@ class _GameCache:
         return state
 
 
+async def _abandon_ahead(ahead: dict[str, Any]) -> list[dict[str, Any]]:
+    """When a phase fails, a decision asked ahead of its own phase (the seer's check) is
+    let finish and dropped (a resumed game asks it again); what it was billed is returned,
+    to be recorded with the failure."""
+    found = ahead.pop("seer", None)
+    if found is None:
+        return []
+    _, own, task = found
+    with contextlib.suppress(Exception):
+        await task
+    return list(own.usage)
+
+
 def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[GameState | None]:
     """The werewolf workflow, its seats filled by ``seating``."""
     cache = _GameCache()
@@ -172,7 +186,15 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
                 retries=retries,
                 ahead=cache.ahead(topic_id),
             )
-            return await run(ctx)
+            try:
+                return await run(ctx)
+            except Exception as exc:
+                # what the failed phase was billed goes into its __error__ event (the adapter
+                # merges failure_meta), so the budget and the totals count every token
+                spent = ctx.usage + await _abandon_ahead(ctx.ahead)
+                if spent:
+                    exc.failure_meta = {"usage": spent}  # type: ignore[attr-defined]
+                raise
 
         return role
 

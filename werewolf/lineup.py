@@ -70,6 +70,9 @@ class SeatSpec(BaseModel):
     top_p: float | None = Field(None, gt=0, le=1)
     max_tokens: int | None = Field(None, ge=16)
     timeout: float = Field(60.0, gt=0, description="seconds per request")
+    patience: float = Field(
+        300.0, ge=0, description="seconds the endpoint may stay down before the game stops"
+    )
     tool_mode: Literal["tools", "json"] = Field(
         "tools", description="'json' for endpoints without tool calls"
     )

@@ -28,12 +28,14 @@ from .decisions import (
     DecisionKind,
     Request,
     Speech,
+    Usage,
     WitchChoice,
     fallback,
     problem,
     storable,
 )
 from .players.base import Player
+from .players.errors import SeatError
 from .rules import (
     BIDS,
     floor_bidders,
@@ -100,7 +102,12 @@ class PhaseContext:
         reason: str | None = None
         for _ in range(1 + self.retries):
             asked = request if reason == request.feedback else replace(request, feedback=reason)
-            answer = await player.decide(asked)
+            try:
+                answer = await player.decide(asked)
+            except SeatError as exc:
+                if exc.usage is not None:  # billed before it failed: recorded with the error
+                    self._account_usage(slot, request, exc.usage)
+                raise
             self._account(slot, request, answer)
             reason = problem(request, answer)
             self._think(request, answer.reasoning, refused=reason)
@@ -133,17 +140,22 @@ class PhaseContext:
             name = f"exchange/{request.seat}/{request.kind}"
             self.exchanges.setdefault(name, []).append(answer.exchange)
         if answer.usage is not None:
-            u = answer.usage
-            slot.usage.append(
-                {
-                    "seat": request.seat,
-                    "decision": request.kind.value,
-                    "prompt_tokens": u.prompt_tokens,
-                    "completion_tokens": u.completion_tokens,
-                    "latency_ms": round(u.latency_ms, 1),
-                    "calls": u.calls,
-                }
-            )
+            self._account_usage(slot, request, answer.usage)
+
+    def _account_usage(self, slot: _AskRecord, request: Request, u: Usage) -> None:
+        record: dict[str, Any] = {
+            "seat": request.seat,
+            "decision": request.kind.value,
+            "prompt_tokens": u.prompt_tokens,
+            "completion_tokens": u.completion_tokens,
+            "latency_ms": round(u.latency_ms, 1),
+            "calls": u.calls,
+        }
+        if u.retries:
+            record["retries"] = u.retries
+        if u.mode == "json":
+            record["mode"] = "json"
+        slot.usage.append(record)
 
     def result(
         self,
@@ -173,10 +185,16 @@ class PhaseContext:
 
 async def _ask_all(ctx: PhaseContext, requests: Sequence[Request]) -> list[Answer]:
     """Every request's answer, in request order: concurrently, or one after another (no
-    task per answer) when every seat asked answers at once (``Player.immediate``)."""
+    task per answer) when every seat asked answers at once (``Player.immediate``). When one
+    fails, the others still finish before the failure is raised, so what each was billed is
+    accounted for."""
     if all(getattr(ctx.players[r.seat], "immediate", False) for r in requests):
         return [await ctx.ask(r) for r in requests]
-    return list(await asyncio.gather(*(ctx.ask(r) for r in requests)))
+    results = await asyncio.gather(*(ctx.ask(r) for r in requests), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return [r for r in results if not isinstance(r, BaseException)]
 
 
 def _seat(state: GameState, seat: int | None) -> str:

@@ -24,9 +24,11 @@ from pulse_core import (
     EventStore,
     LLMError,
     LLMRequestError,
+    LLMToolsRefusedError,
     LLMUnavailableError,
     MemoryEventStore,
     PulseError,
+    RetryPolicy,
     RoleResult,
     ToolCallOutcome,
     WorkflowError,
@@ -40,10 +42,12 @@ from pulse_core import (
 )
 from tests.openai_server import (
     TEST_API_KEY,
+    Empty,
     Hang,
     HTTPError,
     JSONContent,
     OpenAIServer,
+    Reset,
     ScriptExhaustedError,
     Text,
     ToolCall,
@@ -275,7 +279,9 @@ def test_a_hanging_endpoint_times_out_with_a_clear_error(server: OpenAIServer) -
 
 def test_a_refused_request_is_not_retried(server: OpenAIServer) -> None:
     server.script(HTTPError(400, "tools are not supported by this model"))
-    with pytest.raises(LLMRequestError, match=r"refused the request, HTTP 400: .*not supported"):
+    with pytest.raises(
+        LLMToolsRefusedError, match=r"refused tool calls, HTTP 400: .*not supported"
+    ):
         vote(server)
     assert len(server.bodies()) == 1
 
@@ -500,3 +506,49 @@ def test_the_test_server_lists_models_and_fails_loudly_past_its_script() -> None
     assert len(server.bodies()) == 2
     with pytest.raises(ScriptExhaustedError, match="script of 1 replies is exhausted"):
         server.stop()
+
+
+# -- a RetryPolicy: transient faults retried here, with back-off, until the patience runs out ----
+FAST = RetryPolicy(patience=5.0, base_delay=0.01, max_delay=0.05)
+
+
+def test_transient_faults_are_retried_with_a_policy_and_empty_answers_are_billed(
+    server: OpenAIServer,
+) -> None:
+    server.script(
+        Empty(Usage(50, 0)),
+        HTTPError(503, "overloaded"),
+        Reset(),
+        HTTPError(429, "slow down", retry_after=0.02),
+        Hang(30),
+        ToolCall("vote", GOOD, usage=Usage(100, 10)),
+    )
+    outcome = vote(server, client_retries=0, retry=FAST, timeout=0.3)
+    assert outcome.parsed == Vote(target=3, reason="seat 3 lied about the check")
+    assert outcome.attempts == 1
+    assert outcome.transport_retries == 5
+    assert (outcome.usage.prompt_tokens, outcome.usage.completion_tokens) == (150, 10)
+    times = [r.started for r in server.completions()]
+    assert times[4] - times[3] >= 0.02  # Retry-After was honoured
+
+
+def test_an_endpoint_down_past_the_patience_gives_up(server: OpenAIServer) -> None:
+    server.handler = lambda body: HTTPError(502, f"bad gateway; key {TEST_API_KEY}")
+    policy = RetryPolicy(patience=0.3, base_delay=0.05, max_delay=0.1, jitter=0)
+    with pytest.raises(LLMUnavailableError) as caught:
+        vote(server, client_retries=0, retry=policy)
+    message = str(caught.value)
+    # waits 0.05, 0.1, 0.1: down 0.25 s after the third failure; one more wait passes 0.3 s
+    assert "answered HTTP 502 (4 tries)" in message
+    assert TEST_API_KEY not in message
+    assert len(server.bodies()) == 4
+
+
+def test_only_a_refusal_that_names_tools_is_a_tools_refusal(server: OpenAIServer) -> None:
+    server.script(HTTPError(400, "context length exceeded"))
+    with pytest.raises(LLMRequestError) as caught:
+        vote(server, retry=FAST)
+    assert not isinstance(caught.value, LLMToolsRefusedError)
+    server.script(HTTPError(400, "this model does not support tools"))
+    with pytest.raises(LLMToolsRefusedError):
+        vote(server, retry=FAST)

@@ -69,6 +69,7 @@ def test_a_recorded_game_replays_to_the_same_log_without_the_server(
         requests = len(server.bodies())
     assert code == 0, capsys.readouterr()
     lines = [json.loads(line) for line in cassette.read_text(encoding="utf-8").splitlines()]
+    assert lines.pop(0) == {"session": 0}  # a new game's process
     assert len(lines) == requests  # the 429 and every answer
     assert [line["status"] for line in lines].count(429) == 1
     assert all(line["hash"] == request_hash(json.dumps(line["request"]).encode()) for line in lines)

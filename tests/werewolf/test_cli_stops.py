@@ -26,7 +26,8 @@ def _lineup(tmp_path: Path, server: OpenAIServer, extra: str = "") -> Path:
         'model = "test-model"\n'
         f'base_url = "{server.base_url}"\n'
         f'api_key_env = "{KEY_ENV}"\n'
-        "timeout = 0.5\n" + extra,
+        "timeout = 2\n"
+        "patience = 1.5\n" + extra,
         encoding="utf-8",
     )
     return path

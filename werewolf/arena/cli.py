@@ -52,6 +52,7 @@ from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from ..outputs import check_output, write_output
 from ..pricing import with_bundled
+from ..storefaults import STORAGE_ERRORS, StoreFault, explain, refuse_damaged
 from .metrics import tournament_metrics
 from .record_cache import cache_path
 from .report import (
@@ -372,7 +373,11 @@ def _run_or_continue(args: argparse.Namespace) -> tuple[RunSpec, Path, SeatFacto
     factory = seat_factory(spec)
     check_play(spec, workers=_workers(args, spec), factory=factory)
     check_store_path(args.store)
-    open_run_store(args.store).close()
+    store = open_run_store(args.store)
+    try:
+        refuse_damaged(store)
+    finally:
+        store.close()
     save_run(run_file, spec)
     return spec, run_file, factory
 
@@ -382,6 +387,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     spec, run_file, factory = _run_or_continue(args)
     try:
         result = _play(args, spec, run_file, console, factory)
+    except STORAGE_ERRORS as exc:
+        raise StoreFault(explain(exc, args.store, _resume_hint(spec, args.store))) from None
     except _Interrupted as stop:
         _say(
             f"interrupted. Finished games are saved; continue with: "
@@ -398,7 +405,7 @@ def build_report(spec: RunSpec, store_path: Path, *, rounds: int = 1000) -> Repo
     """The report of a run from the games in the store."""
     if not store_path.is_file():
         raise ConfigError([("--store", f"{store_path}: no such store")])
-    store = open_run_store(store_path)
+    store = open_run_store(store_path, read_only=True)
     try:
         games = run_games(spec, store, cache_path(run_path(store_path, spec.name)))
     finally:
@@ -449,7 +456,7 @@ def _ended_games(spec: RunSpec, store_path: Path) -> int | None:
     """How many of the run's games have ended, or None when there is no store yet."""
     if not store_path.is_file():
         return None
-    store = open_run_store(store_path)
+    store = open_run_store(store_path, read_only=True)
     try:
         return len(Tally(spec, store).update().ended)
     finally:
@@ -495,7 +502,7 @@ def cmd_rm(args: argparse.Namespace) -> int:
         spec = None  # a damaged run file is removed all the same
     started = 0
     if spec is not None and args.store.is_file():
-        store = open_run_store(args.store)
+        store = open_run_store(args.store, read_only=True)
         try:
             started = sum(1 for i in range(spec.games) if store.version(game_id(spec, i)))
         finally:

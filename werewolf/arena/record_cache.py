@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pulse_core import EventStore
+from pulse_core.limits import parse_json, read_bounded
 
 from ..cast import Identity
 from ..state import Outcome
@@ -97,7 +98,7 @@ class RecordCache:
 
     def _read(self) -> dict[str, Any] | None:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = parse_json(read_bounded(self.path, 1 << 30), str(self.path))
             if (
                 data.get("format") == CACHE_FORMAT
                 and data.get("code") == code_fingerprint()

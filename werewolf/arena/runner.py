@@ -57,10 +57,11 @@ _ERROR = f"{WORKFLOW}.__error__"
 _END = f"{WORKFLOW}.game-end"
 
 
-def open_run_store(path: Path) -> SQLiteEventStore:
+def open_run_store(path: Path, *, read_only: bool = False) -> SQLiteEventStore:
     """The store a run plays into. Not fsynced per append: a killed process loses nothing,
-    a power cut may lose the last moves, which a restart plays again."""
-    return SQLiteEventStore(path, durable=False)
+    a power cut may lose the last moves, which a restart plays again. ``read_only`` for the
+    commands that only read (report, list): they work on a read-only file system."""
+    return SQLiteEventStore(path, durable=False, read_only=read_only)
 
 
 @dataclass

@@ -20,7 +20,7 @@ from ..state import GameState
 from .base import Player
 from .errors import BudgetExceededError, SeatError, SeatLeftError, SeatUnavailableError
 from .human import ConsoleTerminal, HumanPlayer, Terminal
-from .llm import MAX_RETRIES, ClientPool, LLMPlayer, TokenMeter, TransportFactory
+from .llm import BACKOFF, ClientPool, LLMPlayer, TokenMeter, TransportFactory
 
 if TYPE_CHECKING:
     from .cassette import CassetteRecorder
@@ -156,12 +156,13 @@ class SpecSeating:
         terminal: Terminal | None = None,
         recap: bool = True,
         recorder: CassetteRecorder | None = None,
-        max_retries: int = MAX_RETRIES,
+        backoff: tuple[float, float] = BACKOFF,
+        waits: bool = True,
     ) -> None:
         self.specs = dict(specs)
         self.recorder = recorder
         self.lang = lang
-        self.clients = ClientPool(env, transport, max_retries=max_retries)
+        self.clients = ClientPool(env, transport, backoff=backoff, waits=waits)
         self.meter = TokenMeter(budget, spent)
         self._terminal = terminal
         self._recap = recap
@@ -203,6 +204,10 @@ class SpecSeating:
             self.recorder.close()
 
 
+REPLAY_KEY = "no-key:replayed-from-a-cassette"
+"""The key an LLM client holds while a cassette answers: no secret, and no word of a text."""
+
+
 def seating_from_specs(
     specs: Mapping[int, SeatSpec],
     *,
@@ -214,13 +219,18 @@ def seating_from_specs(
     replay: str | None = None,
     terminal: Terminal | None = None,
     recap: bool = True,
-    max_retries: int = MAX_RETRIES,
+    backoff: tuple[float, float] = BACKOFF,
+    session: int = 0,
 ) -> SpecSeating:
     """A seating for ``specs`` (e.g. ``Lineup.check(...)``'s result).
 
     ``record`` names a cassette file every LLM request and answer is appended to;
-    ``replay`` a cassette the answers are served from, with no network at all;
-    ``max_retries`` is how often the client retries one request (timeouts, 429, 5xx).
+    ``replay`` a cassette the answers are served from, with no network at all; ``session``
+    is the number of events the game had when this process took it up (0 for a new game),
+    which marks the cassette's part of each process, so that a game stopped and resumed
+    replays each part from its own answers;
+    ``backoff`` is the first and the longest wait between two tries of a request after a
+    transient fault (default ``BACKOFF``; replaying, the waits are counted, not waited).
     """
     if record is not None and replay is not None:
         raise ConfigError([("--record", "record or replay a cassette, not both at once")])
@@ -229,16 +239,18 @@ def seating_from_specs(
     transport: TransportFactory | None = None
     recorder: CassetteRecorder | None = None
     if replay is not None:
-        cassette = CassetteTransport(replay)
-        # no request leaves the process, so no key is read: a placeholder stands in
+        cassette = CassetteTransport(replay, session=session)
+        # no request leaves the process, so no key is read; a placeholder stands in, one no
+        # message holds (redaction masks the key wherever it appears: a word would be mangled)
         base = os.environ if env is None else env
-        env = {**base, **{s.key_env(): "cassette" for s in specs.values() if s.kind == "llm"}}
+        env = {**base, **{s.key_env(): REPLAY_KEY for s in specs.values() if s.kind == "llm"}}
 
         def transport() -> CassetteTransport:
             return cassette
 
     elif record is not None:
         recording = recorder = CassetteRecorder(record, mode="a")
+        recorder.session(session)
 
         def transport() -> MeteredTransport:
             return MeteredTransport(recorder=recording)
@@ -253,5 +265,6 @@ def seating_from_specs(
         terminal=terminal,
         recap=recap,
         recorder=recorder,
-        max_retries=max_retries,
+        backoff=backoff,
+        waits=replay is None,
     )

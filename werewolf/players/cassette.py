@@ -17,12 +17,26 @@ A cassette is JSON Lines, one answered request a line::
      "status": 200, "headers": {"content-type": "application/json"},
      "response": "...body text...", "latency_ms": 812.4}
 
-Request headers are not recorded: the API key never reaches the file.
+Each process that records into a cassette first writes ``{"session": N}``, N being how many
+events the game had when the process took it up (0: a new game). A replay names the same N
+and is answered from that part of the cassette only, so a game that was stopped and resumed
+(the same request asked again in the resumed process) replays each process from its own
+answers. A cassette without session lines is one part.
 
-Latency comes from here too. ``measured()`` opens a sink in the current task's context;
-each answered request adds its time to it (a replay adds the recorded time), so a seat's
-latency is the time its endpoint took to answer, the same in a recording and its replay,
-and client back-off waits are not counted.
+A request that got no answer (a timeout, a dropped connection) is recorded too, with
+``"error": "timeout"`` or ``"error": "connection"`` (``status`` 0, ``response`` empty), and
+raised again in a replay, so the retries of a recorded game replay as they happened.
+
+Request headers are not recorded, and the key the request carried (its ``Authorization``
+bearer token) is replaced by ``***`` in every answer before anyone reads it: an endpoint that
+echoes the key in an error body gets it into no cassette, message, exchange or log.
+
+Latency and billing come from here too. ``measured()`` opens a sink in the current task's
+context; each answered request adds a ``Billed`` to it: its time (a replay adds the recorded
+time) and the tokens its body's ``usage`` billed, also for answers the caller then throws
+away (an empty answer retried, an error). So a seat's latency is the time its endpoint took
+to answer, the same in a recording and its replay, client back-off waits are not counted,
+and every billed token is seen exactly once.
 """
 
 from __future__ import annotations
@@ -35,6 +49,7 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -43,6 +58,7 @@ import httpx2
 from ..errors import ConfigError
 
 __all__ = [
+    "Billed",
     "CassetteRecorder",
     "CassetteTransport",
     "MeteredTransport",
@@ -51,25 +67,53 @@ __all__ = [
 ]
 
 _KEPT_HEADERS = ("content-type", "retry-after", "retry-after-ms", "x-should-retry")
-_SINK: ContextVar[list[float] | None] = ContextVar("werewolf_endpoint_seconds", default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Billed:
+    """One answered request: the endpoint's time and the tokens its answer billed."""
+
+    seconds: float
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+_SINK: ContextVar[list[Billed] | None] = ContextVar("werewolf_endpoint_bills", default=None)
 
 
 @contextmanager
-def measured() -> Iterator[list[float]]:
-    """A list that collects, in seconds, the time of every request answered inside the
-    block (in this task)."""
-    seconds: list[float] = []
-    token = _SINK.set(seconds)
+def measured() -> Iterator[list[Billed]]:
+    """A list that collects a ``Billed`` for every request answered inside the block (in
+    this task and the tasks it starts)."""
+    bills: list[Billed] = []
+    token = _SINK.set(bills)
     try:
-        yield seconds
+        yield bills
     finally:
         _SINK.reset(token)
 
 
-def _note(seconds: float) -> None:
+def _billed_usage(content: bytes) -> tuple[int, int]:
+    """(prompt, completion) tokens an answer's JSON body reports; (0, 0) when none."""
+    try:
+        usage = json.loads(content).get("usage") or {}
+        return int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+    except (ValueError, AttributeError, TypeError):
+        return 0, 0
+
+
+def _note(seconds: float, content: bytes) -> None:
     sink = _SINK.get()
     if sink is not None:
-        sink.append(seconds)
+        sink.append(Billed(seconds, *_billed_usage(content)))
+
+
+def _scrub(content: bytes, request: httpx2.Request) -> bytes:
+    """``content`` with the request's bearer token masked, should the endpoint echo it."""
+    scheme, _, key = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and len(key) >= 4:
+        return content.replace(key.encode("utf-8"), b"***")
+    return content
 
 
 def request_hash(body: bytes) -> str:
@@ -98,6 +142,11 @@ class CassetteRecorder:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file: IO[str] = self.path.open(mode, encoding="utf-8")
 
+    def session(self, version: int) -> None:
+        """Mark where the answers of a process that took the game up at ``version`` begin."""
+        self._file.write(json.dumps({"session": version}) + "\n")
+        self._file.flush()
+
     def record(
         self,
         *,
@@ -107,6 +156,7 @@ class CassetteRecorder:
         headers: dict[str, str],
         content: bytes,
         latency_ms: float,
+        error: str | None = None,
     ) -> None:
         try:
             request: Any = json.loads(body)
@@ -121,6 +171,8 @@ class CassetteRecorder:
             "response": content.decode("utf-8", errors="replace"),
             "latency_ms": latency_ms,
         }
+        if error is not None:
+            line["error"] = error
         self._file.write(json.dumps(line, ensure_ascii=False) + "\n")
         self._file.flush()  # a crash keeps every answer recorded so far
 
@@ -142,14 +194,28 @@ class MeteredTransport(httpx2.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         body = await request.aread()
         started = time.perf_counter()
-        response = await self._inner.handle_async_request(request)
         try:
-            content = await response.aread()  # decoded: the headers below say so
-        finally:
-            await response.aclose()
+            response = await self._inner.handle_async_request(request)
+            try:
+                content = await response.aread()  # decoded: the headers below say so
+            finally:
+                await response.aclose()
+        except httpx2.TransportError as exc:
+            if self._recorder is not None:
+                self._recorder.record(
+                    path=request.url.path,
+                    body=body,
+                    status=0,
+                    headers={},
+                    content=b"",
+                    latency_ms=round((time.perf_counter() - started) * 1000, 3),
+                    error="timeout" if isinstance(exc, httpx2.TimeoutException) else "connection",
+                )
+            raise
+        content = _scrub(content, request)
         # rounded as the cassette keeps it, so a replay adds up exactly the same times
         latency_ms = round((time.perf_counter() - started) * 1000, 3)
-        _note(latency_ms / 1000)
+        _note(latency_ms / 1000, content)
         headers = {
             k: v
             for k, v in response.headers.items()
@@ -175,7 +241,7 @@ class MeteredTransport(httpx2.AsyncBaseTransport):
 class CassetteTransport(httpx2.AsyncBaseTransport):
     """Answers from a cassette file, never from the network."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, session: int = 0) -> None:
         self.path = Path(path)
         self._answers: dict[str, deque[dict[str, Any]]] = {}
         try:
@@ -184,7 +250,23 @@ class CassetteTransport(httpx2.AsyncBaseTransport):
             raise ConfigError([("--replay-llm", f"{self.path}: no such cassette")]) from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError([("--replay-llm", f"{self.path}: cannot read: {exc}")]) from None
+        parts: dict[int | None, list[tuple[int, str]]] = {}
+        part: int | None = None
         for number, line in enumerate(lines, start=1):
+            if line.startswith('{"session": '):
+                try:
+                    part = int(json.loads(line)["session"])
+                except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                    raise ConfigError(
+                        [("--replay-llm", f"{self.path}:{number}: not a cassette line")]
+                    ) from None
+                continue
+            parts.setdefault(part, []).append((number, line))
+        # this process's part; a cassette without (that) session is answered as a whole
+        chosen = parts.get(session) or [
+            entry for part_lines in parts.values() for entry in part_lines
+        ]
+        for number, line in chosen:
             if not line.strip():
                 continue
             try:
@@ -219,11 +301,11 @@ class CassetteTransport(httpx2.AsyncBaseTransport):
                 request=request,
             )
         entry = queue.popleft()
-        _note(float(entry.get("latency_ms", 0.0)) / 1000)
+        if entry.get("error") == "timeout":
+            raise httpx2.ReadTimeout("timed out (recorded)", request=request)
+        if entry.get("error") is not None:
+            raise httpx2.ConnectError("connection lost (recorded)", request=request)
+        content = str(entry["response"]).encode("utf-8")
+        _note(float(entry.get("latency_ms", 0.0)) / 1000, content)
         headers = {str(k): str(v) for k, v in dict(entry.get("headers") or {}).items()}
-        return httpx2.Response(
-            entry["status"],
-            headers=headers,
-            content=str(entry["response"]).encode("utf-8"),
-            request=request,
-        )
+        return httpx2.Response(entry["status"], headers=headers, content=content, request=request)

@@ -11,13 +11,21 @@ Failures, from the smallest:
 - an invalid answer (no call, broken JSON, a dead or unknown seat, a potion she cannot
   use) comes back as ``NoAnswer`` with the validator's reason: the phase asks again with the
   reason (``request.feedback``), a bounded number of times, then records a legal fallback;
-- timeouts, HTTP 429 (honouring ``Retry-After``) and 5xx are retried by the openai client
-  with back-off (``MAX_RETRIES``);
-- an endpoint that refuses tool calls (HTTP 4xx) is asked again in JSON mode, and the seat
-  stays in JSON mode for the rest of the game;
-- an endpoint still down after the retries raises ``SeatUnavailableError``, and a spent
-  token budget ``BudgetExceededError``: the phase fails, the game waits for ``werewolf
-  resume`` (maybe with ``--seat N=mock``).
+- transient faults (timeouts, dropped connections, HTTP 408, 409, 429 honouring
+  ``Retry-After``, 5xx, ``200`` answers with no choices) are retried per request with
+  bounded exponential back-off and jitter (``pulse_core.llm.RetryPolicy``), for as long as
+  the seat's ``patience``; the retries are recorded in the decision's usage;
+- an endpoint that refuses tool calls (an HTTP 4xx that names tools or functions) is asked
+  again in JSON mode, and the seat stays in JSON mode for the rest of the game (recorded as
+  ``mode: "json"`` in its usage);
+- an endpoint still down past its patience, or refusing the request otherwise, raises
+  ``SeatUnavailableError``, and a spent token budget ``BudgetExceededError``: the phase
+  fails, the game waits for ``werewolf resume`` (maybe with ``--seat N=mock``).
+
+Every token the endpoint billed is counted as the answers arrive, at the HTTP layer
+(``cassette.measured``): refused answers, empty answers that were retried and the requests
+of a decision that then failed included. A failing decision's ``SeatError`` carries its
+``usage``, which the failed phase records with its error.
 
 Clients are shared by the seats of a seating with the same endpoint, key variable and
 timeout, one set per event loop (an ``AsyncOpenAI`` belongs to the loop it was used in).
@@ -34,10 +42,11 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from pydantic import BaseModel
 
-from pulse_core.errors import LLMRequestError, LLMUnavailableError
+from pulse_core.errors import LLMRequestError, LLMToolsRefusedError, LLMUnavailableError
 
 from ..decisions import Answer, NoAnswer, Request, Usage
 from ..lineup import SeatSpec
+from ..text import one_line
 from .errors import BudgetExceededError, SeatUnavailableError
 from .prompting import build_messages, default_personality
 from .schema import DecisionTool, decision_tool
@@ -46,19 +55,20 @@ if TYPE_CHECKING:  # openai and httpx2 are loaded with the first LLM seat: a sec
     import httpx2
     import openai
 
-    from pulse_core.llm import ToolCallOutcome
+    from pulse_core.llm import RetryPolicy, ToolCallOutcome
+
+    from .cassette import Billed
 
 __all__ = [
     "DEFAULT_BASE_URL",
-    "MAX_RETRIES",
     "ClientPool",
     "LLMPlayer",
     "TokenMeter",
 ]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-MAX_RETRIES = 3
-"""HTTP-level retries of one request (timeouts, 429, 5xx), with the client's back-off."""
+BACKOFF = (0.5, 30.0)
+"""The first and the longest wait between two tries of one request, in seconds."""
 
 TransportFactory: TypeAlias = "Callable[[], httpx2.AsyncBaseTransport]"
 
@@ -73,7 +83,7 @@ class TokenMeter:
     def check(self, seat: int) -> None:
         """Raise BudgetExceededError once the budget is spent."""
         if self.budget is not None and self.spent >= self.budget:
-            raise BudgetExceededError(seat, self.spent, self.budget)
+            raise BudgetExceededError(seat, lambda: self.spent, self.budget)
 
     def add(self, tokens: int) -> None:
         self.spent += tokens
@@ -84,7 +94,9 @@ class ClientPool:
 
     ``transport`` makes the httpx transport under each client (default: the network,
     timed); keys are read from ``env`` when a client is made and never kept elsewhere;
-    ``max_retries`` is how often one request is retried after a timeout, 429 or 5xx.
+    ``backoff`` is the first and the longest wait between two tries of one request (the
+    clients themselves never retry: ``retry_policy`` does, per seat); ``waits=False`` counts
+    the waits without waiting (a cassette answers at once).
     """
 
     def __init__(
@@ -92,16 +104,35 @@ class ClientPool:
         env: Mapping[str, str] | None = None,
         transport: TransportFactory | None = None,
         *,
-        max_retries: int = MAX_RETRIES,
+        backoff: tuple[float, float] = BACKOFF,
+        waits: bool = True,
     ) -> None:
         self._env = os.environ if env is None else env
         self._transport = transport
-        self.max_retries = max_retries
+        self.backoff = backoff
+        self.waits = waits
         self._clients: dict[tuple[Any, ...], tuple[asyncio.AbstractEventLoop, openai.AsyncOpenAI]]
         self._clients = {}
 
     def base_url(self, spec: SeatSpec) -> str:
         return spec.resolved_base_url(self._env) or DEFAULT_BASE_URL
+
+    def retry_policy(self, spec: SeatSpec, seed: str) -> RetryPolicy:
+        """A seat's policy; its jitter is drawn from ``seed``, so a replay of recorded
+        answers waits (or, replaying, counts) the same and gives up where the recording
+        did."""
+        import random
+
+        from pulse_core.llm import RetryPolicy
+
+        first, longest = self.backoff
+        policy = RetryPolicy(
+            patience=spec.patience,
+            base_delay=first,
+            max_delay=longest,
+            rng=random.Random(seed),
+        )
+        return policy if self.waits else policy.no_wait()
 
     def client(self, spec: SeatSpec) -> openai.AsyncOpenAI:
         loop = asyncio.get_running_loop()
@@ -119,7 +150,7 @@ class ClientPool:
             base_url=self.base_url(spec),
             api_key=api_key,
             timeout=spec.timeout,
-            max_retries=self.max_retries,
+            max_retries=0,  # retried per request by the seat's RetryPolicy
             http_client=openai.DefaultAsyncHttpxClient(transport=transport),
         )
         self._clients[key] = (loop, client)
@@ -159,6 +190,7 @@ class LLMPlayer:
         self.meter = meter or TokenMeter()
         self.personality = spec.personality or default_personality(game_seed, seat, lang)
         self.mode: str = "json" if spec.tool_mode == "json" else "tool"
+        self.retry = clients.retry_policy(spec, f"{game_seed}:{seat}")
 
     def _sampling(self) -> dict[str, Any]:
         spec = self.spec
@@ -190,31 +222,43 @@ class LLMPlayer:
                     max_retries=0,  # the phase asks again, with the reason, in a fresh request
                     mode="json" if self.mode == "json" else "tool",
                     timeout=self.spec.timeout,
+                    retry=self.retry,
                     **self._sampling(),
                 )
                 return outcome, tool
-            except LLMRequestError as exc:
-                if self.mode == "tool":  # maybe no tool support: try JSON output instead
-                    self.mode = "json"
-                    continue
-                raise SeatUnavailableError(self.seat, f"{self._where()}: {exc}") from None
-            except LLMUnavailableError as exc:
-                raise SeatUnavailableError(self.seat, f"{self._where()}: {exc}") from None
+            except LLMToolsRefusedError:
+                if self.mode == "json":
+                    raise
+                self.mode = "json"  # no tool support: JSON output, for the rest of the game
+
+    def _usage(self, bills: list[Billed], retries: int = 0) -> Usage:
+        """What the endpoint billed for one decision, every answered request included."""
+        return Usage(
+            prompt_tokens=sum(b.prompt_tokens for b in bills),
+            completion_tokens=sum(b.completion_tokens for b in bills),
+            latency_ms=sum(b.seconds for b in bills) * 1000,
+            calls=len(bills),
+            retries=retries,
+            mode=self.mode,
+        )
 
     async def decide(self, request: Request) -> Answer:
         from .cassette import measured
 
         self.meter.check(self.seat)
-        with measured() as endpoint_seconds:
-            outcome, tool = await self._call(request)
-        self.meter.add(outcome.usage.prompt_tokens + outcome.usage.completion_tokens)
-        seconds = sum(endpoint_seconds) if endpoint_seconds else outcome.latency
-        usage = Usage(
-            prompt_tokens=outcome.usage.prompt_tokens,
-            completion_tokens=outcome.usage.completion_tokens,
-            latency_ms=seconds * 1000,
-            calls=outcome.attempts,
-        )
+        with measured() as bills:
+            try:
+                outcome, tool = await self._call(request)
+            except (LLMRequestError, LLMUnavailableError) as exc:
+                usage = self._usage(bills)
+                self.meter.add(usage.prompt_tokens + usage.completion_tokens)
+                where = one_line(f"{self._where()}: {exc}")
+                raise SeatUnavailableError(self.seat, where, usage=usage) from None
+            except BaseException:
+                self.meter.add(sum(b.prompt_tokens + b.completion_tokens for b in bills))
+                raise
+        usage = self._usage(bills, outcome.transport_retries)
+        self.meter.add(usage.prompt_tokens + usage.completion_tokens)
         exchange = json.dumps(
             {
                 "key": request.key,

@@ -84,7 +84,13 @@ class UsageRecord(_Strict):
     prompt_tokens: int = Field(ge=0)
     completion_tokens: int = Field(ge=0)
     latency_ms: float = Field(ge=0)
-    calls: int = Field(ge=0)
+    calls: int = Field(ge=0, description="answered requests, each billed")
+    retries: int = Field(
+        0, ge=0, description="requests sent again after a transient fault (timeout, 5xx, ...)"
+    )
+    mode: Literal["json"] | None = Field(
+        None, description="json: the seat was asked for JSON (its endpoint refuses tool calls)"
+    )
 
 
 class _PhaseMeta(_Strict):
@@ -303,6 +309,9 @@ class ErrorMeta(_Strict):
 
     role: str = Field(description="the phase that failed, or (moderator)")
     error: str = Field(description="the exception, one line; the content holds the traceback")
+    usage: list[UsageRecord] = Field(
+        default_factory=list, description="what the failed phase was billed before it failed"
+    )
 
 
 class ResumeMeta(BaseModel):

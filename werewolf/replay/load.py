@@ -168,7 +168,7 @@ def load_replay(target: str, store_path: str | os.PathLike[str] | None = None) -
     path = Path(store_path)
     if not path.is_file():
         raise GameFileError(f"{target}: no such file, and no store at {path} to look it up in")
-    store = SQLiteEventStore(path)
+    store = SQLiteEventStore(path, read_only=True)
     try:
         return load_game(store, target, str(path))
     finally:

@@ -1,0 +1,240 @@
+"""Storage faults on real files: a full disk, a read-only file system, a damaged store file,
+a missing or damaged content object. Each is one line naming the store and what to do,
+nothing already written is lost, and a damaged store is never written again.
+
+The full disk and the read-only file system are real: a small tmpfs and a read-only bind
+mount in a user namespace (``unshare -rm``); where the system does not allow one, those
+tests are skipped.
+"""
+
+from __future__ import annotations
+
+import functools
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pulse_core import SQLiteEventStore
+from werewolf.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _wrapper(folder: Path) -> Path:
+    """A ``werewolf`` command for the shell scripts below, on this interpreter."""
+    path = folder / "ww"
+    path.write_text(
+        f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -c "
+        "'import sys; from werewolf.cli import main; sys.exit(main(sys.argv[1:]))' \"$@\"\n"
+    )
+    path.chmod(0o755)
+    return path
+
+
+@functools.cache
+def _namespaces() -> bool:
+    if shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(
+        [
+            "unshare",
+            "-rm",
+            "sh",
+            "-c",
+            "mount -t tmpfs -o size=64k tmpfs /mnt || mount -t tmpfs -o size=64k tmpfs /tmp",
+        ],
+        capture_output=True,
+        check=False,
+    )
+    return probe.returncode == 0
+
+
+needs_namespaces = pytest.mark.skipif(
+    not _namespaces(), reason="needs unshare -rm (user and mount namespaces)"
+)
+
+
+def _in_namespace(script: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["unshare", "-rm", "sh", "-c", script],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        timeout=120,
+    )
+
+
+def _play(store: Path, seed: int = 3) -> str:
+    assert main(["play", "--seed", str(seed), "--store", str(store), "-q"]) == 0
+    return next(store.parent.glob("*.jsonl")).stem
+
+
+def _stop_midway(store: Path, seed: int = 3, at: int = 12) -> str:
+    """A game whose log ends after ``at`` events (as a killed play leaves it)."""
+    whole = store.parent / "whole" / "w.sqlite3"
+    game = _play(whole, seed)
+    replay = whole.parent / f"{game}.jsonl"
+    lines = replay.read_text(encoding="utf-8").split("\n")
+    header = lines[0].replace(f'"events": {len(lines) - 2}', f'"events": {at}')
+    cut = store.parent / "cut.jsonl"
+    cut.write_text("\n".join([header, *lines[1 : at + 1]]) + "\n", encoding="utf-8")
+    from pulse_core import import_topic
+
+    with SQLiteEventStore(store) as s:
+        import_topic(s, cut)
+    cut.unlink()
+    shutil.rmtree(whole.parent)
+    return game
+
+
+def _one_line(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code = main(list(argv))
+    _out, err = capsys.readouterr()
+    assert code == 2, err
+    assert len(err.splitlines()) == 1, err
+    return err.strip()
+
+
+# -- full disk ---------------------------------------------------------------------------------
+@needs_namespaces
+def test_a_full_disk_is_one_line_with_the_resume_command_and_nothing_is_lost(
+    tmp_path: Path,
+) -> None:
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    ww = _wrapper(tmp_path)
+    # the game id is known once the play fails: its one line carries the resume command
+    script = f"""
+mount -t tmpfs -o size=160k tmpfs {disk} && cd {disk} || exit 99
+{ww} play --seed 4 --store s/w.sqlite3 -q 2>{tmp_path}/err; echo "play=$?"; cat {tmp_path}/err
+mount -o remount,size=20m {disk}
+$(sed -n 's/.*then continue with: werewolf //p' {tmp_path}/err | sed 's|^|{ww} |') -q; echo "resume=$?"
+{ww} replay "$(ls s/*.jsonl | head -1)" --public --no-stats > /dev/null; echo "replay=$?"
+"""
+    done = _in_namespace(script, tmp_path)
+    lines = done.stdout.splitlines()
+    assert "play=2" in lines, done
+    error = lines[lines.index("play=2") + 1]
+    assert error.startswith("werewolf: error: s/w.sqlite3: the disk is full"), error
+    assert "then continue with: werewolf resume" in error
+    assert "resume=0" in lines, done
+    assert "replay=0" in lines, done
+
+
+# -- read-only file system ---------------------------------------------------------------------
+@needs_namespaces
+def test_read_only_commands_work_on_a_read_only_file_system(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "ro" / "w.sqlite3"
+    argv = ["arena", "run", "--players", "mock,random", "--games", "2", "--name", "r", "-q"]
+    assert main([*argv, "--workers", "1", "--store", str(store)]) == 0
+    game = next(store.parent.glob("*.jsonl"), None)
+    with SQLiteEventStore(store) as s:
+        game_id = s.topics()[0]
+    capsys.readouterr()
+    assert game is None
+    folder = store.parent
+    ww = _wrapper(tmp_path)
+    script = f"""
+mount --bind {folder} {folder} && mount -o remount,bind,ro {folder} || exit 99
+touch {folder}/x 2>/dev/null && echo writable
+{ww} replay {game_id} --store {store} --public --no-stats > /dev/null; echo "replay=$?"
+{ww} arena report r --store {store} --json /tmp/r.json --markdown /tmp/r.md > /dev/null; echo "report=$?"
+{ww} arena list --store {store}; echo "list=$?"
+{ww} play --seed 1 --store {store} -q; echo "play=$?"
+"""
+    done = _in_namespace(script, tmp_path)
+    lines = done.stdout.splitlines()
+    assert "writable" not in lines
+    assert "replay=0" in lines, done
+    assert "report=0" in lines, done
+    assert "list=0" in lines, done
+    assert "play=2" in lines, done
+    assert "cannot write here" in done.stderr, done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_read_only_commands_write_nothing_beside_the_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "w.sqlite3"
+    game = _play(store)
+    capsys.readouterr()
+    with SQLiteEventStore(store) as s:
+        s.execute_raw("PRAGMA wal_checkpoint(TRUNCATE)")
+    before = store.read_bytes()
+    files = {p.name for p in tmp_path.iterdir()} | {"w.sqlite3-wal", "w.sqlite3-shm"}
+    assert main(["replay", game, "--store", str(store), "--public", "--width", "80"]) == 0
+    assert main(["arena", "list", "--store", str(store)]) == 0
+    assert store.read_bytes() == before
+    assert {p.name for p in tmp_path.iterdir()} <= files  # SQLite's own WAL files at most
+
+
+# -- a damaged store file ----------------------------------------------------------------------
+def _damage(store: Path, page: int) -> None:
+    with SQLiteEventStore(store) as s:
+        s.execute_raw("PRAGMA wal_checkpoint(TRUNCATE)")
+    with open(store, "r+b") as fh:
+        fh.seek(4096 * page)  # over the b-tree page header
+        fh.write(b"\xff\x00garbage" * 40)
+
+
+def test_a_damaged_store_is_one_line_and_never_written_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "w.sqlite3"
+    game = _play(store)
+    for seed in range(5, 9):
+        _play(store, seed)
+    capsys.readouterr()
+    _damage(store, 3)
+    damaged = store.read_bytes()
+    line = _one_line(capsys, "play", "--seed", "2", "--store", str(store), "-q")
+    assert f"{store}: the store file is damaged" in line
+    assert "it is not written again" in line
+    assert "sqlite3" in line
+    line = _one_line(capsys, "resume", game, "--store", str(store), "-q")
+    assert "the store file is damaged" in line
+    assert store.read_bytes() == damaged
+
+
+def test_a_store_that_is_not_sqlite_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "w.sqlite3"
+    store.write_bytes(b"\x00garbage" * 1000)
+    line = _one_line(capsys, "play", "--store", str(store), "-q")
+    assert str(store) in line
+    assert "damaged" in line
+    line = _one_line(capsys, "replay", "01M8QE0ENXD7GTGJJKTJECQ375", "--store", str(store))
+    assert str(store) in line
+
+
+# -- missing and damaged objects ---------------------------------------------------------------
+@pytest.mark.parametrize("fault", ["missing", "damaged"])
+def test_resume_checks_the_chain_objects_before_it_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fault: str
+) -> None:
+    store = tmp_path / "w.sqlite3"
+    game = _stop_midway(store)
+    with SQLiteEventStore(store) as s:
+        victim = s.chain(game)[5]
+        path = s.objects.path_of(victim.hash)  # type: ignore[attr-defined]
+        version = s.version(game)
+    if fault == "missing":
+        path.unlink()
+    else:
+        path.write_bytes(b"edited")
+    line = _one_line(capsys, "resume", game, "--store", str(store), "-q")
+    assert f"game {game} version {victim.version}" in line
+    assert f"{path} is {fault}" in line
+    assert "restore objects/ from a backup" in line
+    with SQLiteEventStore(store) as s:
+        assert s.version(game) == version  # not a move was played

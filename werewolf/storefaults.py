@@ -1,0 +1,123 @@
+"""What a storage fault means to the user: one line naming the store and what to do.
+
+A full disk, a read-only file system, a damaged SQLite file or a missing or damaged
+content object reach the commands as ``sqlite3`` errors, ``OSError`` or pulse_core's
+object errors; ``StoreFault`` turns each into a sentence. Nothing already committed is lost
+by any of them (SQLite rolls the failed transaction back), so a game can be continued once
+the cause is fixed. ``refuse_damaged`` keeps a store that fails SQLite's quick check from
+ever being written again, and ``check_objects`` finds a chain's missing or damaged
+objects before a resume plays on.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+
+from pulse_core import (
+    ATTACHMENTS,
+    CorruptObjectError,
+    Event,
+    FileObjectStore,
+    ObjectNotFoundError,
+    SQLiteEventStore,
+)
+from pulse_core.limits import clip
+
+from .errors import WerewolfError
+
+__all__ = ["STORAGE_ERRORS", "StoreFault", "check_objects", "explain", "refuse_damaged"]
+
+STORAGE_ERRORS = (sqlite3.Error, OSError, ObjectNotFoundError, CorruptObjectError)
+
+
+class StoreFault(WerewolfError):
+    """The store could not be read or written; the message says what to do."""
+
+
+def _kind(exc: BaseException) -> str:
+    text = str(exc).lower()
+    number = getattr(exc, "errno", None)
+    if number == errno.ENOSPC or "disk is full" in text or "no space" in text:
+        return "full"
+    if number in (errno.EROFS, errno.EACCES, errno.EPERM) or "readonly" in text:
+        return "read-only"
+    if "locked" in text or "busy" in text:
+        return "locked"
+    if isinstance(exc, ObjectNotFoundError | CorruptObjectError):
+        return "object"
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+        return "damaged"
+    if "malformed" in text or "not a database" in text:
+        return "damaged"
+    return "other"
+
+
+def _writable(store: Path) -> bool:
+    folder = store.parent if store.parent != Path() else Path(".")
+    return os.access(folder, os.W_OK) and (not store.exists() or os.access(store, os.W_OK))
+
+
+def explain(exc: BaseException, store: Path, then: str = "") -> str:
+    """One line: which store, what went wrong, what to do (``then``: how to go on)."""
+    go_on = f", then continue with: {then}" if then else ""
+    kind = _kind(exc)
+    if kind == "other" and "unable to open" in str(exc) and not _writable(store):
+        kind = "read-only"  # SQLite's word for a WAL file it may not create
+    if kind == "full":
+        return f"{store}: the disk is full; nothing written is lost: free some space{go_on}"
+    if kind == "read-only":
+        return (
+            f"{store}: cannot write here (read-only file system or no permission); nothing "
+            f"written is lost: copy the store somewhere writable and pass --store{go_on}"
+        )
+    if kind == "locked":
+        return f"{store}: another process holds the store locked; try again when it is done"
+    if kind == "object":
+        return (
+            f"{store}: {exc}: restore the objects/ folder beside the store from a backup, "
+            "or replay the game from its replay file"
+        )
+    if kind == "damaged":
+        return (
+            f"{store}: the store file is damaged ({clip(exc, 80)}); it is not written again: "
+            f"recover what it holds with `sqlite3 {store} .recover`, or use another --store"
+        )
+    return f"{store}: {clip(exc, 200)}{go_on}"
+
+
+def refuse_damaged(store: SQLiteEventStore) -> None:
+    """Raise ``StoreFault`` when the store fails SQLite's quick check: a damaged store is
+    never written to again (a write could spread the damage over what is still sound)."""
+    try:
+        answer = store.quick_check()
+    except sqlite3.DatabaseError as exc:
+        raise StoreFault(explain(sqlite3.DatabaseError(str(exc)), store.path)) from None
+    if answer != "ok":
+        raise StoreFault(explain(sqlite3.DatabaseError(f"integrity check: {answer}"), store.path))
+
+
+def check_objects(store: SQLiteEventStore, chain: Sequence[Event], game: str) -> None:
+    """Every content and attachment object of ``chain`` is present and matches its hash;
+    else ``StoreFault`` naming the game, the event and the object's path."""
+    for event in chain:
+        digests = [event.hash, *dict(event.meta.get(ATTACHMENTS) or {}).values()]
+        for digest in digests:
+            try:
+                store.objects.get(str(digest))
+            except (ObjectNotFoundError, CorruptObjectError) as exc:
+                what = "missing" if isinstance(exc, ObjectNotFoundError) else "damaged"
+                objects = store.objects
+                where = (
+                    objects.path_of(str(digest))
+                    if isinstance(objects, FileObjectStore)
+                    else str(digest)
+                )
+                raise StoreFault(
+                    f"{store.path}: game {game} version {event.version} ({event.kind}): its "
+                    f"object {clip(where, 300)} is {what}: restore objects/ from a backup, "
+                    f"or import the game's replay file into a new --store"
+                ) from None
