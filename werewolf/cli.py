@@ -525,6 +525,8 @@ def run_play(args: argparse.Namespace) -> int:
     )
     _default_view(args, specs)
     _check_seat(_view_spec(args.view), config.seats)
+    if lineup.beliefs and not config.beliefs:  # the lineup asks for belief reports
+        config = config.model_copy(update={"beliefs": True})
     lang = args.lang or "en"
     budget = lineup.budget.tokens
     console = Console(highlight=False)

@@ -113,6 +113,11 @@ class GameConfig(BaseModel):
         description="what everyone learns of a player who dies: 'nothing', the 'team' (wolf "
         "or good) or the 'identity'",
     )
+    beliefs: bool = Field(
+        False,
+        description="with each vote, every seat also reports its probability that each other "
+        "living seat is a wolf (private: the god view and the arena's figures only)",
+    )
 
     @model_validator(mode="after")
     def _check_deck(self) -> GameConfig:
@@ -143,7 +148,13 @@ class GameConfig(BaseModel):
         return data
 
 
-DISCUSSION_FIELDS = ("discussion", "speech_rounds", "speech_budget", "reveal_on_death")
+DISCUSSION_FIELDS = (
+    "discussion",
+    "speech_rounds",
+    "speech_budget",
+    "reveal_on_death",
+    "beliefs",
+)
 """The discussion format and what death reveals: written to a log only when changed."""
 
 

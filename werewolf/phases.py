@@ -13,6 +13,7 @@ concurrent answers happened to arrive, so a game's log does not depend on timing
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -78,6 +79,7 @@ class PhaseContext:
     # per game, across phases: decisions asked ahead of their phase (the seer's check)
     ahead: dict[str, Any] = field(default_factory=dict)
     reasoning: dict[str, str] = field(default_factory=dict)
+    beliefs: dict[str, str] = field(default_factory=dict)  # "beliefs/<seat>/vote" -> JSON
     exchanges: dict[str, list[str]] = field(default_factory=dict)
     # one slot per ask, taken before its first await: concurrent asks keep request order
     _slots: list[_AskRecord] = field(default_factory=list)
@@ -178,7 +180,7 @@ class PhaseContext:
             meta["fallbacks"] = self.fallbacks
         if self.usage:
             meta["usage"] = self.usage
-        attachments = dict(self.reasoning)
+        attachments = dict(self.reasoning) | self.beliefs
         attachments.update({name: "\n".join(lines) for name, lines in self.exchanges.items()})
         return RoleResult(content, meta, attachments=attachments)
 
@@ -518,12 +520,17 @@ async def vote(ctx: PhaseContext) -> RoleResult:
             seat,
             f"d{state.night}.vote.r{round_no}.s{seat}",
             options=vote_options(state, seat),
-            context={"day": state.night, "round": round_no, "candidates": list(state.pk)},
+            context={"day": state.night, "round": round_no, "candidates": list(state.pk)}
+            | ({"beliefs": True} if state.config.beliefs else {}),
         )
         for seat in voters(state)
     ]
     answers = await _ask_all(ctx, requests)
     ballots = {r.seat: _choice(a) for r, a in zip(requests, answers, strict=True)}
+    for r, a in zip(requests, answers, strict=True):
+        if isinstance(a, Choice) and a.beliefs:  # private: an attachment, god view only
+            told = {str(s): round(float(p), 4) for s, p in sorted(a.beliefs.items())}
+            ctx.beliefs[f"beliefs/{r.seat}/vote"] = json.dumps(told, separators=(",", ":"))
     result = tally(state, ballots)
     lines = [
         f"Day {state.night} vote{' (PK round)' if round_no == 2 else ''}: "

@@ -140,8 +140,11 @@ def _new_run(
         schedule = Schedule(
             args.schedule or ("head-to-head" if len(players) == 2 else "round-robin")
         )
+    config = _run_config(args)
+    if getattr(args, "beliefs", False) or (lineup is not None and lineup.beliefs):
+        config = config.model_copy(update={"beliefs": True})
     fields: dict[str, Any] = {
-        "config": _run_config(args),
+        "config": config,
         "name": args.name,
         "players": players,
         "schedule": schedule,
@@ -616,6 +619,12 @@ def add_arena(subparsers: Any) -> None:
         help="head-to-head (2 players) or round-robin (default by player count)",
     )
     run.add_argument("--seed", type=whole_number, metavar="N", help="the run seed (default 0)")
+    run.add_argument(
+        "--beliefs",
+        action="store_true",
+        help="with each vote every seat also reports P(wolf) of each other living seat "
+        "(private); the report then scores detection, deception and calibration",
+    )
     run.add_argument(
         "--config",
         type=Path,

@@ -42,9 +42,10 @@ understood: they add no claims and no accusations.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from random import Random
 from typing import Any
@@ -689,7 +690,33 @@ class MockPlayer:
             decision_rng(self.game_seed, self.seat, request.key, "mock"),
             self.temper,
         )
-        return _HANDLERS[request.kind](turn)
+        answer = _HANDLERS[request.kind](turn)
+        asked = request.kind is DecisionKind.VOTE and request.context.get("beliefs")
+        if asked and isinstance(answer, Choice):
+            answer = replace(answer, beliefs=self.beliefs(turn))
+        return answer
+
+    def beliefs(self, turn: _Turn) -> dict[int, float]:
+        """This seat's P(wolf) for every other living seat, reported with a vote when the
+        game asks (config ``beliefs``). A wolf knows the wolves; a good seat spreads the
+        wolves it expects among the others by its suspicion scores (a softmax, so a checked
+        wolf is near 1 and a checked good seat near 0)."""
+        table = turn.table
+        others = [s for s in table.alive if s != table.me]
+        if not others:
+            return {}
+        if table.wolves:
+            return {s: 0.99 if s in table.wolves else 0.01 for s in others}
+        rng = decision_rng(self.game_seed, self.seat, turn.request.key, "beliefs")
+        sus, _ = good_suspicion(table, turn.temper, rng)
+        deck = turn.request.view.config.identities
+        deck_wolves = sum(1 for i in deck if i is Identity.WEREWOLF)
+        seats = len(deck)
+        expected = deck_wolves * len(others) / max(1, seats - 1)  # wolves among the others
+        top = max(sus.scores.get(s, 0.0) for s in others)
+        weight = {s: math.exp((sus.scores.get(s, 0.0) - top) / 2.0) for s in others}
+        total = sum(weight.values())
+        return {s: round(min(0.99, max(0.01, expected * w / total)), 4) for s, w in weight.items()}
 
 
 # -- night decisions --------------------------------------------------------------------------

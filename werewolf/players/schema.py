@@ -17,7 +17,7 @@ A dead seat, a seat that does not exist, or a potion she cannot use fails valida
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
@@ -58,11 +58,18 @@ class DecisionTool:
         if self.kind is DecisionKind.BID:
             return Choice(int(data["bid"]), reasoning=reasoning)
         target = int(data["target"])
-        return Choice(None if target == NOBODY else target, reasoning=reasoning)
+        told = data.get("beliefs")
+        beliefs = {int(s): float(p) for s, p in told.items()} if told else None
+        return Choice(None if target == NOBODY else target, reasoning=reasoning, beliefs=beliefs)
 
 
 def _literal(values: list[int]) -> Any:
     """``Literal[v1, v2, ...]`` for values known only at run time."""
+    return cast(Any, Literal).__getitem__(tuple(values))
+
+
+def _literal_str(values: list[str]) -> Any:
+    """``Literal["1", "2", ...]``: the seat numbers a JSON object may use as keys."""
     return cast(Any, Literal).__getitem__(tuple(values))
 
 
@@ -121,6 +128,13 @@ def decision_tool(request: Request, lang: str) -> DecisionTool:
             _literal(codes),
             Field(description=ps.say("field.target", options=shown)),
         )
+        if kind is DecisionKind.VOTE and request.context.get("beliefs"):
+            others = [str(s) for s in request.view.alive if s != request.seat]
+            probability = Annotated[float, Field(ge=0.0, le=1.0)]
+            fields["beliefs"] = (
+                cast(Any, dict).__class_getitem__((_literal_str(others), probability)),
+                Field(description=ps.say("field.beliefs", seats=", ".join(others))),
+            )
     model: type[BaseModel] = create_model(
         f"{name}_arguments",
         __base__=_Arguments,

@@ -372,7 +372,35 @@ class StoryRenderer:
             result = Text.assemble(self.seat(exiled), " is exiled.")
         else:
             result = Text("Nobody is exiled.")
-        return [Text(""), table, Text.assemble("→ ", result), *self._revealed(e)]
+        return [Text(""), table, Text.assemble("→ ", result), *self._revealed(e), *self._beliefs(e)]
+
+    def _beliefs(self, e: Entry) -> list[RenderableType]:
+        """The god view's belief reports with a vote: who gave each seat what P(wolf); a
+        report about a wolf is drawn in the wolves' colour. Vote after vote, the tables are
+        the belief trajectory of the game."""
+        if not e.beliefs:
+            return []
+        targets = sorted({t for told in e.beliefs.values() for t in told})
+        table = Table(
+            title=f"Day {e.day} beliefs: P(wolf) reported with the vote",
+            box=box.SIMPLE_HEAD,
+            title_justify="left",
+            pad_edge=False,
+        )
+        table.add_column("By")
+        for t in targets:
+            table.add_column(str(t), justify="right")
+        for believer in sorted(e.beliefs):
+            told = e.beliefs[believer]
+            cells = [
+                Text(
+                    "" if t not in told else f"{told[t]:.2f}",
+                    style=TEAM_STYLES[Team.WOLVES] if self.team(t) is Team.WOLVES else "",
+                )
+                for t in targets
+            ]
+            table.add_row(self.seat(believer, role=True), *cells)
+        return [table]
 
     def _game_end(self, e: Entry) -> list[RenderableType]:
         identities = [Identity(i) for i in e.detail.get("identities", [])]
@@ -437,7 +465,7 @@ def harmless_entry(entry: Entry) -> Entry:
         exchanges={k: visible(v) for k, v in entry.exchanges.items()},
         fallbacks=tuple(harmless(fb) for fb in entry.fallbacks),
         note=visible(entry.note),
-    )
+    )  # beliefs are numbers: nothing to make harmless
 
 
 _DECISION_ORDER = {kind.value: i for i, kind in enumerate(DecisionKind)}
