@@ -185,9 +185,19 @@ def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
         )
         if value
     ]
-    if getattr(args, "config", None) is not None and _run_config(args) != saved.config:
+    rules = _run_config(args).model_copy(update={"beliefs": saved.config.beliefs})
+    if getattr(args, "config", None) is not None and rules != saved.config:
         raise ConfigError(
             [("--config", f"run {saved.name} exists with other rules: pick another --name")]
+        )
+    if getattr(args, "beliefs", False) and not saved.config.beliefs:
+        raise ConfigError(
+            [
+                (
+                    "--beliefs",
+                    f"run {saved.name} was played without belief reports: pick a new --name",
+                )
+            ]
         )
     if given:
         if args.players or args.roster or args.lineup:
