@@ -540,11 +540,11 @@ async def vote(ctx: PhaseContext) -> RoleResult:
         lines.append("Tie between seats " + ", ".join(map(str, result.pk)) + ": PK round.")
     elif result.exiled is not None:
         lines.append(f"Exiled: {_seat(state, result.exiled)}.")
+    else:
+        lines.append("Nobody is exiled.")
     shown, revealed = _reveal(state, [] if result.exiled is None else [result.exiled])
     if shown:
         lines.append(shown.strip())
-    else:
-        lines.append("Nobody is exiled.")
     return ctx.result(
         Phase.VOTE,
         "\n".join(lines),
