@@ -24,7 +24,7 @@ from typing import Any, Generic, Literal, TypeVar
 from .errors import ConflictError, WorkflowError
 from .events import Draft, Event, Meta
 from .ids import IdSource
-from .objects import digest_of
+from .objects import PutMany, digest_of
 from .store import BatchAppend, EventStore
 from .workflow import (
     ATTACHMENTS,
@@ -397,9 +397,13 @@ class WorkflowRule(Generic[S]):
     def _write_batch(self, items: Sequence[tuple[_Prepared, int]]) -> list[Event | ConflictError]:
         """Store every item's content, then append all of them: in one transaction where the
         store can (a group commit: one sync for a tick's events), else one by one."""
-        for prepared, _ in items:
-            for blob in prepared.blobs:
-                self.store.objects.put(blob)
+        objects = self.store.objects
+        if isinstance(objects, PutMany):
+            objects.put_many([blob for prepared, _ in items for blob in prepared.blobs])
+        else:
+            for prepared, _ in items:
+                for blob in prepared.blobs:
+                    objects.put(blob)
         if isinstance(self.store, BatchAppend):
             return self.store.append_batch([(p.draft, version) for p, version in items])
         written: list[Event | ConflictError] = []

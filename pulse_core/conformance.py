@@ -30,7 +30,7 @@ from .errors import ConflictError, InvalidEventError
 from .events import CODE_REV, Draft, Event, Meta
 from .ids import IdSource
 from .objects import digest_of
-from .store import EventStore
+from .store import BatchAppend, EventStore
 
 __all__ = ["EventStoreConformance"]
 
@@ -227,6 +227,47 @@ class EventStoreConformance(ABC):
             assert store.get(draft.id) is None
             store.objects.put(b"never stored")
             assert store.append(draft, 0).version == 1
+
+    # -- batches (stores that have append_batch) -------------------------------------------
+    def test_a_batch_appends_each_item_and_reports_each_conflict(self, tmp_path: Path) -> None:
+        with self.opened(tmp_path) as store:
+            if not isinstance(store, BatchAppend):
+                return
+            first, second, third = _IDS.new(), _IDS.new(), _IDS.new()
+            _append(store, second, "already there")
+            items = [
+                (_draft(store, first, "a"), 0),
+                (_draft(store, second, "stale"), 0),
+                (_draft(store, third, "c"), 0),
+                (_draft(store, first, "a again"), 1),
+            ]
+            done = store.append_batch(items)
+            assert [type(d) for d in done] == [Event, ConflictError, Event, Event]
+            conflict = done[1]
+            assert isinstance(conflict, ConflictError)
+            assert (conflict.key, conflict.expected, conflict.actual) == (second, 0, 1)
+            assert [e.seq for e in done if isinstance(e, Event)] == [2, 3, 4]
+            assert store.read_after(1) == [d for d in done if isinstance(d, Event)]
+            assert [e.version for e in store.chain(first)] == [1, 2]
+            assert store.get(items[1][0].id) is None
+            # a retried batch (acknowledged or not) returns the stored events
+            again = store.append_batch([items[0], items[2]])
+            assert again == [done[0], done[2]]
+            assert store.last_seq() == 4
+
+    def test_a_batch_with_an_invalid_item_appends_nothing(self, tmp_path: Path) -> None:
+        with self.opened(tmp_path) as store:
+            if not isinstance(store, BatchAppend):
+                return
+            key = _IDS.new()
+            good = _draft(store, key, "fine")
+            moment = _IDS.now()
+            absent = Draft(_IDS.new(moment), moment, KIND, _IDS.new(), digest_of(b"absent"))
+            with _raises(InvalidEventError):
+                store.append_batch([(good, 0), (absent, 0)])
+            assert store.last_seq() == 0
+            assert store.get(good.id) is None
+            assert store.append_batch([(good, 0)])[0] == store.chain(key)[0]
 
     # -- reads ----------------------------------------------------------------------------
     def test_chain_is_in_version_order(self, tmp_path: Path) -> None:

@@ -11,12 +11,14 @@ import contextlib
 import hashlib
 import os
 import threading
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from .errors import CorruptObjectError, ObjectNotFoundError
 
-__all__ = ["FileObjectStore", "MemoryObjectStore", "ObjectStore", "digest_of"]
+__all__ = ["FileObjectStore", "MemoryObjectStore", "ObjectStore", "PutMany", "digest_of"]
 
 _TMP_SUFFIX = ".tmp"
 
@@ -36,6 +38,13 @@ class ObjectStore(Protocol):
         ...
 
     def has(self, digest: str) -> bool: ...
+
+
+@runtime_checkable
+class PutMany(Protocol):
+    """An object store that stores many objects at once, faster than one by one."""
+
+    def put_many(self, blobs: Iterable[bytes]) -> list[str]: ...
 
 
 class MemoryObjectStore:
@@ -111,6 +120,55 @@ class FileObjectStore:
         if final.exists():
             return digest
         final.parent.mkdir(exist_ok=True)
+        tmp = self._write_temp(final, data, sync=self._durable)
+        try:
+            os.replace(tmp, final)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+            raise
+        if self._durable:
+            self._fsync_dir(final.parent)
+        return digest
+
+    def put_many(self, blobs: Iterable[bytes]) -> list[str]:
+        """Store many objects; their hashes in order. When durable, the new files and then
+        their folders are synced in parallel: the disk is waited for about once, not once
+        per object. Each object is whole and durable before this returns, as with ``put``."""
+        digests: list[str] = []
+        new: dict[Path, bytes] = {}
+        for data in blobs:
+            digest = digest_of(data)
+            digests.append(digest)
+            final = self.path_of(digest)
+            if final not in new and not final.exists():
+                new[final] = data
+        if not self._durable or len(new) < 2:
+            for data in new.values():
+                self.put(data)
+            return digests
+        for final in new:
+            final.parent.mkdir(exist_ok=True)
+        temps: dict[Path, Path] = {}
+
+        def write(final: Path) -> None:
+            temps[final] = self._write_temp(final, new[final], sync=True)
+
+        try:
+            with ThreadPoolExecutor(min(16, len(new))) as pool:
+                list(pool.map(write, new))
+                for final in list(temps):
+                    os.replace(temps[final], final)
+                    del temps[final]
+                list(pool.map(self._fsync_dir, {final.parent for final in new}))
+        finally:
+            for tmp in temps.values():  # written but never renamed: a failure part way
+                with contextlib.suppress(FileNotFoundError):
+                    tmp.unlink()
+        return digests
+
+    def _write_temp(self, final: Path, data: bytes, *, sync: bool) -> Path:
+        """``data`` in a new temp file beside ``final`` (synced if ``sync``)."""
         with self._lock:
             self._counter += 1
             n = self._counter
@@ -121,17 +179,14 @@ class FileObjectStore:
         try:
             with open(tmp, "wb") as fh:
                 fh.write(data)
-                if self._durable:
+                if sync:
                     fh.flush()
                     os.fsync(fh.fileno())
-            os.replace(tmp, final)
         except BaseException:
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
             raise
-        if self._durable:
-            self._fsync_dir(final.parent)
-        return digest
+        return tmp
 
     @staticmethod
     def _fsync_dir(path: Path) -> None:

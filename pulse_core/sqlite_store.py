@@ -124,6 +124,8 @@ class SQLiteEventStore:
         self.read_only = read_only
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        elif not self.path.is_file():  # before the object store, which would make folders
+            raise PulseError(f"{self.path}: no such store")
         self.objects: ObjectStore = (
             objects
             if objects is not None

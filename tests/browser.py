@@ -52,9 +52,11 @@ def _unavailable(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """A Playwright browser context factory on the system's Chromium, fresh profile."""
+    """A Chromium context (Playwright on the system's Chromium, a fresh profile) for one
+    module. While it is open an event loop runs on this thread, so ``asyncio.run`` there
+    fails: browser tests play games through ``off_loop``, and come last in their module."""
     executable = chromium_path()
     if executable is None:
         _unavailable("no chromium on this machine (bash scripts/check installs it as root)")
@@ -78,8 +80,11 @@ def browser() -> Iterator[Any]:
             shutil.rmtree(profile, ignore_errors=True)
 
 
-def open_page(context: Any, url: str, *, width: int = 1280) -> tuple[Any, list[str]]:
-    """A new tab at ``url`` once the viewer is ready; the list collects page errors,
+def open_page(
+    context: Any, url: str, *, width: int = 1280, ready: str = "body[data-ready]"
+) -> tuple[Any, list[str]]:
+    """A new tab at ``url`` once ``ready`` shows (the viewer has drawn); the list collects
+    page errors,
     console errors and dialogs (an ``alert`` from injected script would land there)."""
     page = context.new_page()
     page.set_viewport_size({"width": width, "height": 900})
@@ -95,5 +100,5 @@ def open_page(context: Any, url: str, *, width: int = 1280) -> tuple[Any, list[s
 
     page.on("dialog", dialog)
     page.goto(url)
-    page.wait_for_selector("body[data-ready]")
+    page.wait_for_selector(ready, state="attached")
     return page, problems

@@ -46,6 +46,7 @@ from .argtypes import (
     DEFAULT_STORE,
     EXIT_INTERRUPTED,
     is_number,
+    positive_float,
     positive_int,
     seat_number,
     whole_number,
@@ -75,6 +76,7 @@ from .replay import (
 )
 from .replay.catalog import list_games
 from .scope import TopicScope, floor_seq
+from .serve.cli import add_serve
 from .state import GameState
 from .storefaults import STORAGE_ERRORS, StoreFault, check_objects, explain, refuse_damaged
 
@@ -285,10 +287,15 @@ def _confirm(question: str) -> bool:
 
 # -- playing ---------------------------------------------------------------------------------
 async def _drive(
-    rule: WorkflowRule[GameState | None], scope: TopicScope, game_id: str, seating: SpecSeating
+    rule: WorkflowRule[GameState | None],
+    scope: TopicScope,
+    game_id: str,
+    seating: SpecSeating,
+    pace: float = 0.0,
 ) -> str:
     """Tick until the game ends or fails; returns the status. The live view is drawn from
-    the events each tick reads (the scope passes them on)."""
+    the events each tick reads (the scope passes them on); ``pace`` seconds pass between
+    steps, so people can follow a mock game as it is played."""
     try:
         while True:
             appended = await rule.tick()
@@ -298,6 +305,8 @@ async def _drive(
                 return status
             if appended == 0:  # another runner holds the next step: wait for it
                 await asyncio.sleep(0.05)
+            elif pace:
+                await asyncio.sleep(pace)
     finally:
         await seating.aclose()
 
@@ -310,15 +319,16 @@ def _run_game(
     live: LiveReplay | None,
     *,
     resume_failed: bool = False,
+    pace: float = 0.0,
 ) -> str:
     scope = TopicScope(store, [game_id], on_read=None if live is None else live.feed)
     rule = WorkflowRule(werewolf_workflow(seating), scope)
     rule.cursor = floor_seq(store, [game_id])
     try:
-        status = asyncio.run(_drive(rule, scope, game_id, seating))
+        status = asyncio.run(_drive(rule, scope, game_id, seating, pace))
         if status == "failed" and resume_failed:
             _resume_failed(rule, game_id, store.path)
-            status = asyncio.run(_drive(rule, scope, game_id, seating))
+            status = asyncio.run(_drive(rule, scope, game_id, seating, pace))
     except KeyboardInterrupt:
         raise _Interrupted(game_id, resume) from None
     finally:
@@ -543,7 +553,7 @@ def run_play(args: argparse.Namespace) -> int:
         live = _live(args, console, store, game_id)
         resume = _resume_command(game_id, args)
         then.append(resume)
-        status = _run_game(store, game_id, resume, seating, live)
+        status = _run_game(store, game_id, resume, seating, live, pace=args.pace or 0.0)
         return _finish(
             console, store, args.store, game_id, status, resume, lineup.prices, _humans(specs)
         )
@@ -576,6 +586,12 @@ def add_play(subparsers: Any) -> None:
     _add_store(parser)
     _add_live_view(parser)
     _add_variants(parser)
+    parser.add_argument(
+        "--pace",
+        type=positive_float,
+        metavar="SECONDS",
+        help="pause between steps, to watch a mock game being played (werewolf serve)",
+    )
     parser.set_defaults(run=run_play)
 
 
@@ -801,6 +817,7 @@ SUBCOMMANDS: list[Callable[[Any], None]] = [
     add_replay,
     add_games,
     add_arena,
+    add_serve,
 ]
 """One function per subcommand; each adds its parser and sets ``run``."""
 

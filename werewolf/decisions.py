@@ -51,7 +51,11 @@ class DecisionKind(StrEnum):
 
     @property
     def speaks(self) -> bool:
-        return self in (DecisionKind.WOLF_TALK, DecisionKind.SPEECH, DecisionKind.LAST_WORDS)
+        return self in _SPEAKING
+
+
+# a set made once: reading enum members is slow, and every answer asks this
+_SPEAKING = frozenset({DecisionKind.WOLF_TALK, DecisionKind.SPEECH, DecisionKind.LAST_WORDS})
 
 
 @dataclass(frozen=True, slots=True)

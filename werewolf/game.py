@@ -113,7 +113,19 @@ class _GameCache:
         self._cache: dict[str, tuple[int, str, GameState]] = {}
         self._views: dict[str, ViewCache] = {}
         self._ahead: dict[str, dict[str, Any]] = {}
-        self.immediate: dict[str, bool] = {}  # games whose seats all answer at once
+        # per game: its players, and whether every one answers at once (Player.immediate)
+        self.immediate: dict[str, tuple[Mapping[int, Player], bool]] = {}
+
+    def eager(self, game_id: str) -> bool:
+        known = self.immediate.get(game_id)
+        return known is not None and known[1]
+
+    def seat(self, game_id: str, players: Mapping[int, Player]) -> None:
+        """Note the players of a game's phase (checked again only when they change)."""
+        known = self.immediate.get(game_id)
+        if known is None or known[0] is not players:
+            immediate = all(getattr(p, "immediate", False) for p in players.values())
+            self.immediate[game_id] = (players, immediate)
 
     def ahead(self, game_id: str) -> dict[str, Any]:
         """Decisions of this game asked ahead of their phase (see phases._ask_seer_ahead)."""
@@ -175,9 +187,7 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
         async def role(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
             state = cache.state(topic_id, chain)
             players = seating(topic_id, state)
-            cache.immediate[topic_id] = all(
-                getattr(p, "immediate", False) for p in players.values()
-            )
+            cache.seat(topic_id, players)
             ctx = PhaseContext(
                 chain,
                 state,
@@ -211,5 +221,5 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
         fold=fold,
         initial=None,
         # a game's phases run inline once its first phase found every seat immediate
-        eager=lambda topic_id, state: cache.immediate.get(topic_id, False),
+        eager=lambda topic_id, state: cache.eager(topic_id),
     )

@@ -226,7 +226,8 @@ def load_lineup(path: str | os.PathLike[str]) -> Lineup:
 
 
 def parse_seat_arg(text: str) -> tuple[int, SeatSpec]:
-    """``"3=llm:gpt-4o-mini"`` -> ``(3, SeatSpec(kind="llm", model="gpt-4o-mini"))``."""
+    """``"3=llm:gpt-4o-mini"`` -> ``(3, SeatSpec(kind="llm", model="gpt-4o-mini"))``;
+    ``"3=mock:bold"`` -> ``(3, SeatSpec(kind="mock", personality="bold"))``."""
     seat_text, sep, spec_text = text.partition("=")
     shown = repr(clip(text))
     if not sep or not is_number(seat_text.strip()):
@@ -238,6 +239,10 @@ def parse_seat_arg(text: str) -> tuple[int, SeatSpec]:
         raise ConfigError(
             [("--seat", f"{shown}: an llm seat names its model: {seat_text.strip()}=llm:MODEL")]
         )
+    if kind == "mock" and model:  # 3=mock:bold: the part after the colon is a personality
+        return int(seat_text.strip()), SeatSpec(kind="mock", personality=model)
     if kind != "llm" and model:
-        raise ConfigError([("--seat", f"{shown}: only llm seats take a model")])
+        raise ConfigError(
+            [("--seat", f"{shown}: only llm seats take a model (mock seats a personality)")]
+        )
     return int(seat_text), SeatSpec.model_validate({"kind": kind, "model": model or None})

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from pulse_core import Draft, Event, EventStore
+from pulse_core import ConflictError, Draft, Event, EventStore
 from pulse_core.objects import ObjectStore
+from pulse_core.store import BatchAppend
 
 __all__ = ["TopicScope", "floor_seq"]
 
@@ -37,6 +38,18 @@ class TopicScope:
 
     def append(self, draft: Draft, expected_version: int) -> Event:
         return self._store.append(draft, expected_version)
+
+    def append_batch(self, items: Sequence[tuple[Draft, int]]) -> list[Event | ConflictError]:
+        """One transaction for all of ``items`` where the store can, else one by one."""
+        if isinstance(self._store, BatchAppend):
+            return self._store.append_batch(items)
+        done: list[Event | ConflictError] = []
+        for draft, expected_version in items:
+            try:
+                done.append(self._store.append(draft, expected_version))
+            except ConflictError as exc:
+                done.append(exc)
+        return done
 
     def chain(self, key: str) -> list[Event]:
         return self._store.chain(key)

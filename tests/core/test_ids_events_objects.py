@@ -286,6 +286,23 @@ def test_missing_objects_raise_object_not_found(objects: ObjectStore) -> None:
             objects.get(malformed)
 
 
+@pytest.mark.parametrize("durable", [True, False])
+def test_put_many_stores_each_object_once_and_leaves_no_temp_file(
+    tmp_path: Path, durable: bool
+) -> None:
+    store = FileObjectStore(tmp_path / "objects", durable=durable)
+    old = store.put(b"already there")
+    blobs = [f"object {i}".encode() for i in range(40)] + [b"object 3", b"already there"]
+    digests = store.put_many(blobs)
+    assert digests == [digest_of(b) for b in blobs]
+    assert all(store.get(d) == b for d, b in zip(digests, blobs, strict=True))
+    assert digests[-1] == old
+    files = [p for p in (tmp_path / "objects").rglob("*") if p.is_file()]
+    assert len(files) == 41
+    assert not [p for p in files if p.name.endswith(".tmp")]
+    assert store.put_many([]) == []
+
+
 def test_file_objects_fan_out_by_the_first_two_hex_digits(tmp_path: Path) -> None:
     store = FileObjectStore(tmp_path / "objects")
     digest = store.put(b"layout")

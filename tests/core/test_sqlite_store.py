@@ -252,3 +252,23 @@ def test_processes_opening_a_new_file_at_once_all_get_a_store(tmp_path: Path) ->
     ]
     errors = [p.communicate(timeout=60)[1] for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
+
+
+def test_a_read_only_store_reads_beside_a_writer_and_refuses_every_write(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "with space" / "events.db"
+    with pytest.raises(PulseError, match="no such store"):
+        SQLiteEventStore(path, read_only=True)
+    assert not path.parent.exists()  # nothing created
+    topic = IDS.new()
+    with SQLiteEventStore(path) as writer:
+        first = append(writer, topic, "one")
+        with SQLiteEventStore(path, read_only=True) as reader:
+            assert reader.chain(topic) == [first]
+            second = append(writer, topic, "two")  # a running game goes on appending
+            assert reader.read_after(first.seq) == [second]
+            with pytest.raises(sqlite3.OperationalError, match="readonly"):
+                append(reader, topic, "three")
+            with pytest.raises(sqlite3.OperationalError, match="readonly"):
+                reader.execute_raw("CREATE TABLE x (a)")

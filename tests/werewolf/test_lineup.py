@@ -23,12 +23,17 @@ def test_seat_args() -> None:
         ("3", "write SEAT=KIND"),
         ("3=robot", "kind must be one of mock, random, llm, human"),
         ("3=llm", "an llm seat names its model"),
-        ("3=mock:gpt", "only llm seats take a model"),
+        ("3=random:gpt", "only llm seats take a model"),
     ],
 )
 def test_bad_seat_args(arg: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         parse_seat_arg(arg)
+
+
+def test_a_mock_seat_arg_names_a_personality() -> None:
+    assert parse_seat_arg("3=mock:bold") == (3, SeatSpec(kind="mock", personality="bold"))
+    assert parse_seat_arg("4=mock") == (4, SeatSpec(kind="mock"))
 
 
 def test_lineup_file_round_trip(tmp_path: Path) -> None:

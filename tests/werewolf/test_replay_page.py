@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,73 @@ def test_seat_and_public_files_hold_only_their_view(path: Path) -> None:
             assert ("seer-check" in phases) == (identity == "seer")
 
 
+@dataclass(frozen=True)
+class Story:
+    """The facts of a sample game the page must show, read from its log (the sample is
+    regenerated whenever the mock players change, so its story is not written here)."""
+
+    shooter: int
+    shot: int  # the hunter's target
+    shot_day: int
+    victim: int  # the wolves' last victim
+    victim_night: int
+    pk_day: int  # the first day with a PK round
+    pk_speeches: int
+    first_vote_top: int  # the most votes against one seat in the first vote
+    dead_by_day1: int  # seats dead at the end of day 1
+    exiled1: int  # the seat exiled on day 1 (through the PK if there was one)
+    names: tuple[str, ...]
+    last_day: int
+    result: str  # how the page words the winner
+
+
+def story(log: GameLog) -> Story:
+    chain = log.chain
+    shot = next(e for e in chain if e.role == "hunter-shot" and e.meta["diff"]["target"])
+    targets = {e.meta["day"]: e.meta["diff"]["target"] for e in chain if e.role == "wolf-night"}
+    victims = [
+        (e.meta["day"], seat)
+        for e in chain
+        if e.role == "dawn"
+        for seat in e.meta["diff"]["died"]
+        if targets.get(e.meta["day"]) == seat
+    ]
+    votes = [e for e in chain if e.role == "vote"]
+    pk_day = next(e.meta["day"] for e in votes if e.meta["diff"]["pk"])
+    dead = {
+        s
+        for e in chain
+        if e.meta.get("day") == 1 and e.role in ("dawn", "vote", "hunter-shot")
+        for s in (
+            e.meta["diff"].get("died")
+            or [e.meta["diff"].get("exiled") or e.meta["diff"].get("target")]
+        )
+        if s
+    }
+    exiled1 = next(e.meta["diff"]["exiled"] for e in votes if e.meta["diff"]["exiled"])
+    return Story(
+        shooter=shot.meta["diff"]["shooter"],
+        shot=shot.meta["diff"]["target"],
+        shot_day=shot.meta["day"],
+        victim=victims[-1][1],
+        victim_night=victims[-1][0],
+        pk_day=pk_day,
+        pk_speeches=sum(
+            1
+            for e in chain
+            if e.role == "day-speech" and e.meta["day"] == pk_day and e.meta["detail"]["pk"]
+        ),
+        first_vote_top=max(c for _, c in votes[0].meta["detail"]["counts"]),
+        dead_by_day1=len(dead),
+        exiled1=exiled1,
+        names=tuple(chain[0].meta["game"]["names"]),
+        last_day=chain[-1].meta["day"],
+        result={"good": "The good side wins", "wolves": "The wolves win"}[
+            chain[-1].meta["diff"]["winner"]
+        ],
+    )
+
+
 def test_god_page_folds_each_decision_with_reasoning_and_causes() -> None:
     log = load_replay_file(ROOT / "replays" / "pk-and-hunter.jsonl")
     data = page_data(log)
@@ -129,10 +197,12 @@ def test_god_page_folds_each_decision_with_reasoning_and_causes() -> None:
     assert decision["seat"] == speech["diff"]["speaker"]
     assert decision["decision"] == "speech"
     assert decision["reasoning"]
-    assert data["fates"]["9"] == "shot by the hunter, day 1"
-    assert data["fates"]["5"] == "killed by wolves, night 4"
+    told = story(log)
+    assert data["fates"][str(told.shot)] == f"shot by the hunter, day {told.shot_day}"
+    victim, night = str(told.victim), told.victim_night
+    assert data["fates"][victim] == f"killed by wolves, night {night}"
     public = page_data(log, ViewSpec(ViewKind.PUBLIC))
-    assert public["fates"]["5"] == "died, night 4"  # the public never learns the cause
+    assert public["fates"][victim] == f"died, night {night}"  # the public never learns why
 
 
 def test_every_game_string_is_escaped_and_stripped_of_controls() -> None:

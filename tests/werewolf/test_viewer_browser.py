@@ -13,7 +13,7 @@ from pulse_core import SQLiteEventStore
 from tests.browser import browser, off_loop, open_page
 from tests.openai_server import OpenAIServer
 from tests.werewolf.llm_support import LegalTable, llm_specs, play
-from tests.werewolf.test_replay_page import HOSTILE, hostile_game
+from tests.werewolf.test_replay_page import HOSTILE, hostile_game, story
 from werewolf.replay import ViewKind, ViewSpec, load_game, load_replay_file, replay_html
 
 __all__ = ["browser"]  # the fixture, imported for this module
@@ -35,20 +35,25 @@ def fate(page: Any, seat: int) -> str:
     return str(page.locator(f'#cast tr[data-seat="{seat}"] td').nth(3).inner_text())
 
 
+PK_SAMPLE = ROOT / "replays" / "pk-and-hunter.jsonl"
+
+
 @pytest.fixture(scope="module")
 def pk_page(tmp_path_factory: pytest.TempPathFactory) -> str:
-    log = load_replay_file(ROOT / "replays" / "pk-and-hunter.jsonl")
+    log = load_replay_file(PK_SAMPLE)
     return write_page(tmp_path_factory.mktemp("pages"), "god.html", replay_html(log))
 
 
 def test_step_with_buttons_and_keys_and_the_cast_follows(browser: Any, pk_page: str) -> None:
+    told = story(load_replay_file(PK_SAMPLE))
+    assert told.shot_day == 1, "the sample's hunter shoots on day 1"
     page, problems = open_page(browser, pk_page)
     assert heading(page) == "Night 1"
-    assert fate(page, 9) == "alive"
+    assert fate(page, told.shot) == "alive"
     page.click("#next")
     assert heading(page) == "Day 1"
-    assert fate(page, 9) == "shot by the hunter, day 1"  # the god view knows the cause
-    assert page.locator("#cast tr.dead").count() == 2  # seat 1 exiled, seat 9 shot
+    assert fate(page, told.shot) == "shot by the hunter, day 1"  # the god view knows why
+    assert page.locator("#cast tr.dead").count() == told.dead_by_day1
     page.keyboard.press("ArrowRight")
     assert heading(page) == "Night 2"
     page.keyboard.press("ArrowLeft")
@@ -56,23 +61,26 @@ def test_step_with_buttons_and_keys_and_the_cast_follows(browser: Any, pk_page: 
     assert heading(page) == "Night 1"
     assert page.is_disabled("#prev")
     page.keyboard.press("End")
-    assert heading(page) == "Day 4"
+    assert heading(page) == f"Day {told.last_day}"
     assert page.is_disabled("#next")
-    assert "The wolves win" in page.locator(".item.game-end").inner_text()
+    assert told.result in page.locator(".item.game-end").inner_text()
     page.click('#steps button:has-text("Day 1")')
     assert heading(page) == "Day 1"
-    # the vote picture: who voted whom, and the PK re-vote of day 3 apart
+    # the vote picture: who voted whom, and the PK re-vote apart
     vote = page.locator(".item.vote").first
     assert "Day 1 vote" in vote.inner_text()
-    assert vote.locator(".votes .count").first.inner_text() == "8"
-    page.click('#steps button:has-text("Day 3")')
+    assert vote.locator(".votes .count").first.inner_text() == str(told.first_vote_top)
+    day = told.pk_day
+    page.click(f'#steps button:has-text("Day {day}")')
     titles = page.locator(".item.vote .what").all_inner_texts()
-    assert titles == ["Day 3 vote", "Day 3 PK re-vote"]
-    assert page.locator(".item.day-speech", has_text="PK speech").count() == 2
+    assert titles[:2] == [f"Day {day} vote", f"Day {day} PK re-vote"]
+    pk_speeches = page.locator(".item.day-speech", has_text="PK speech").count()
+    assert pk_speeches == told.pk_speeches
     assert problems == []
 
 
 def test_fold_filter_language_and_theme(browser: Any, pk_page: str) -> None:
+    told = story(load_replay_file(PK_SAMPLE))
     page, problems = open_page(browser, pk_page)
     page.click("#next")  # day 1: speeches, each with its reasoning folded
     fold = page.locator(".item.day-speech details.decision").first
@@ -80,14 +88,16 @@ def test_fold_filter_language_and_theme(browser: Any, pk_page: str) -> None:
     assert not reasoning.is_visible()
     fold.locator("summary").click()
     assert reasoning.is_visible()
-    assert "vote seat 9" in reasoning.inner_text()
-    # highlight seat 9: its own items stand out, the others fade
-    page.select_option("#seat-filter", "9")
+    assert reasoning.inner_text().strip()
+    # highlight the seat exiled on day 1: its own items stand out, the others fade
+    seat = told.exiled1
+    page.select_option("#seat-filter", str(seat))
     items = page.locator("#section-body .item")
     highlighted = page.locator("#section-body .item.hl")
-    assert highlighted.count() >= 3  # its speech, the vote, the hunter's shot
+    assert highlighted.count() >= 3  # its speech, the vote, its last words
     assert highlighted.count() + page.locator("#section-body .item.dim").count() == items.count()
-    assert "9 Ivo" in page.locator(".item.day-speech.hl").first.inner_text()
+    name = f"{seat} {told.names[seat - 1]}"
+    assert name in page.locator(".item.day-speech.hl").first.inner_text()
     page.select_option("#seat-filter", "")
     assert page.locator("#section-body .item.dim").count() == 0
     # labels in Chinese and back; the game's own words stay as they are

@@ -172,7 +172,8 @@ class SpecSeating:
 
     def _options(self, spec: SeatSpec, *, probe: bool = False) -> dict[str, Any]:
         if spec.kind == "mock":
-            return {} if spec.personality is None else {"personality": spec.personality}
+            chosen = {} if spec.personality is None else {"personality": spec.personality}
+            return {**chosen, "lang": self.lang}
         if spec.kind == "llm":
             return {"spec": spec, "clients": self.clients, "lang": self.lang, "meter": self.meter}
         if spec.kind == "human":

@@ -2,7 +2,10 @@
 
 ``list_games`` is the query behind ``werewolf games`` (and any other listing, such as a
 page of games): it reads the store's topics, then the events of the games it shows, and
-returns plain data; drawing it is the caller's job.
+returns plain data; drawing it is the caller's job. ``Catalog`` keeps the same summaries
+for a long-lived reader (``werewolf serve``): it reads only the events appended since its
+last ``refresh`` (a seq cursor), keeping each game's first and last event, which is all a
+summary needs, and ``select`` filters by board, winner, arena run and start date.
 """
 
 from __future__ import annotations
@@ -19,7 +22,10 @@ from ..config import STANDARD_NINE
 from ..errors import ConfigError
 from .format import KIND_PREFIX
 
-__all__ = ["GameSummary", "game_summary", "list_games"]
+__all__ = ["UNFINISHED", "Catalog", "GameSummary", "game_summary", "list_games"]
+
+UNFINISHED = "unfinished"
+"""The ``winner`` filter value of ``Catalog.select`` for games that have not ended."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,3 +103,54 @@ def list_games(store: EventStore, *, limit: int | None = None) -> list[GameSumma
         if chain and chain[0].kind.startswith(KIND_PREFIX):
             shown.append(game_summary(chain))
     return shown
+
+
+class Catalog:
+    """Every werewolf game in ``store``, brought up to date by ``refresh``."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self.cursor = 0  # the last seq read
+        self._ends: dict[str, tuple[Event, Event]] = {}  # game -> (start event, last event)
+        self._games: dict[str, GameSummary] = {}
+
+    def refresh(self) -> None:
+        changed: set[str] = set()
+        for event in self.store.read_after(self.cursor):
+            self.cursor = event.seq
+            if not event.kind.startswith(KIND_PREFIX):
+                continue
+            known = self._ends.get(event.key)
+            if known is not None:
+                self._ends[event.key] = (known[0], event)
+            elif event.version == 1:
+                self._ends[event.key] = (event, event)
+            changed.add(event.key)
+        for key in changed & self._ends.keys():
+            start, last = self._ends[key]
+            self._games[key] = game_summary([start] if last is start else [start, last])
+
+    def select(
+        self,
+        *,
+        board: str | None = None,
+        winner: str | None = None,
+        run: str | None = None,
+        date: str | None = None,
+    ) -> list[GameSummary]:
+        """The games that match every filter given, newest first. ``winner`` is
+        ``wolves``, ``good``, ``draw`` or ``unfinished``; ``date`` is ``YYYY-MM-DD`` (UTC)."""
+        out = [
+            g
+            for g in self._games.values()
+            if (not board or g.board == board)
+            and (not winner or (g.winner or UNFINISHED) == winner)
+            and (not run or g.run == run)
+            and (not date or g.started.date().isoformat() == date)
+        ]
+        out.sort(key=lambda g: (g.started, g.game_id), reverse=True)
+        return out
+
+    def values(self, field: str) -> list[str]:
+        """The distinct values of ``board`` or ``run`` among the games, sorted."""
+        return sorted({str(v) for g in self._games.values() if (v := getattr(g, field))})

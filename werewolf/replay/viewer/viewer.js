@@ -32,7 +32,7 @@
       "wolf-talk": "wolf talk", "wolf-kill": "wolf kill", "last-words": "last words", hunter_d: "hunter",
       seen_by_all: "public",
       werewolf: "werewolf", villager: "villager", witch_r: "witch", seer_r: "seer", hunter_r: "hunter",
-      guard: "guard", idiot: "idiot", wolves: "wolves", good: "good",
+      guard: "guard", idiot: "idiot", wolves: "wolves", good: "good", games: "games",
     },
     zh: {
       title: "狼人杀", game: "对局 {0}", seed: "种子 {0}", god: "上帝视角", public: "公开视角",
@@ -59,11 +59,12 @@
       "wolf-talk": "狼人夜聊", "wolf-kill": "狼人刀人", "last-words": "遗言", hunter_d: "猎人开枪",
       seen_by_all: "公开",
       werewolf: "狼人", villager: "村民", witch_r: "女巫", seer_r: "预言家", hunter_r: "猎人",
-      guard: "守卫", idiot: "白痴", wolves: "狼人阵营", good: "好人阵营",
+      guard: "守卫", idiot: "白痴", wolves: "狼人阵营", good: "好人阵营", games: "对局列表",
     },
   };
-  const DECISIONS = { witch: "witch_r", seer: "seer_r", hunter: "hunter_d", speech: "speech", vote: "vote_d" };
-  LABELS.en.vote_d = "vote"; LABELS.zh.vote_d = "投票";
+  const DECISIONS = { witch: "witch_r", seer: "seer_r", hunter: "hunter_d", speech: "speech_d", vote: "vote_d" };
+  Object.assign(LABELS.en, { vote_d: "vote", speech_d: "speech" });
+  Object.assign(LABELS.zh, { vote_d: "投票", speech_d: "发言" });
   const ROLES = { witch: "witch_r", seer: "seer_r", hunter: "hunter_r" };
   let lang = pick("werewolf-lang", data.game.lang === "zh" ? "zh" : "en");
 
@@ -319,6 +320,13 @@
     select.value = focus === null ? "" : String(focus);
     $("cast-head").replaceChildren(...["c_seat", "c_name", "c_role", "c_fate"].map((k) => el("th", {}, t(k))));
     if (data.live) $("live").textContent = data.ended ? t("ended_live") : "● " + t("live");
+    if (data.views) {  // served: other views of this game, and the way back to the list
+      const views = $("views");
+      views.hidden = false;
+      views.replaceChildren(...data.views.map((v) => el("option", { value: v.href, ...(v.current ? { selected: "" } : {}) }, v.label)));
+      $("view").hidden = true;
+    }
+    if (data.home) { $("home").hidden = false; $("home").href = data.home; $("home").textContent = "← " + t("games"); }
   }
 
   function renderSteps() {
@@ -401,6 +409,7 @@
     focus = ev.target.value === "" ? null : Number(ev.target.value);
     render();
   });
+  $("views").addEventListener("change", (ev) => { location.href = ev.target.value; });
   $("lang").addEventListener("click", () => { lang = lang === "en" ? "zh" : "en"; keep("werewolf-lang", lang); render(); });
   $("theme").addEventListener("click", () => {
     const root = document.documentElement;

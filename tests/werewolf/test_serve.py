@@ -1,0 +1,210 @@
+"""``werewolf serve`` on a real store and a real server (uvicorn on 127.0.0.1): the list and
+its filters, who may open which view, the arena report, the store left untouched, and in
+headless Chromium a game followed live while a mock game is played into the store."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import re
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pulse_core import SQLiteEventStore, WorkflowRule
+from tests.browser import browser, off_loop, open_page
+from werewolf.cli import main
+from werewolf.game import start_game, werewolf_workflow
+from werewolf.players import mock_seating
+
+__all__ = ["browser"]  # the fixture, imported for this module
+
+uvicorn = pytest.importorskip("uvicorn")
+from werewolf.serve.app import ServeConfig, make_app  # noqa: E402  (needs the serve extra)
+from werewolf.serve.cli import bind  # noqa: E402
+
+
+@contextlib.contextmanager
+def serving(config: ServeConfig) -> Iterator[str]:
+    """The app under uvicorn on a free port of 127.0.0.1, in a thread; yields its URL."""
+    sock = bind(0)
+    server = uvicorn.Server(
+        uvicorn.Config(make_app(config), log_level="warning", timeout_graceful_shutdown=1)
+    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(200):
+            if server.started:
+                break
+            threading.Event().wait(0.02)
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+def get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read().decode("utf-8")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode("utf-8")
+
+
+class PacedGame:
+    """A mock game played into ``store`` step by step: ``steps(n)`` plays n more events,
+    ``finish(pause)`` plays the rest with a pause between steps, in a thread."""
+
+    def __init__(self, store: Path, seed: int) -> None:
+        self.store = SQLiteEventStore(store)
+        self.rule = WorkflowRule(werewolf_workflow(mock_seating()), self.store)
+        self.game = start_game(self.rule, seed=seed)
+        self.thread: threading.Thread | None = None
+
+    def steps(self, n: int) -> None:
+        async def run() -> None:
+            for _ in range(n):
+                await self.rule.tick()
+
+        asyncio.run(run())
+
+    def finish(self, pause: float) -> None:
+        async def run() -> None:
+            while self.rule.status(self.game) == "running":
+                await self.rule.tick()
+                await asyncio.sleep(pause)
+
+        self.thread = threading.Thread(target=asyncio.run, args=(run(),), daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        if self.thread is not None:
+            self.thread.join(timeout=30)
+        self.store.close()
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two ended mock games and a small arena run, played by the command line."""
+    path = tmp_path_factory.mktemp("serve") / "games" / "werewolf.sqlite3"
+    for seed in (3, 5):
+        assert main(["play", "--quiet", "--seed", str(seed), "--store", str(path)]) == 0
+    assert (
+        main(["arena", "baseline", "--games", "12", "-q", "--workers", "1", "--store", str(path)])
+        == 0
+    )
+    return path
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_lists_filters_and_opens_games_read_only(store: Path) -> None:
+    before = digest(store)
+    with serving(ServeConfig(store)) as url:
+        status, page = get(url + "/")
+        assert status == 200
+        ids = re.findall(r'href="/game/([0-9A-Z]{26})"', page)
+        assert len(ids) == 14  # two played, twelve in the arena run
+        _, arena_only = get(url + "/?run=baseline")
+        assert len(re.findall(r'href="/game/', arena_only)) == 12
+        _, wolves = get(url + "/?winner=wolves")
+        _, good = get(url + "/?winner=good")
+        won = len(re.findall(r'href="/game/', wolves)) + len(re.findall(r'href="/game/', good))
+        assert won == 14  # every game ended with a winner (no draws at these seeds)
+        _, none = get(url + "/?date=1999-01-01")
+        assert "No game matches." in none
+        _, board = get(url + "/?board=standard-9")
+        assert len(re.findall(r'href="/game/', board)) == 14
+        # any view of an ended game; the page is the replay viewer with the other views
+        status, god = get(f"{url}/game/{ids[0]}?view=god")
+        assert status == 200
+        assert '"kind":"god"' in god
+        assert '"live":' not in god
+        assert get(f"{url}/game/{ids[0]}?view=seat&seat=10")[0] == 400
+        assert get(f"{url}/game/{'0' * 26}")[0] == 404
+        # the stream of an ended game says so at once and ends (a browser stops listening)
+        status, stream = get(f"{url}/game/{ids[0]}/events?view=public&after=999")
+        assert status == 200
+        assert stream.startswith("event: entries\n")
+        assert '"ended": true' in stream
+        # the arena report, with its charts and tables
+        status, report = get(url + "/arena/baseline")
+        assert status == 200
+        assert report.count("<svg") == 3
+        assert "Leaderboard" in report
+        assert "mock:cautious" in report
+        assert "baseline" in get(url + "/arena")[1]
+        assert get(url + "/arena/..%2Fwerewolf")[0] == 404
+    assert digest(store) == before  # read-only: not a byte changed
+
+
+def test_a_game_in_progress_opens_in_the_public_view_unless_god(tmp_path: Path) -> None:
+    path = tmp_path / "werewolf.sqlite3"
+    game = PacedGame(path, seed=7)
+    try:
+        game.steps(6)
+        with serving(ServeConfig(path)) as url:
+            status, page = get(f"{url}/game/{game.game}")
+            assert status == 200
+            assert f'"stream":"/game/{game.game}/events?view=public' in page
+            assert '"label":"god view"' not in page
+            status, refused = get(f"{url}/game/{game.game}?view=god")
+            assert status == 403
+            assert "--god" in refused
+            assert get(f"{url}/game/{game.game}?view=seat&seat=2")[0] == 403
+            assert get(f"{url}/game/{game.game}/events?view=god")[0] == 403
+        with serving(ServeConfig(path, god=True)) as url:
+            status, page = get(f"{url}/game/{game.game}?view=god")
+            assert status == 200
+            assert '"decisions"' in page
+    finally:
+        game.close()
+
+
+def test_the_store_may_appear_after_the_server_starts(tmp_path: Path) -> None:
+    path = tmp_path / "games" / "werewolf.sqlite3"
+    with serving(ServeConfig(path)) as url:
+        assert "play a game" in get(url + "/")[1]
+        assert not path.exists()  # the server creates nothing
+        assert main(["play", "--quiet", "--seed", "3", "--store", str(path)]) == 0
+        assert len(re.findall(r'href="/game/', get(url + "/")[1])) == 1
+
+
+def test_follow_a_live_game_in_the_browser(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "werewolf.sqlite3"
+    game = PacedGame(path, seed=11)
+    try:
+        off_loop(game.steps, 8)  # night 1 and the first speeches are in the store
+        with serving(ServeConfig(path, poll=0.05)) as url:
+            page, problems = open_page(browser, f"{url}/", ready="table.games")
+            page.click(f'a[href="/game/{game.game}"]')
+            page.wait_for_selector("body[data-ready]", state="attached")
+            assert page.locator("#live").inner_text() == "● live"
+            assert page.locator("#views").input_value() == "?view=public"
+            first = page.evaluate("document.querySelectorAll('#section-body .item').length")
+            game.finish(pause=0.03)
+            page.wait_for_selector(".item.game-end", timeout=30_000)
+            assert page.locator("#live").inner_text() == "game over"
+            assert page.locator("#steps button").count() >= 2  # it followed into new days
+            assert page.evaluate("document.querySelectorAll('#section-body .item').length") >= 1
+            assert first >= 1
+            # the cards are revealed at the end, and the public never saw a night
+            assert "?" not in page.locator("#cast tbody").inner_text().split()
+            assert all(t.startswith("Day") for t in page.locator("#steps button").all_inner_texts())
+            # every entry arrived once: the page equals a fresh load of the ended game
+            shown = page.evaluate("document.querySelectorAll('#steps button').length")
+            fresh, _ = open_page(browser, f"{url}/game/{game.game}")
+            assert fresh.evaluate("document.querySelectorAll('#steps button').length") == shown
+            assert problems == []
+    finally:
+        game.close()

@@ -1,0 +1,98 @@
+"""The mock player: a mind per seat that reasons from its own view and talks like a person.
+
+Every decision reads the request only: ``table`` gathers the seat's view (claims, reports,
+votes, deaths, last words, and its private knowledge), ``beliefs`` turns it into a
+probability per seat of being a wolf with the evidence behind each (for a wolf: the pack,
+and what the table believes), ``strategy`` decides by identity from those beliefs, and
+``lang`` says it in English or Chinese (``grammar`` reads every speech back, mock or not).
+Every draw comes from ``decision_rng(game_seed, seat, key)`` (the day's gut feeling from
+the seed, the seat and the day), so a resumed game plays exactly as an uninterrupted one.
+The personality (``cautious``, ``steady``, ``bold``) moves thresholds and style only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...cast import Identity
+from ...decisions import Answer, Choice, DecisionKind, Request
+from ...errors import ConfigError, GameStateError
+from ...visibility import SeatView
+from ..random_player import decision_rng
+from .beliefs import Mind, infer
+from .grammar import Said, parse_speech
+from .lang import LANGS
+from .strategy import handler_for, register
+from .table import Table, read_table
+from .temper import PERSONALITIES, Temper, pick_personality
+from .turn import Turn
+
+__all__ = [
+    "PERSONALITIES",
+    "Mind",
+    "MockPlayer",
+    "Said",
+    "Table",
+    "Temper",
+    "parse_speech",
+    "pick_personality",
+    "read_table",
+    "register",
+]
+
+
+class MockPlayer:
+    """Seeded play from the seat's view; see the module docstring."""
+
+    kind = "mock"
+    immediate = True  # decide never waits (see Player)
+
+    def __init__(
+        self, game_seed: int, seat: int, personality: str | None = None, lang: str = "en"
+    ) -> None:
+        name = personality if personality is not None else pick_personality(game_seed, seat)
+        if name not in PERSONALITIES:
+            known = ", ".join(sorted(PERSONALITIES))
+            raise ConfigError([("personality", f"unknown personality {name!r}: use {known}")])
+        if lang not in LANGS:
+            raise ConfigError([("lang", f"unknown language {lang!r}: use 'en' or 'zh'")])
+        self.game_seed = game_seed
+        self.seat = seat
+        self.personality = name
+        self.temper = PERSONALITIES[name]
+        self.lang = lang
+
+    async def decide(self, request: Request) -> Answer:
+        return self.answer(request)
+
+    def mind(self, view: SeatView) -> Mind:
+        """What this seat believes from ``view``: ``mind(view).wolf_probabilities()`` is
+        P(wolf) of every living other seat."""
+        return self._minds(read_table(view))[0]
+
+    def _minds(self, table: Table) -> tuple[Mind, Mind | None]:
+        gut = decision_rng(self.game_seed, self.seat, f"gut.d{table.day}", "mock")
+        mind = infer(table, self.temper, gut)
+        if table.identity is not Identity.WEREWOLF:
+            return mind, None
+        calm = replace(self.temper, noise=0.0)  # the table as a whole has no one gut
+        return mind, infer(table, calm, gut, public=True)
+
+    def answer(self, request: Request) -> Answer:
+        """The decision, synchronously: a function of (game seed, seat, request)."""
+        if request.seat != self.seat:
+            raise GameStateError(f"the mock of seat {self.seat} was asked for seat {request.seat}")
+        table = read_table(request.view)
+        mind, public = self._minds(table)
+        rng = decision_rng(self.game_seed, self.seat, request.key, "mock")
+        turn = Turn(request, table, mind, public, self.temper, rng, self.lang)
+        answer = handler_for(table.identity, request.kind)(turn)
+        asked = request.kind is DecisionKind.VOTE and request.context.get("beliefs")
+        if asked and isinstance(answer, Choice):  # a belief report rides with the vote
+            answer = replace(answer, beliefs=self.beliefs(mind))
+        return answer
+
+    def beliefs(self, mind: Mind) -> dict[int, float]:
+        """The P(wolf) this seat reports with a vote when the game asks (config
+        ``beliefs``): its mind's, for every living other seat."""
+        return mind.wolf_probabilities()

@@ -1,0 +1,105 @@
+"""Beliefs: a probability per seat of being a wolf, from one seat's view, with the evidence.
+
+``infer(table, temper, gut)`` weighs what the seat has seen, each piece as a log-likelihood
+ratio on one seat with the reason behind it (a ``Reason``, rendered later in words):
+claims and counter-claims (``claims.seer_belief``), the believed seer's reports, votes (for
+the seer, away from the seer's wolf, against me), deaths (a night victim is likely good, the
+witch's saved seat was the wolves' choice), the accusations heard (as far as the accuser is
+trusted; a night victim's count double), role claims, and a small gut feeling per day. The
+odds are then scaled so the expected number of wolves among the other seats (living and
+dead) is the deck's. A wolf knows the pack: its ``Mind`` is certain, and ``public`` is what
+an ordinary villager would believe from the same public record (how exposed each wolf is).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from random import Random
+
+from ...cast import Identity
+from .claims import SeerBelief, seer_belief
+from .evidence import weigh
+from .reasons import Evidence, Reason, Weigher
+from .table import Table
+from .temper import Temper
+
+__all__ = ["Evidence", "Mind", "Reason", "infer"]
+
+
+@dataclass
+class Mind:
+    """One seat's beliefs: P(wolf) for every other seat, and the evidence behind them."""
+
+    me: int
+    alive: tuple[int, ...]
+    probs: dict[int, float]
+    evidence: list[Evidence] = field(default_factory=list)
+    seer: SeerBelief = field(default_factory=lambda: SeerBelief(None, 0.0, (), {}))
+    cleared: frozenset[int] = frozenset()  # seats the believed seer (or I) found good
+
+    def p(self, seat: int) -> float:
+        return self.probs.get(seat, 0.0)
+
+    def wolf_probabilities(self) -> dict[int, float]:
+        """P(wolf) of every living other seat, e.g. for a belief report with a vote."""
+        return {s: round(self.probs[s], 3) for s in self.alive if s != self.me and s in self.probs}
+
+    def likeliest(self, options: Iterable[int | None], exclude: Iterable[int] = ()) -> int | None:
+        """The most likely wolf among ``options`` (lowest seat on a tie), or None."""
+        barred = set(exclude)
+        seats = [s for s in options if s is not None and s in self.probs and s not in barred]
+        return max(seats, key=lambda s: (self.probs[s], -s)) if seats else None
+
+    def reasons(self, seat: int, *, public: bool = True) -> list[Evidence]:
+        """The evidence against ``seat``, strongest first (public only unless asked)."""
+        found = [e for e in self.evidence if e.seat == seat and e.weight > 0]
+        if public:
+            found = [e for e in found if e.public]
+        return sorted(found, key=lambda e: -e.weight)
+
+    def support(self, seat: int) -> list[Evidence]:
+        """The evidence that ``seat`` is good, strongest first."""
+        return sorted(
+            (e for e in self.evidence if e.seat == seat and e.weight < 0), key=lambda e: e.weight
+        )
+
+
+def _scaled(logit: dict[int, float], fixed: dict[int, float], wolves: float) -> dict[int, float]:
+    """Probabilities from log-odds, shifted so the free seats hold ``wolves`` wolves."""
+    free = [s for s in logit if s not in fixed]
+    target = min(max(wolves - sum(fixed.values()), 0.05), len(free) - 0.05) if free else 0.0
+    low, high = -20.0, 20.0
+    for _ in range(40):  # bisection on the common shift
+        mid = (low + high) / 2
+        if sum(1 / (1 + math.exp(-(logit[s] + mid))) for s in free) < target:
+            low = mid
+        else:
+            high = mid
+    probs = {s: 1 / (1 + math.exp(-(logit[s] + low))) for s in free}
+    probs.update(fixed)
+    return probs
+
+
+def infer(table: Table, temper: Temper, gut: Random, *, public: bool = False) -> Mind:
+    """The beliefs of ``table.me`` (``public``: of an ordinary villager with only the public
+    record, as the wolves imagine the table; then every seat, even mine, is weighed)."""
+    me = 0 if public else table.me
+    others = [s for s in range(1, table.seat_count + 1) if s != me]
+    w = Weigher(others)
+    if not public and table.identity is Identity.WEREWOLF:
+        for s in others:
+            w.fix(s, 1.0 if s in table.wolves else 0.0, Reason("pack", s))
+        probs = {s: w.fixed[s] for s in others}
+        return Mind(me, table.alive, probs, w.evidence)
+    belief = seer_belief(table) if not public else _public_seer(table)
+    cleared = weigh(table, belief, w, temper, gut, me=me)
+    probs = _scaled(w.logit, w.fixed, float(table.wolf_count))
+    return Mind(me, table.alive, probs, w.evidence, belief, cleared)
+
+
+def _public_seer(table: Table) -> SeerBelief:
+    """The seer belief of a villager who knows nothing private (no checks, no potions)."""
+    blind = replace(table, me=0, identity=Identity.VILLAGER, my_checks={}, told={}, saved=())
+    return seer_belief(blind)

@@ -1,0 +1,99 @@
+"""Whom to believe among seer claimers, from one seat's view: credibility and consistency.
+
+A claimer the wolves killed at night is likely real; one who called me (good) a wolf, or the
+hunter who shot, or the wolves' own victim a wolf, is lying; so, likely, is one who calls a
+publicly vouched seat a wolf; reports that fit the night kills count a little; a seer who
+changes a report she already gave is lying.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...cast import Identity
+from .table import Table
+
+__all__ = ["SeerBelief", "claim_credibility", "seer_belief"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeerBelief:
+    """Which seer claimer a seat believes, how firmly (0..1), who lies, and why."""
+
+    trusted: int | None
+    confidence: float
+    liars: tuple[int, ...]
+    caught: dict[int, tuple[str, int | None]]  # liar -> (how he was caught, the seat involved)
+
+
+def _contradicts(table: Table, claimer: int) -> bool:
+    """True when the claimer gave two different results for one seat."""
+    seen: dict[int, bool] = {}
+    for u in table.utterances:
+        if u.speaker != claimer:
+            continue
+        for _, seat, wolf in u.said.reports:
+            if seen.setdefault(seat, wolf) != wolf:
+                return True
+    return False
+
+
+def claim_credibility(table: Table, claimer: int) -> tuple[float, tuple[str, int | None] | None]:
+    """Points for a seer claim as this seat sees it, with the worst lie found (or None)."""
+    points = 3.0 if claimer in table.night_killed else 0.0
+    caught: tuple[str, int | None] | None = None
+    if _contradicts(table, claimer):
+        points -= 10.0
+        caught = ("changed_report", None)
+    vouched = table.vouched
+    for seat, wolf in table.reports.get(claimer, {}).items():
+        if seat == table.me and table.identity is not Identity.WEREWOLF:
+            points += -10.0 if wolf else 1.0
+            if wolf:
+                caught = ("framed_me", table.me)
+        elif wolf and (seat == table.shooter or seat in table.told.values()):
+            points -= 4.0
+            caught = caught or ("framed_vouched", seat)
+        elif wolf and seat in vouched:
+            points -= 3.0
+            caught = caught or ("framed_vouched", seat)
+        elif seat in table.night_killed:
+            points += -1.5 if wolf else 1.0
+            if wolf:
+                caught = caught or ("framed_victim", seat)
+        elif seat in table.my_checks_by_seat:
+            agrees = table.my_checks_by_seat[seat] == wolf
+            points += 2.0 if agrees else -10.0
+            if not agrees:
+                caught = ("contradicts_me", seat)
+    return points, caught
+
+
+def seer_belief(table: Table) -> SeerBelief:
+    """Trust a lone seer claim unless caught lying; between several, the best evidence (the
+    earlier claim gets a small edge: a real seer tends to speak up first)."""
+    if table.identity is Identity.SEER:
+        others = tuple(s for s in table.seer_claims if s != table.me)
+        mine: dict[int, tuple[str, int | None]] = {s: ("claims_my_role", None) for s in others}
+        return SeerBelief(table.me, 1.0, others, mine)
+    claimers = sorted(
+        (s for s in table.seer_claims if s != table.me), key=lambda s: table.seer_claims[s]
+    )
+    if not claimers:
+        return SeerBelief(None, 0.0, (), {})
+    rated: list[tuple[float, int, tuple[str, int | None] | None]] = []
+    for i, claimer in enumerate(claimers):
+        points, caught = claim_credibility(table, claimer)
+        rated.append((points + (0.5 if i == 0 else 0.0), claimer, caught))
+    if len(rated) == 1:
+        points, claimer, lie = rated[0]
+        if points <= -4.0:  # a lone claimer caught lying
+            return SeerBelief(None, 0.0, (claimer,), {claimer: lie or ("lies", None)})
+        return SeerBelief(claimer, 0.9 if points < 2.0 else 1.0, (), {})
+    rated.sort(key=lambda r: (-r[0], table.seer_claims[r[1]]))
+    top, trusted, _ = rated[0]
+    second = rated[1][0]
+    confidence = min(1.0, 0.35 + 0.12 * (top - second))
+    liars = tuple(c for _, c, _ in rated[1:])
+    lies = {c: why or ("counter_claim", trusted) for _, c, why in rated[1:]}
+    return SeerBelief(trusted, confidence, liars, lies)

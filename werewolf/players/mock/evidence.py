@@ -1,0 +1,154 @@
+"""Gathering the evidence a good seat sees, each piece a log-odds weight with its reason.
+
+Reason kinds (rendered in words by the language modules):
+``checked`` (my own check), ``liar`` (a seer claimer caught lying, ``role`` says how),
+``trusted_seer``, ``seer_found`` / ``seer_cleared`` (the believed seer's reports),
+``claims_my_role``, ``claims_role``, ``shooter``, ``wolves_target`` (the witch's knowledge),
+``voted_seer``, ``shielded`` (voted away from the seer's wolf), ``voted_wolf``, ``voted_me``,
+``accused_me``, ``attacks_seer``, ``attacks_cleared``, ``backs_liar``, ``accused_by``,
+``victim_accused`` (a night victim's suspicion), ``night_victim``, ``quiet``, ``gut``.
+"""
+
+from __future__ import annotations
+
+import math
+from random import Random
+
+from ...cast import Identity
+from .claims import SeerBelief
+from .reasons import Reason, Weigher
+from .table import Table
+from .temper import Temper
+
+__all__ = ["weigh"]
+
+
+def weigh(
+    table: Table, belief: SeerBelief, w: Weigher, temper: Temper, gut: Random, *, me: int
+) -> frozenset[int]:
+    """Add every piece of evidence to ``w``; return the seats believed cleared."""
+    cleared = _hard(table, belief, w, me)
+    _votes(table, belief, w, me)
+    _words(table, belief, w, temper, me, cleared)
+    for seat in sorted(w.logit):
+        w.add(seat, gut.gauss(0.0, temper.noise), Reason("gut", seat), public=False)
+    return frozenset(cleared)
+
+
+def _hard(table: Table, belief: SeerBelief, w: Weigher, me: int) -> set[int]:
+    cleared: set[int] = set()
+    for night, (seat, wolf) in sorted(table.my_checks.items()):
+        w.fix(seat, 1.0 if wolf else 0.0, Reason("checked", seat, None, night))
+        if not wolf:
+            cleared.add(seat)
+    conf = belief.confidence
+    for liar in belief.liars:
+        how, other = belief.caught.get(liar, ("counter_claim", belief.trusted))
+        w.add(liar, 3.0 + 3.0 * conf, Reason("liar", liar, other, role=how))
+    trusted = belief.trusted
+    if trusted is not None and trusted != me:
+        w.add(trusted, -3.0 * conf, Reason("trusted_seer", trusted))
+        for seat, wolf in table.reports.get(trusted, {}).items():
+            night = _report_night(table, trusted, seat)
+            if wolf:
+                w.add(seat, 4.5 * conf, Reason("seer_found", seat, trusted, night))
+            else:
+                w.add(seat, -3.0 * conf, Reason("seer_cleared", seat, trusted, night))
+                if conf >= 0.6:
+                    cleared.add(seat)
+    if me:
+        for night, told in table.told.items():
+            if told is not None and told != me:
+                w.add(told, -2.5, Reason("wolves_target", told, None, night), public=False)
+    for role in ("witch", "hunter"):
+        claimers = table.role_claims.get(role, ())
+        if me and table.identity.value == role:
+            for claimer in claimers:
+                w.add(claimer, 6.0, Reason("claims_my_role", claimer, role=role))
+        elif len(claimers) == 1:
+            w.add(claimers[0], -1.2, Reason("claims_role", claimers[0], role=role))
+    if table.shooter is not None:
+        w.fix(table.shooter, 0.0, Reason("shooter", table.shooter))
+        cleared.add(table.shooter)
+    for night, died in table.night_deaths.items():
+        for seat in died:
+            w.add(seat, -2.5 if len(died) == 1 else -1.2, Reason("night_victim", seat, None, night))
+    return cleared
+
+
+def _report_night(table: Table, claimer: int, seat: int) -> int:
+    for u in table.utterances:
+        if u.speaker == claimer:
+            for night, s, _ in u.said.reports:
+                if s == seat and night is not None:
+                    return night
+    return 0
+
+
+def _votes(table: Table, belief: SeerBelief, w: Weigher, me: int) -> None:
+    trusted, conf = belief.trusted, belief.confidence
+    named = [  # (when, seat): the believed seer's wolf reports
+        (u.order, seat)
+        for u in table.utterances
+        if u.speaker == trusted
+        for _, seat, wolf in u.said.reports
+        if wolf
+    ]
+    for b in table.ballots:
+        if b.target is None or b.voter == me:
+            continue
+        gone = {s for d, s in table.exiled.items() if d < b.day} | {
+            s for d, died in table.night_deaths.items() if d <= b.day for s in died
+        }
+        wolves = {seat for order, seat in named if order < b.order and seat not in gone}
+        if b.target == trusted:
+            w.add(b.voter, 1.2 * conf, Reason("voted_seer", b.voter, trusted, b.day))
+        elif b.target in wolves:
+            w.add(b.voter, -0.4 * conf, Reason("voted_wolf", b.voter, b.target, b.day))
+        elif wolves and b.voter not in wolves and b.round == 1:
+            wolf = min(wolves)
+            w.add(b.voter, 0.7 * conf, Reason("shielded", b.voter, wolf, b.day))
+        if b.target == me and me and table.identity is not Identity.WEREWOLF:
+            w.add(b.voter, 0.4, Reason("voted_me", b.voter, None, b.day))
+
+
+def _words(
+    table: Table, belief: SeerBelief, w: Weigher, temper: Temper, me: int, cleared: set[int]
+) -> None:
+    trusted, conf = belief.trusted, belief.confidence
+    standing = dict(w.logit)  # the hard evidence: how far each speaker is trusted
+    since = table.seer_claims.get(trusted) if trusted is not None else None
+    victims = table.night_killed
+    good_me = me and table.identity is not Identity.WEREWOLF
+    for u in table.utterances:
+        if u.speaker == me:
+            continue
+        speaker = u.speaker
+        cred = min(1.5, max(0.2, 2.0 / (1.0 + math.exp(standing.get(speaker, 0.0)))))
+        recent = 1.0 if u.day >= table.day else 0.5
+        reported = table.reports.get(speaker, {})
+        for seat in u.said.accuses:
+            if seat == speaker or (seat in reported and seat != me):
+                continue  # a seer claimer's report is weighed with the claim, not twice
+            if seat == me and good_me:
+                w.add(speaker, 0.7, Reason("accused_me", speaker, None, u.day))
+            elif seat == trusted:
+                w.add(speaker, 0.9 * conf, Reason("attacks_seer", speaker, seat, u.day))
+            elif seat in cleared:
+                w.add(speaker, 0.6, Reason("attacks_cleared", speaker, seat, u.day))
+            elif speaker in victims:
+                w.add(seat, 0.8 * temper.follow, Reason("victim_accused", seat, speaker, u.day))
+            else:
+                weight = 0.45 * temper.follow * cred * recent
+                w.add(seat, weight, Reason("accused_by", seat, speaker, u.day))
+        for seat in u.said.trusts:
+            if seat in belief.liars and since is not None and u.order > since:
+                w.add(speaker, 1.0, Reason("backs_liar", speaker, seat, u.day))
+        if (
+            u.day >= 2
+            and not u.last_words
+            and not u.said.accuses
+            and not u.said.roles
+            and table.is_alive(speaker)
+        ):
+            w.add(speaker, 0.25, Reason("quiet", speaker, None, u.day))

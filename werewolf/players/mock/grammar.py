@@ -1,0 +1,172 @@
+"""The claim grammar: what a speech claims, read back from its words, in English and Chinese.
+
+Mock speeches vary their wording, but every claim is carried by one of a few plain sentence
+forms that ``parse_speech`` reads back, so a reader of the log sees the same thing the mocks
+see. Matching is case-insensitive, anywhere in the text, seats as digits::
+
+    I am the seer. / 我是预言家。                         a role claim (seer, witch, hunter)
+    Night 2: I checked seat 4: a wolf. / 第2晚我验了4号：狼人。   a check report
+    Seat 4 is a wolf. / 4号是狼人。                       an opinion ("a wolf" also accuses)
+    I suspect seat 4. / I lean towards seat 4. / 我怀疑4号。   an accusation
+    Vote seat 4. / My vote goes to seat 4. / 投4号。       the vote announced (an accusation)
+    I trust seat 4. / I believe seat 4. / 我相信4号。      support, e.g. for a seer claimer
+    I saved seat 4. / 我救了4号。  I poisoned seat 4. / 我毒了4号。   a witch's account
+    Unless the seer names a wolf. / 除非预言家报出查杀。      the vote follows a seer's report
+    (night) Kill seat 4. / Take seat 4. / 刀4号。 / Kill nobody. / 空刀。   the proposed victim
+    (night) Seat 4 will claim seer. / Nobody claims seer. / 4号起跳预言家。 / 没人起跳预言家。
+
+Speeches that use none of these forms (LLM or human ones, usually) add no claims.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = ["Said", "parse_speech"]
+
+_SEAT = r"seat\s*#?\s*(\d+)"
+_ZSEAT = r"(\d+)\s*号"
+_WOLF_OR_GOOD = r"(a\s+wolf|a\s+werewolf|wolf|werewolf|good|狼人|狼|查杀|好人|金水)"
+_ZH_ROLES = {"预言家": "seer", "女巫": "witch", "猎人": "hunter"}
+
+
+def _either(en: str, zh: str) -> re.Pattern[str]:
+    return re.compile(f"(?:{en})|(?:{zh})", re.I)
+
+
+_ROLE_CLAIM = _either(
+    r"\bI\s*(?:am|'m)\s+(?:the\s+)?(?:real\s+|true\s+)?(seer|witch|hunter)\b",
+    r"我(?:才)?是(?:真)?(预言家|女巫|猎人)",
+)
+_REPORT = _either(
+    r"(?:\bnight\s+(\d+)\s*[:,.-]?\s*)?\bI\s+checked\s+" + _SEAT + r"\s*[:,.-]?\s*(?:is\s+)?"
+    rf"{_WOLF_OR_GOOD}",
+    r"(?:第\s*(\d+)\s*晚\s*[:：,，]?\s*)?我验了?\s*" + _ZSEAT + r"\s*[:：,，]?\s*(?:是)?\s*"
+    rf"{_WOLF_OR_GOOD}",
+)
+_OPINION = _either(_SEAT + rf"\s+is\s+{_WOLF_OR_GOOD}\b", _ZSEAT + rf"(?:就)?是\s*{_WOLF_OR_GOOD}")
+_SUSPECT = _either(
+    r"\bI\s+(?:suspect|lean\s+(?:towards?|on))\s+" + _SEAT, r"我(?:怀疑|踩)\s*" + _ZSEAT
+)
+_VOTE = _either(
+    r"\bvot(?:e|ing)\s+(?:for\s+|out\s+)?"
+    + _SEAT
+    + r"|\bmy\s+vote\s+(?:goes\s+to|is\s+on|is\s+for|:)\s*"
+    + _SEAT,
+    r"(?:投|票给|归票)\s*" + _ZSEAT,
+)
+_TRUST = _either(r"\bI\s+(?:trust|believe)\s+" + _SEAT, r"我(?:相信|信)\s*" + _ZSEAT)
+_SAVED = _either(r"\bI\s+saved\s+" + _SEAT, r"我救了?\s*" + _ZSEAT)
+_POISONED = _either(r"\bI\s+poisoned\s+" + _SEAT, r"我毒了?\s*" + _ZSEAT)
+_KILL = _either(
+    r"\b(?:kill|knife|take|bite|go\s+for)\s+(?:" + _SEAT + r"|(nobody|no\s+one))",
+    r"(?:刀|咬)\s*" + _ZSEAT + r"|(空刀)",
+)
+_PLAN = _either(
+    r"\b(?:" + _SEAT + r"|(nobody|no\s+one))\s+(?:will\s+claim|claims|jumps\s+as|fakes|plays)\s+"
+    r"(?:the\s+)?seer",
+    r"(?:" + _ZSEAT + r"|(没人|都不))\s*(?:明天|白天)?\s*(?:来)?(?:起跳|悍跳|跳)\s*预言家",
+)
+_FOLLOW_SEER = _either(r"\b(?:unless|if)\s+(?:a|the)\s+seer\b", r"(?:除非|如果有)预言家")
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What one speech claims, read with the claim grammar."""
+
+    roles: tuple[str, ...] = ()  # identities claimed ("seer", "witch", "hunter")
+    reports: tuple[tuple[int | None, int, bool], ...] = ()  # (night or None, seat, wolf)
+    opinions: tuple[tuple[int, bool], ...] = ()  # (seat, wolf) from "Seat N is ..."
+    accuses: tuple[int, ...] = ()  # suspicions, votes and "is a wolf" opinions
+    votes: tuple[int, ...] = ()  # the seats of vote sentences (the last one counts)
+    trusts: tuple[int, ...] = ()
+    saved: tuple[int, ...] = ()
+    poisoned: tuple[int, ...] = ()
+    kill: int | None = None  # "Kill seat N"
+    kill_said: bool = False  # a kill sentence was there ("Kill nobody" gives kill=None)
+    fake_seer: int | None = None  # "Seat N will claim seer"
+    plan_said: bool = False
+    follow_seer: bool = False  # "unless the seer names a wolf": the vote may follow a report
+
+    @property
+    def vote(self) -> int | None:
+        """The seat this speech says its vote goes to, if any."""
+        return self.votes[-1] if self.votes else None
+
+
+def _groups(match: re.Match[str]) -> list[str | None]:
+    """The groups of whichever alternative matched (en or zh), in order; both alternatives
+    of a pattern read through this have the same groups."""
+    found = [g for g in match.groups()]
+    half = len(found) // 2
+    en, zh = found[:half], found[half:]
+    return en if any(g is not None for g in en) else zh
+
+
+def _valid(digits: str | None) -> bool:
+    return digits is not None and 1 <= int(digits) <= 99
+
+
+def _is_wolf(word: str) -> bool:
+    return "wolf" in word.lower() or word in ("狼人", "狼", "查杀")
+
+
+def _seats(pattern: re.Pattern[str], text: str) -> tuple[int, ...]:
+    out: list[int] = []
+    for m in pattern.finditer(text):
+        digits = next((g for g in m.groups() if g is not None), None)
+        if _valid(digits):
+            out.append(int(str(digits)))
+    return tuple(out)
+
+
+def _seat_or_nobody(pattern: re.Pattern[str], text: str) -> tuple[bool, int | None]:
+    """(said, seat): said is False when no such sentence is there; seat None for nobody."""
+    for m in pattern.finditer(text):
+        seat, nobody = _groups(m)
+        if _valid(seat):
+            return True, int(str(seat))
+        if nobody is not None:
+            return True, None
+    return False, None
+
+
+@lru_cache(maxsize=16384)
+def parse_speech(text: str) -> Said:
+    """Read the claim grammar out of free text (see the module docstring). Pure; sentences
+    that do not match are ignored, and so are seat numbers out of any game's range."""
+    reports: list[tuple[int | None, int, bool]] = []
+    for m in _REPORT.finditer(text):
+        night, seat, word = _groups(m)
+        if _valid(seat) and word is not None:
+            reports.append((int(night) if night else None, int(str(seat)), _is_wolf(word)))
+    opinions: list[tuple[int, bool]] = []
+    for m in _OPINION.finditer(text):
+        seat, word = _groups(m)
+        if _valid(seat) and word is not None:
+            opinions.append((int(str(seat)), _is_wolf(word)))
+    roles = []
+    for m in _ROLE_CLAIM.finditer(text):
+        word = next(g for g in m.groups() if g is not None)
+        roles.append(_ZH_ROLES.get(word, word.lower()))
+    votes = _seats(_VOTE, text)
+    wolves = tuple(s for s, w in opinions if w)
+    kill_said, kill = _seat_or_nobody(_KILL, text)
+    plan_said, fake = _seat_or_nobody(_PLAN, text)
+    return Said(
+        roles=tuple(roles),
+        reports=tuple(reports),
+        opinions=tuple(opinions),
+        accuses=tuple(dict.fromkeys(_seats(_SUSPECT, text) + votes + wolves)),
+        votes=votes,
+        trusts=_seats(_TRUST, text),
+        saved=_seats(_SAVED, text),
+        poisoned=_seats(_POISONED, text),
+        kill=kill,
+        kill_said=kill_said,
+        fake_seer=fake,
+        plan_said=plan_said,
+        follow_seer=_FOLLOW_SEER.search(text) is not None,
+    )

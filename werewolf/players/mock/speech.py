@@ -1,0 +1,116 @@
+"""Pieces of speech every strategy builds from: openers, the stance on seer claims, the case
+against a seat (its evidence, then the vote), last words' reads. Pure: lines, not text."""
+
+from __future__ import annotations
+
+from ...cast import Identity
+from .beliefs import Mind
+from .lang import Line, because
+from .turn import Turn
+
+__all__ = [
+    "case_against",
+    "defence",
+    "last_reads",
+    "my_speech_today",
+    "opener",
+    "seer_stance",
+]
+
+
+def opener(turn: Turn) -> list[Line]:
+    """How the speech begins: the night's news, or the day's first words."""
+    table, rng = turn.table, turn.rng
+    died = table.night_deaths.get(table.day)
+    if rng.random() < 0.35:
+        return []
+    if died:
+        return [Line("open.victims", seats=tuple(died))]
+    if table.day in table.night_deaths and table.day > 1 and rng.random() < 0.5:
+        return [Line("open.peaceful", n=table.day)]
+    if table.day <= 1:
+        return [Line("open.first", n=table.day)]
+    return [Line("open.later", n=table.day)]
+
+
+def seer_stance(turn: Turn, mind: Mind) -> list[Line]:
+    """Whom I believe among seer claimers, and why the others lie (a good seat's view)."""
+    belief, table = mind.seer, turn.table
+    lines: list[Line] = []
+    framed_by = [c for c in belief.liars if table.reports.get(c, {}).get(turn.me) is True]
+    for liar in framed_by:
+        lines += [Line("framed", liar), Line("liar", liar)]
+    trusted = belief.trusted
+    if trusted is not None and trusted != turn.me and table.is_alive(trusted):
+        lines.append(Line("trust", trusted))
+    for liar in belief.liars:
+        if liar in framed_by or not table.is_alive(liar):
+            continue
+        why = mind.reasons(liar)
+        lines += [because(why[0].reason)] if why else []
+        lines.append(Line("liar", liar))
+    return lines
+
+
+def case_against(
+    turn: Turn, mind: Mind, target: int, *, said: set[str] | None = None
+) -> list[Line]:
+    """The evidence against ``target`` (as many reasons as the personality gives, of
+    different kinds), then the vote."""
+    lines: list[Line] = []
+    kinds = set() if said is None else said
+    for ev in mind.reasons(target):
+        if len(lines) >= turn.temper.sentences:
+            break
+        key = ev.reason.kind + ev.reason.role
+        if key in kinds or ev.reason.kind in ("liar", "trusted_seer"):
+            continue
+        kinds.add(key)
+        lines.append(because(ev.reason))
+    if turn.rng.random() < 0.4:
+        lines.append(Line("suspect", target))
+    lines.append(Line("vote", target))
+    return lines
+
+
+def my_speech_today(turn: Turn) -> tuple[int | None, bool, int]:
+    """(the seat my latest speech today voted for, whether it said it follows the seer,
+    when it was said)."""
+    for u in reversed(turn.table.utterances):
+        if u.speaker == turn.me and u.day == turn.table.day and not u.last_words:
+            return u.said.vote, u.said.follow_seer, u.order
+    return None, False, -1
+
+
+def last_reads(turn: Turn, mind: Mind, exclude: set[int]) -> list[Line]:
+    """Last words' additions: my order of suspects, and a seat I would keep."""
+    alive = [s for s in turn.others_alive() if s not in exclude]
+    ranked = sorted(alive, key=lambda s: (-mind.p(s), s))
+    lines = [Line("lw.reads", seats=tuple(ranked[:3]))] if len(ranked) >= 2 else []
+    clean = [s for s in ranked[::-1] if mind.p(s) < 0.3]
+    if clean and len(ranked) >= 3:
+        lines.append(Line("lw.clean", clean[0]))
+    return lines
+
+
+def defence(turn: Turn) -> list[Line]:
+    """A good seat up for exile speaks for itself, and a witch or hunter shows the card."""
+    lines = [Line("pk.defend")]
+    lines += reveal(turn)
+    return lines
+
+
+def reveal(turn: Turn) -> list[Line]:
+    table = turn.table
+    if table.identity is Identity.WITCH:
+        lines = [Line("claim", role="witch")]
+        lines += [Line("witch.saved", s) for s in table.saved]
+        lines += [Line("witch.poisoned", s) for s in table.poisoned]
+        if not table.poisoned:
+            lines.append(Line("witch.kept"))
+        return lines
+    if table.identity is Identity.HUNTER:
+        if table.shooter == turn.me and table.shot is not None:
+            return [Line("claim", role="hunter"), Line("hunter.shot", table.shot)]
+        return [Line("claim", role="hunter"), Line("hunter.warn")]
+    return []

@@ -1,0 +1,121 @@
+"""The good side's day: speak from the mind (the evidence against the likeliest wolf, then
+the vote), vote as the speech said, and leave last words that add the seat's reads. The
+villager plays exactly this; the seer, witch and hunter add their own parts to it."""
+
+from __future__ import annotations
+
+from ....decisions import Answer, Choice
+from ..beliefs import Mind
+from ..lang import Line, because
+from ..speech import case_against, defence, last_reads, my_speech_today, opener, reveal, seer_stance
+from ..turn import Turn
+
+__all__ = [
+    "good_last_words",
+    "good_speech",
+    "good_target",
+    "good_vote",
+    "hesitation",
+    "seer_wolves_since",
+]
+
+
+def good_target(turn: Turn, options: list[int] | None = None) -> int | None:
+    """The seat to name: the likeliest wolf (never a cleared seat nor the believed seer),
+    if the seat is sure enough and has evidence it can say aloud."""
+    mind = turn.mind
+    barred = set(mind.cleared) | {mind.seer.trusted or 0, turn.me}
+    pool = options if options is not None else turn.others_alive()
+    target = mind.likeliest(pool, exclude=barred)
+    if target is None or mind.p(target) < turn.temper.accuse_at or not mind.reasons(target):
+        return None
+    return target
+
+
+def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
+    mind, table = turn.mind, turn.table
+    pk = turn.me in turn.pk_candidates and not last_words
+    lines = [Line("lw.farewell")] if last_words else opener(turn)
+    if last_words:
+        lines += reveal(turn) or [Line("lw.good")]
+    elif pk:
+        lines += defence(turn)
+    lines += seer_stance(turn, mind)
+    pool = [s for s in turn.pk_candidates if s != turn.me] if turn.context.get("pk") else None
+    target = good_target(turn, pool)
+    if table.shot is not None and table.shooter == turn.me:
+        target = table.shot if table.is_alive(table.shot) else target
+    if target is not None:
+        lines += case_against(turn, mind, target)
+        second = good_target(turn, [s for s in turn.others_alive() if s != target])
+        if second is not None and turn.temper.sentences >= 2 and turn.rng.random() < 0.5:
+            lines.insert(-1, Line("also", second))
+    else:
+        lines += hesitation(turn, mind)
+    if not last_words and mind.seer.trusted is None and turn.rng.random() < 0.8:
+        lines.append(Line("follow_seer"))
+    if last_words:
+        lines += last_reads(turn, mind, {target} if target else set())
+    why = f"vote seat {target}" if target else "no read"
+    return turn.say(lines, f"{turn.beliefs_note()}; {why}", avoid=_today(turn))
+
+
+def hesitation(turn: Turn, mind: Mind) -> list[Line]:
+    """No vote named: say so, and what little there is (a lean with its reason, a seat
+    that sounded honest), only about seats that have spoken or acted."""
+    lines = [Line("no_read")]
+    barred = set(mind.cleared) | {mind.seer.trusted or 0, turn.me}
+    lean = mind.likeliest(turn.others_alive(), exclude=barred)
+    if lean is not None and mind.reasons(lean) and turn.rng.random() < 0.7:
+        lines += [because(mind.reasons(lean)[0].reason), Line("lean", lean)]
+    spoken = [s for s in turn.others_alive() if turn.table.spoken(s) and s != lean]
+    if spoken and turn.rng.random() < 0.5:
+        lines.append(Line("safe", min(spoken, key=lambda s: (mind.p(s), s))))
+    return lines
+
+
+def _today(turn: Turn) -> list[str]:
+    """My speech today: last words must not repeat it."""
+    return [
+        u.text for u in turn.table.utterances if u.speaker == turn.me and u.day == turn.table.day
+    ]
+
+
+def good_last_words(turn: Turn) -> Answer:
+    return good_speech(turn, last_words=True)
+
+
+def seer_wolves_since(turn: Turn, order: int) -> list[int]:
+    """Wolves the believed seer reported after ``order`` (my speech), still alive."""
+    seer = turn.mind.seer.trusted
+    found = [
+        seat
+        for u in turn.table.utterances
+        if u.speaker == seer and u.order > order
+        for _, seat, wolf in u.said.reports
+        if wolf and turn.table.is_alive(seat)
+    ]
+    return list(dict.fromkeys(found))
+
+
+def _still_suspect(turn: Turn, seat: int) -> bool:
+    """False when what came after my speech clears the seat I named (then I say so)."""
+    return seat not in turn.mind.cleared and turn.mind.p(seat) >= 0.15
+
+
+def good_vote(turn: Turn) -> Answer:
+    """As the speech said; a seer's later wolf if the speech said it would follow her; else
+    the likeliest wolf among the options (abstain when there is none to vote for)."""
+    options = list(turn.request.options)
+    named, follows, order = my_speech_today(turn)
+    if follows:
+        for seat in seer_wolves_since(turn, order):
+            if seat in options:
+                return Choice(seat, reasoning=f"the seer named seat {seat}, as my speech allowed")
+    if named is not None and named in options and _still_suspect(turn, named):
+        return Choice(named, reasoning=f"seat {named}, as I said: {turn.beliefs_note([named])}")
+    barred = set(turn.mind.cleared) | {turn.mind.seer.trusted or 0}
+    target = turn.mind.likeliest(options, exclude=barred)
+    if target is None:
+        target = None if None in options else options[0]
+    return Choice(target, reasoning=turn.beliefs_note())

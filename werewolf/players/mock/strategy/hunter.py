@@ -1,0 +1,23 @@
+"""The hunter: shoots the likeliest wolf, never a seat any seer claimer cleared (the real seer
+may be the one he doubts) nor the believed seer; keeps the bullet when nobody is likely enough."""
+
+from __future__ import annotations
+
+from ....decisions import Answer, Choice
+from ..turn import Turn
+
+__all__ = ["hunter_shot"]
+
+
+def hunter_shot(turn: Turn) -> Answer:
+    mind, table = turn.mind, turn.table
+    cleared_by_any = {
+        seat for found in table.reports.values() for seat, wolf in found.items() if not wolf
+    }
+    barred = set(mind.cleared) | cleared_by_any | {mind.seer.trusted or 0}
+    target = mind.likeliest(turn.request.options, exclude=barred)
+    if target is None or mind.p(target) < 0.2:
+        return Choice(
+            None if None in turn.request.options else target, reasoning="nobody likely enough"
+        )
+    return Choice(target, reasoning=f"shoot seat {target}: {turn.beliefs_note([target])}")

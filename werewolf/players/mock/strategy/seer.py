@@ -1,0 +1,80 @@
+"""The seer: checks the likeliest wolf she has not checked, claims when she has something to
+lead with (a wolf found, a counter-claim, the table turning on her, or simply day 2), then
+reports every check, calls counter-claimers liars and leads the vote on her wolf."""
+
+from __future__ import annotations
+
+from ....decisions import Answer, Choice
+from ..lang import Line, because
+from ..speech import case_against, last_reads, opener
+from ..turn import Turn
+from .good import good_speech
+
+__all__ = ["seer_check", "seer_speech"]
+
+
+def seer_check(turn: Turn) -> Answer:
+    checked = {seat for seat, _ in turn.table.my_checks.values()}
+    fresh = [s for s in turn.request.options if s is not None and s not in checked]
+    mind = turn.mind
+    # the most doubtful seat: a likely wolf, but not one already settled by a seer report
+    target = max(
+        fresh or [s for s in turn.request.options if s is not None],
+        key=lambda s: (mind.p(s) * (1.0 if s not in mind.cleared else 0.3), -s),
+    )
+    return Choice(target, reasoning=f"check seat {target}: {turn.beliefs_note([target])}")
+
+
+def _should_claim(turn: Turn, last_words: bool) -> str | None:
+    table = turn.table
+    if last_words or table.claims_seer(turn.me):
+        return "I speak as the seer"
+    if any(wolf and table.is_alive(s) for s, wolf in table.my_checks.values()):
+        return "I found a wolf"
+    if any(s != turn.me for s in table.seer_claims):
+        return "someone else claims my role"
+    if turn.me in turn.pk_candidates:
+        return "I am up for exile"
+    if len(table.accusations(turn.me, since_day=table.day)) >= 2:
+        return "the table turns on me"
+    if table.day >= 2 or turn.temper.seer_claims_early:
+        return "time to share my checks"
+    return None
+
+
+def seer_speech(turn: Turn, *, last_words: bool = False) -> Answer:
+    why = _should_claim(turn, last_words)
+    if why is None:
+        return good_speech(turn, last_words=last_words)
+    table, mind = turn.table, turn.mind
+    lines = [Line("lw.farewell")] if last_words else opener(turn)
+    lines.append(Line("claim", role="seer"))
+    lines += [
+        Line("report.wolf" if wolf else "report.good", seat, n=night)
+        for night, (seat, wolf) in sorted(table.my_checks.items())
+    ]
+    for liar in mind.seer.liars:
+        if table.is_alive(liar):
+            lines += [Line("liar", liar)]
+            lines += [because(e.reason) for e in mind.reasons(liar)[:1] if e.reason.kind != "liar"]
+    found = [s for s, wolf in table.my_checks.values() if wolf and table.is_alive(s)]
+    liars = [s for s in mind.seer.liars if table.is_alive(s)]
+    pool = [s for s in turn.pk_candidates if s != turn.me] if turn.context.get("pk") else None
+    if pool is not None:
+        found = [s for s in found if s in pool]
+        liars = [s for s in liars if s in pool]
+    leads = found or liars
+    target: int | None = leads[0] if leads else None
+    if target is not None:
+        lines.append(Line("vote", target))
+    else:
+        target = mind.likeliest(pool or turn.others_alive(), exclude=mind.cleared)
+        if target is not None and mind.p(target) >= turn.temper.accuse_at and mind.reasons(target):
+            lines += case_against(turn, mind, target)
+        else:
+            target = None
+            lines.append(Line("no_read"))
+    if last_words:
+        lines += last_reads(turn, mind, set(mind.cleared) | ({target} if target else set()))
+    today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]
+    return turn.say(lines, f"{why}; {turn.beliefs_note()}", avoid=today)

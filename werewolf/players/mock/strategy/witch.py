@@ -1,0 +1,37 @@
+"""The witch: saves the wolves' victim on night 1 as a rule and later when the victim is
+worth it (the believed seer, a cleared seat), never a seat she thinks a wolf; poisons the
+likeliest wolf once her belief passes the personality's bar, a bar that drops night by
+night so the poison is not carried to the grave; never poisons a cleared seat."""
+
+from __future__ import annotations
+
+from ....decisions import Answer, WitchChoice
+from ..turn import Turn
+
+__all__ = ["witch_night"]
+
+
+def witch_night(turn: Turn) -> Answer:
+    options = turn.request.witch
+    if options is None:
+        return WitchChoice(reasoning="no witch options")
+    mind, temper, rng = turn.mind, turn.temper, turn.rng
+    night = int(turn.context.get("night", turn.table.day))
+    told = options.told_target
+    if options.can_save and told is not None:
+        precious = told in mind.cleared or told == mind.seer.trusted
+        chance = temper.save_first_night if night <= 1 else temper.save_later
+        if mind.p(told) < 0.7 and (precious or rng.random() < chance):
+            why = "a cleared seat" if precious else f"night {night}"
+            return WitchChoice(save=True, reasoning=f"save seat {told}: {why}")
+    if options.poison_targets:
+        barred = set(mind.cleared) | {mind.seer.trusted or 0}
+        if told is not None:
+            barred.add(told)
+        target = mind.likeliest(options.poison_targets, exclude=barred)
+        bar = max(0.35, temper.poison_at - 0.08 * (night - 1))
+        if target is not None and mind.p(target) >= bar:
+            return WitchChoice(
+                poison=target, reasoning=f"poison seat {target}: {turn.beliefs_note([target])}"
+            )
+    return WitchChoice(reasoning=f"no potion tonight: {turn.beliefs_note()}")

@@ -1,0 +1,117 @@
+"""The wolves' day. A wolf reasons with the public record, as the table does (``turn.public``:
+what an ordinary villager believes): it plays the seer when that is the plan or when a seer
+exposed it, else blends in: it backs its fake seer, or accepts or doubts a real one, and
+argues against the good seat the table already suspects, with the table's own evidence. It
+sells out ("buses") a fellow wolf the table has all but convicted, when that buys trust."""
+
+from __future__ import annotations
+
+from ....decisions import Answer, Choice
+from ..beliefs import Mind
+from ..lang import Line
+from ..speech import case_against, last_reads, my_speech_today, opener
+from ..turn import Turn
+from .good import hesitation
+from .wolf_night import active_fake_seer
+from .wolf_seer import fake_seer_speech
+
+__all__ = ["wolf_speech", "wolf_vote"]
+
+
+def _exposers(turn: Turn) -> list[int]:
+    table = turn.table
+    return [
+        c
+        for c, found in table.reports.items()
+        if c not in table.wolves and found.get(turn.me) is True and table.is_alive(c)
+    ]
+
+
+def _doomed_mate(turn: Turn, public: Mind) -> int | None:
+    """A fellow wolf the table has all but convicted (I may gain trust by voting him out)."""
+    mates = [s for s in turn.table.wolves if s != turn.me and turn.table.is_alive(s)]
+    doomed = [s for s in mates if public.p(s) >= 0.85 and public.reasons(s)]
+    return doomed[0] if doomed else None
+
+
+def _push(turn: Turn, public: Mind, pool: list[int]) -> int | None:
+    """The good seat to argue against: the one the table suspects most, if it has a case."""
+    goods = [s for s in pool if s not in turn.table.wolves and s != turn.me]
+    target = public.likeliest(goods, exclude=public.cleared | {public.seer.trusted or 0})
+    bar = turn.temper.accuse_at * 0.8
+    if target is None or public.p(target) < bar or not public.reasons(target):
+        return None
+    return target
+
+
+def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
+    table, temper, rng = turn.table, turn.temper, turn.rng
+    public = turn.public if turn.public is not None else turn.mind
+    fake = active_fake_seer(turn)
+    exposers = _exposers(turn)
+    jump = fake is None and bool(exposers) and rng.random() < temper.jump_when_exposed
+    if fake == turn.me or jump:
+        return fake_seer_speech(turn, public, last_words=last_words)
+    lines = [Line("lw.farewell"), Line("lw.good")] if last_words else opener(turn)
+    if turn.me in turn.pk_candidates and not last_words:
+        lines.append(Line("pk.defend"))
+    for exposer in exposers:
+        lines += [Line("framed", exposer), Line("liar", exposer)]
+    real = [s for s in table.seer_claims if s not in table.wolves and table.is_alive(s)]
+    target: int | None = exposers[0] if exposers else None
+    why = "counter the seer who named me" if exposers else ""
+    if fake is not None and table.claims_seer(fake):
+        lines.append(Line("trust", fake))
+        why = why or f"back our seer seat {fake}"
+        framed = [s for s, w in table.reports.get(fake, {}).items() if w and table.is_alive(s)]
+        target = target or (framed[-1] if framed else None)
+    elif real and not exposers:
+        if rng.random() < temper.attack_seer:
+            lines.append(Line("doubt_seer", real[0]))
+            target, why = real[0], f"doubt the seer seat {real[0]}"
+        else:
+            lines.append(Line("trust", real[0]))
+            why = f"blend in behind seer seat {real[0]}"
+    pool = [s for s in turn.pk_candidates if s != turn.me] if turn.context.get("pk") else None
+    mate = _doomed_mate(turn, public)
+    if target is None and mate is not None and rng.random() < temper.bus and not last_words:
+        target, why = mate, f"sell out seat {mate}: the table has convicted that seat"
+        lines += case_against(turn, public, mate)
+    elif target is None:
+        target = _push(turn, public, pool or turn.others_alive())
+        if target is not None:
+            lines += case_against(turn, public, target)
+            why = why or f"push seat {target}"
+        else:
+            lines += hesitation(turn, public)
+    else:
+        lines.append(Line("vote", target))
+    if last_words:
+        lines += last_reads(turn, public, set(table.wolves))[:1]
+        living = [s for s in table.wolves if s != turn.me and table.is_alive(s)]
+        if living and rng.random() < 0.5:
+            lines.append(Line("lw.clean", living[0]))
+    today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]
+    return turn.say(lines, why or "blend in", avoid=today)
+
+
+def wolf_vote(turn: Turn) -> Answer:
+    """As my speech said; else the good seat the table suspects most (a doomed mate only when
+    the table is going that way and the personality sells out)."""
+    table, options = turn.table, list(turn.request.options)
+    public = turn.public if turn.public is not None else turn.mind
+    named, _, _ = my_speech_today(turn)
+    if named is not None and named in options:
+        return Choice(named, reasoning=f"seat {named}, as I said")
+    mate = _doomed_mate(turn, public)
+    if mate is not None and mate in options and turn.rng.random() < turn.temper.bus:
+        return Choice(mate, reasoning=f"seat {mate} is doomed: I vote with the table")
+    goods = [s for s in options if s is not None and s not in table.wolves]
+    if not goods:
+        if None in options:
+            return Choice(None, reasoning="only fellow wolves to vote for: abstain")
+        return Choice(options[0], reasoning="forced to vote for a fellow wolf")
+    top = max(public.p(s) for s in goods)
+    close = [s for s in goods if public.p(s) >= top - 0.03]  # no clear suspect: any of them
+    target = close[0] if len(close) == 1 else turn.rng.choice(close)
+    return Choice(target, reasoning=f"push seat {target}, the table's suspect")

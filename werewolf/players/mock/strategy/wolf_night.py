@@ -1,0 +1,131 @@
+"""The wolves' night: the first wolf names a victim and why, and on night 1 the plan (one of
+us fakes the seer, or nobody does); the others agree in their own words or, now and then,
+argue for another seat. The victim is whoever threatens the pack most: a seer claimer, a
+seat the table trusts, a witch, a seat that hunts us; never a hunter who would shoot back."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ....decisions import Answer, Choice
+from ..grammar import parse_speech
+from ..lang import Line
+from ..turn import Turn
+
+__all__ = ["active_fake_seer", "night_agenda", "wolf_kill", "wolf_talk"]
+
+
+def night_agenda(turn: Turn) -> tuple[dict[int, float], dict[int, Line]]:
+    """How much the pack wants each living good seat dead, with the line that says why."""
+    table, public = turn.table, turn.public
+    goods = [s for s in table.alive if s not in table.wolves]
+    score = {s: turn.rng.uniform(0.0, 1.0) for s in goods}
+    why: dict[int, Line] = {}
+
+    def add(seat: int, points: float, line: Line | None = None) -> None:
+        if seat in score:
+            score[seat] += points
+            if line is not None and points > 0 and (seat not in why or points >= 2):
+                why[seat] = line
+
+    for seat in table.seer_claims:
+        add(seat, 10.0, Line("night.seer", seat))
+    for seat in table.role_claims.get("witch", ()):
+        add(seat, 4.0, Line("night.witch", seat))
+    for seat in table.role_claims.get("hunter", ()):
+        add(seat, -8.0)
+    for claimer, found in table.reports.items():
+        if claimer not in table.wolves:
+            for seat, wolf in found.items():
+                if not wolf:
+                    add(seat, 2.5, Line("night.cleared", seat))
+    for u in table.utterances:
+        for seat in u.said.accuses:
+            if seat in table.wolves and table.is_alive(u.speaker):
+                add(u.speaker, 1.2, Line("night.hunts", u.speaker))
+    if public is not None:
+        for seat in goods:
+            trust = 0.5 - public.p(seat)  # kill the trusted; leave the suspected to the day
+            add(seat, 3.0 * trust, Line("night.trusted", seat))
+    return score, why
+
+
+def _first_proposal(discussion: Sequence[dict[str, Any]]) -> tuple[bool, int | None, int]:
+    for line in discussion:
+        said = parse_speech(str(line.get("text", "")))
+        if said.kill_said:
+            return True, said.kill, int(line.get("seat", 0))
+    return False, None, 0
+
+
+def active_fake_seer(turn: Turn) -> int | None:
+    """The wolf who plays (or is to play) the seer: claimed already, or planned."""
+    table = turn.table
+    for seat in sorted(table.seer_claims, key=lambda s: table.seer_claims[s]):
+        if seat in table.wolves and table.is_alive(seat):
+            return seat
+    if table.fake_seer is not None and table.is_alive(table.fake_seer):
+        return table.fake_seer
+    return None
+
+
+def _target(turn: Turn) -> tuple[int | None, list[Line]]:
+    options = turn.request.options
+    night = int(turn.context.get("night", turn.table.day + 1))
+    if night == 1 and turn.me in options and turn.rng.random() < turn.temper.self_knife:
+        return turn.me, [Line("night.bait")]
+    score, why = night_agenda(turn)
+    seats = [s for s in options if s is not None and s in score]
+    if not seats:
+        return None, []
+    target = max(seats, key=lambda s: (score[s], -s))
+    return target, [why[target]] if target in why else []
+
+
+def _plan(turn: Turn) -> list[Line]:
+    table = turn.table
+    fake = active_fake_seer(turn)
+    if fake is not None:
+        return [Line("plan.keep", fake)] if table.claims_seer(fake) else []
+    if turn.context.get("night", 1) != 1:
+        return []
+    if turn.rng.random() >= turn.temper.fake_claim:
+        return [Line("plan.none")]
+    living = [w for w in table.wolves if table.is_alive(w)]
+    return [Line("plan.fake", turn.rng.choice(living))]
+
+
+def wolf_talk(turn: Turn) -> Answer:
+    said, proposed, by = _first_proposal(turn.context.get("discussion", []))
+    if said and proposed in turn.request.options:
+        mine, why = _target(turn)
+        if mine is not None and mine != proposed and why and turn.rng.random() < 0.15:
+            lines = [*why, Line("kill.counter", mine)]
+            return turn.say(lines, f"I prefer seat {mine} to seat {proposed}")
+        if proposed is None:
+            return turn.say([Line("kill.none")], f"I follow seat {by}: no kill")
+        return turn.say([Line("kill.agree", proposed)], f"I follow seat {by}: seat {proposed}")
+    target, why = _target(turn)
+    kill = Line("kill.none") if target is None else Line("kill.propose", target)
+    lines = [kill, *why, *_plan(turn)]
+    # the reasoning is the god view's: worded apart from the line the pack hears
+    return turn.say(lines, f"my proposal, for the pack: {turn.note(lines)}")
+
+
+def wolf_kill(turn: Turn) -> Answer:
+    options = turn.request.options
+    proposals = turn.context.get("proposals") or []
+    if proposals:  # a second round: join the lowest wolf's proposal
+        target = proposals[0][1]
+        if target in options:
+            return Choice(target, reasoning=f"joining seat {proposals[0][0]}'s proposal")
+    discussion = turn.context.get("discussion", [])
+    said, _, _ = _first_proposal(discussion)
+    if said:  # the last word in the discussion wins: a counter-proposal if there was one
+        for line in reversed(discussion):
+            heard = parse_speech(str(line.get("text", "")))
+            if heard.kill_said and heard.kill in options:
+                return Choice(heard.kill, reasoning=f"as seat {line.get('seat')} said")
+    target, _ = _target(turn)
+    return Choice(target, reasoning="my own pick")

@@ -1,0 +1,72 @@
+"""A wolf playing the seer: one invented check per night, kept as first told (read back
+from its own speeches): the rival seer as a wolf, else the table's suspect or another good
+seat as a wolf, sometimes a fellow wolf as good; the rival is called a liar, and the vote
+goes to the seat it framed."""
+
+from __future__ import annotations
+
+from ....decisions import Answer
+from ..beliefs import Mind
+from ..lang import Line
+from ..speech import last_reads, opener
+from ..turn import Turn
+
+__all__ = ["fake_checks", "fake_seer_speech"]
+
+
+def fake_checks(turn: Turn, public: Mind) -> list[tuple[int, int, bool]]:
+    table, rng, me = turn.table, turn.rng, turn.me
+    first_told: dict[int, tuple[int, bool]] = {}
+    for u in table.utterances:
+        if u.speaker == me:
+            for night, seat, wolf in u.said.reports:
+                if night is not None:
+                    first_told.setdefault(night, (seat, wolf))
+    named = {seat for seat, _ in first_told.values()}
+    checks: list[tuple[int, int, bool]] = []
+    for night in range(1, max(table.day, 1) + 1):
+        if night in first_told:
+            checks.append((night, *first_told[night]))
+            continue
+        rivals = [s for s in table.seer_claims if s not in table.wolves and s not in named]
+        goods = [
+            s
+            for s in table.alive
+            if s not in table.wolves and s not in named and s not in table.vouched
+        ]
+        mates = [s for s in table.wolves if s != me and table.is_alive(s) and s not in named]
+        if rivals:
+            pick, wolf = rivals[0], True
+        elif goods and rng.random() < 0.6:
+            pick, wolf = max(goods, key=lambda s: (public.p(s), -s)), True  # the table's suspect
+        elif goods and (not mates or rng.random() < 0.7):
+            pick, wolf = rng.choice(goods), True
+        elif mates:
+            pick, wolf = rng.choice(mates), False
+        else:
+            continue
+        named.add(pick)
+        checks.append((night, pick, wolf))
+    return checks
+
+
+def fake_seer_speech(turn: Turn, public: Mind, *, last_words: bool = False) -> Answer:
+    table = turn.table
+    checks = fake_checks(turn, public)
+    lines = [Line("lw.farewell")] if last_words else opener(turn)
+    lines.append(Line("claim", role="seer"))
+    lines += [Line("report.wolf" if w else "report.good", s, n=n) for n, s, w in checks]
+    rivals = [s for s in table.seer_claims if s not in table.wolves and table.is_alive(s)]
+    lines += [Line("liar", r) for r in rivals]
+    framed = [s for _, s, w in checks if w and table.is_alive(s)]
+    pool = [s for s in turn.pk_candidates if s != turn.me] if turn.context.get("pk") else None
+    if pool is not None:
+        framed = [s for s in framed if s in pool] or [s for s in pool if s not in table.wolves]
+    target = framed[-1] if framed else None
+    if target is not None:
+        lines.append(Line("vote", target))
+    if last_words:
+        lines += last_reads(turn, public, set(table.wolves) | {target or 0})[:1]
+    today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]
+    why = "I play the seer for the wolves" + (f"; frame seat {target}" if target else "")
+    return turn.say(lines, why, avoid=today)

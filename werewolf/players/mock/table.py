@@ -1,0 +1,206 @@
+"""Reading the table: what a seat has gathered from its own view, and nothing else.
+
+``read_table(view)`` turns a ``SeatView`` into a ``Table``: the public claims, reports,
+accusations, votes, deaths and last words as this seat heard them, and its private
+knowledge (its checks, its potions, the wolves' night plan). Beliefs are built on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...cast import Identity
+from ...visibility import SeatView
+from .grammar import Said, parse_speech
+
+__all__ = ["Ballot", "Table", "Utterance", "read_table"]
+
+
+@dataclass(frozen=True, slots=True)
+class Utterance:
+    """One speech, last words or PK speech, as heard."""
+
+    order: int  # position among the seat's observations
+    day: int
+    speaker: int
+    said: Said
+    text: str = ""
+    last_words: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Ballot:
+    day: int
+    round: int
+    voter: int
+    target: int | None
+    order: int = 0  # position among the seat's observations
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What a seat has gathered from its view: public claims, reports, accusations and
+    votes, and its private knowledge (checks, potions, the wolves' plan)."""
+
+    me: int
+    identity: Identity
+    wolves: tuple[int, ...]  # fellow wolves (all wolf seats), for a wolf only
+    alive: tuple[int, ...]
+    day: int  # the day (or night) of the latest observation
+    utterances: tuple[Utterance, ...]
+    seer_claims: dict[int, int]  # seat -> order of its first seer claim
+    role_claims: dict[str, tuple[int, ...]]  # "witch"/"hunter" -> claimers
+    reports: dict[int, dict[int, bool]]  # seer claimer -> seat -> wolf
+    report_nights: dict[int, frozenset[int]]  # seer claimer -> nights already reported
+    night_deaths: dict[int, tuple[int, ...]]  # night -> seats found dead at its dawn
+    exiled: dict[int, int]  # day -> exiled seat
+    ballots: tuple[Ballot, ...]
+    shooter: int | None  # the hunter, once he has shot in public
+    shot: int | None  # whom he shot
+    my_checks: dict[int, tuple[int, bool]]  # seer: night -> (seat, wolf)
+    told: dict[int, int | None]  # witch: night -> the wolves' victim she was told
+    saved: tuple[int, ...]  # witch: seats she saved
+    poisoned: tuple[int, ...]  # witch: seats she poisoned
+    fake_seer: int | None  # wolves: the teammate planned to claim seer
+    seat_count: int
+    wolf_count: int  # wolves in the deck
+
+    @property
+    def night_killed(self) -> frozenset[int]:
+        return frozenset(s for seats in self.night_deaths.values() for s in seats)
+
+    def is_alive(self, seat: int) -> bool:
+        return seat in self.alive
+
+    @property
+    def vouched(self) -> frozenset[int]:
+        """Seats the public has reason to think good: the hunter who shot, a lone witch or
+        hunter claimer, and the seats a lone witch claimer says she saved."""
+        seats = {self.shooter} if self.shooter is not None else set()
+        for role in ("witch", "hunter"):
+            if len(self.role_claims.get(role, ())) == 1:
+                seats.add(self.role_claims[role][0])
+        witches = self.role_claims.get("witch", ())
+        if len(witches) == 1:
+            for u in self.utterances:
+                if u.speaker == witches[0]:
+                    seats.update(u.said.saved)
+        return frozenset(s for s in seats if s is not None)
+
+    @property
+    def my_checks_by_seat(self) -> dict[int, bool]:
+        """The seer's own checks: seat -> wolf."""
+        return {seat: wolf for seat, wolf in self.my_checks.values()}
+
+    def claims_seer(self, seat: int) -> bool:
+        return seat in self.seer_claims
+
+    def spoken(self, seat: int, day: int | None = None) -> bool:
+        """True when ``seat`` has spoken (on ``day``, or ever): only then can its words count."""
+        return any(u.speaker == seat and (day is None or u.day == day) for u in self.utterances)
+
+    def my_texts(self) -> list[str]:
+        """Everything this seat has said in public so far."""
+        return [u.text for u in self.utterances if u.speaker == self.me]
+
+    def accusations(self, seat: int, *, since_day: int = 0) -> list[Utterance]:
+        """Speeches since ``since_day`` that accused ``seat``."""
+        return [u for u in self.utterances if u.day >= since_day and seat in u.said.accuses]
+
+
+def read_table(view: SeatView) -> Table:
+    """Gather claims, reports, accusations, votes and private knowledge from a seat view."""
+    utterances: list[Utterance] = []
+    ballots: list[Ballot] = []
+    night_deaths: dict[int, tuple[int, ...]] = {}
+    exiled: dict[int, int] = {}
+    shooter: int | None = None
+    shot: int | None = None
+    my_checks: dict[int, tuple[int, bool]] = {}
+    told: dict[int, int | None] = {}
+    saved: list[int] = []
+    poisoned: list[int] = []
+    fake_seer: int | None = None
+    for order, obs in enumerate(view.observations):
+        diff, detail, phase = obs.diff, obs.detail, obs.phase
+        if phase in ("day-speech", "last-words"):
+            speaker = diff.get("speaker")
+            if isinstance(speaker, int):
+                text = str(detail.get("text", ""))
+                utterances.append(
+                    Utterance(
+                        order,
+                        obs.day,
+                        speaker,
+                        parse_speech(text),
+                        text,
+                        last_words=phase == "last-words",
+                    )
+                )
+        elif phase == "vote":
+            for voter, target in detail.get("ballots", []):
+                ballots.append(Ballot(obs.day, int(detail.get("round", 1)), voter, target, order))
+            if diff.get("exiled") is not None:
+                exiled[obs.day] = int(diff["exiled"])
+        elif phase == "dawn":
+            night_deaths[obs.day] = tuple(int(s) for s in diff.get("died", []))
+        elif phase == "hunter-shot" and diff.get("target") is not None:
+            shooter = int(diff["shooter"])
+            shot = int(diff["target"])
+        elif phase == "seer-check":
+            my_checks[obs.day] = (int(diff["target"]), bool(diff["wolf"]))
+        elif phase == "witch-action":
+            told[obs.day] = detail.get("told_target")
+            if diff.get("save") and detail.get("told_target") is not None:
+                saved.append(int(detail["told_target"]))
+            if diff.get("poison") is not None:
+                poisoned.append(int(diff["poison"]))
+        elif phase == "wolf-night":
+            for line in detail.get("discussion", []):
+                said = parse_speech(str(line.get("text", "")))
+                if said.plan_said and fake_seer is None:
+                    fake_seer = said.fake_seer
+    seer_claims: dict[int, int] = {}
+    role_claims: dict[str, list[int]] = {"witch": [], "hunter": []}
+    reports: dict[int, dict[int, bool]] = {}
+    report_nights: dict[int, set[int]] = {}
+    for u in utterances:
+        for role in u.said.roles:
+            if role == "seer":
+                seer_claims.setdefault(u.speaker, u.order)
+            elif u.speaker not in role_claims[role]:
+                role_claims[role].append(u.speaker)
+        if u.speaker in seer_claims:
+            found = reports.setdefault(u.speaker, {})
+            for night, seat, wolf in u.said.reports:
+                found[seat] = wolf
+                if night is not None:
+                    report_nights.setdefault(u.speaker, set()).add(night)
+            for seat, wolf in u.said.opinions:
+                found.setdefault(seat, wolf)
+    if shooter is not None and shooter not in role_claims["hunter"]:
+        role_claims["hunter"].append(shooter)
+    return Table(
+        me=view.seat,
+        identity=view.identity,
+        wolves=view.wolves,
+        alive=view.alive,
+        day=view.day,
+        utterances=tuple(utterances),
+        seer_claims=seer_claims,
+        role_claims={k: tuple(v) for k, v in role_claims.items()},
+        reports=reports,
+        report_nights={k: frozenset(v) for k, v in report_nights.items()},
+        night_deaths=night_deaths,
+        exiled=exiled,
+        ballots=tuple(ballots),
+        shooter=shooter,
+        shot=shot,
+        my_checks=my_checks,
+        told=told,
+        saved=tuple(saved),
+        poisoned=tuple(poisoned),
+        fake_seer=fake_seer,
+        seat_count=len(view.names),
+        wolf_count=sum(1 for i in view.config.identities if i is Identity.WEREWOLF),
+    )

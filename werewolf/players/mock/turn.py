@@ -1,0 +1,73 @@
+"""One decision in the making: the request, the table as read, the seat's mind, the draws."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from ...cast import Identity
+from ...decisions import Request, Speech
+from .beliefs import Mind
+from .lang import Line, render
+from .table import Table
+from .temper import Temper
+
+__all__ = ["Turn"]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What a strategy decides from. ``public`` is, for a wolf, what an ordinary villager
+    would believe from the public record (None for good seats)."""
+
+    request: Request
+    table: Table
+    mind: Mind
+    public: Mind | None
+    temper: Temper
+    rng: Random
+    lang: str
+
+    @property
+    def context(self) -> dict[str, Any]:
+        return self.request.context
+
+    @property
+    def me(self) -> int:
+        return self.table.me
+
+    @property
+    def identity(self) -> Identity:
+        return self.table.identity
+
+    @property
+    def pk_candidates(self) -> list[int]:
+        return [int(s) for s in self.context.get("candidates", [])]
+
+    def others_alive(self) -> list[int]:
+        return [s for s in self.table.alive if s != self.me]
+
+    def say(self, lines: Sequence[Line], reasoning: str, *, avoid: Sequence[str] = ()) -> Speech:
+        """The speech rendered from ``lines``: never one this seat already said (nor one in
+        ``avoid``); a repeat is drawn again, then marked with the day."""
+        earlier = set(self.table.my_texts()) | set(avoid)
+        text = render(lines, self.lang, self.rng)
+        for _ in range(6):
+            if text not in earlier:
+                break
+            text = render(lines, self.lang, self.rng)
+        if text in earlier:
+            text = render([Line("open.later", n=self.table.day), *lines], self.lang, self.rng)
+        return Speech(text, reasoning=reasoning)
+
+    def note(self, lines: Sequence[Line]) -> str:
+        """Private reasoning in the seat's language (first phrasings, no draw)."""
+        return render(lines, self.lang)
+
+    def beliefs_note(self, seats: Sequence[int] | None = None) -> str:
+        """The top of the seat's beliefs, for the private reasoning."""
+        probs = self.mind.wolf_probabilities()
+        chosen = seats if seats is not None else sorted(probs, key=lambda s: -probs[s])[:3]
+        return "P(wolf) " + ", ".join(f"{s}={probs.get(s, 0.0):.2f}" for s in chosen)

@@ -1,0 +1,324 @@
+"""``werewolf serve``: a local web app over a store, read-only (Starlette; uvicorn runs it).
+
+Routes:
+
+- ``/``: the games, newest first, filtered by board, winner, arena run and start date
+  (``replay.catalog``, refreshed from new events only);
+- ``/game/{id}?view=public|god|seat&seat=N``: a game in the replay viewer
+  (``replay.page``); a game in progress follows itself live;
+- ``/game/{id}/events?view=...&after=V``: server-sent events, one ``entries`` message per
+  batch of new events the view may see, until the game ends (``id`` is the last event's
+  version, so a reconnecting browser resumes where it stopped);
+- ``/arena`` and ``/arena/{name}``: the arena runs beside the store and their reports, with
+  charts.
+
+Who sees what: the public view of every game; the god and seat views of ended games; and,
+only when the server was started with ``god=True`` (``werewolf serve --god``), the god and
+seat views of games in progress too (a live god view would show a player at the table
+everything). The store is opened read-only and may not exist yet (a newcomer starts the
+server before the first game): it is opened when it appears.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from pulse_core import Event, PulseError, SQLiteEventStore, read_attachment
+
+from ..arena.metrics import tournament_metrics
+from ..arena.report import Report, report_json, report_markdown
+from ..arena.results import run_games
+from ..arena.spec import load_run, run_path
+from ..errors import WerewolfError
+from ..game import fold_chain
+from ..replay.catalog import Catalog
+from ..replay.load import load_game
+from ..replay.page import PageBuilder, page_data, viewer_page
+from ..replay.views import ViewKind, ViewSpec, ViewStream
+from ..scope import TopicScope
+from .pages import arena_list_page, arena_report_page, esc, games_page
+
+__all__ = ["ServeConfig", "make_app"]
+
+HEARTBEAT_S = 15.0
+
+
+class ServeConfig:
+    """What the app serves: the store's path, whether live games open in every view, how
+    often a live stream polls, and how many bootstrap rounds a web report draws."""
+
+    def __init__(
+        self, store: Path, *, god: bool = False, poll: float = 0.25, rounds: int = 300
+    ) -> None:
+        self.store = store
+        self.god = god
+        self.poll = poll
+        self.rounds = rounds
+
+
+class _Store:
+    """The store, opened read-only once it exists; one connection for the app."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._store: SQLiteEventStore | None = None
+        self.catalog: Catalog | None = None
+
+    def get(self) -> SQLiteEventStore | None:
+        if self._store is None and self.path.is_file():
+            self._store = SQLiteEventStore(self.path, read_only=True)
+            self.catalog = Catalog(self._store)
+        return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+
+def _problem(status: int, message: str) -> HTMLResponse:
+    body = (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Werewolf</title>'
+        f'</head><body><p>{esc(message)}</p><p><a href="/">the games</a></p></body></html>'
+    )
+    return HTMLResponse(body, status_code=status)
+
+
+class _Refused(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _view(request: Request, seats: int) -> ViewSpec:
+    kind = request.query_params.get("view", "public")
+    if kind == "public":
+        return ViewSpec(ViewKind.PUBLIC)
+    if kind == "god":
+        return ViewSpec(ViewKind.GOD)
+    if kind == "seat":
+        seat = request.query_params.get("seat", "")
+        if not seat.isdigit() or not 1 <= int(seat) <= seats:
+            raise _Refused(400, f"no seat {seat!r}: this game has seats 1 to {seats}")
+        return ViewSpec.of_seat(int(seat))
+    raise _Refused(400, f"no view {kind!r}: public, god or seat")
+
+
+def _query(spec: ViewSpec) -> dict[str, str]:
+    if spec.kind is ViewKind.SEAT:
+        return {"view": "seat", "seat": str(spec.seat)}
+    return {"view": str(spec.kind)}
+
+
+def make_app(config: ServeConfig) -> Starlette:
+    """The web app over ``config.store``."""
+    handle = _Store(config.store)
+
+    def allowed(spec: ViewSpec, ended: bool) -> bool:
+        return spec.kind is ViewKind.PUBLIC or ended or config.god
+
+    async def games(request: Request) -> Response:
+        store = handle.get()
+        filters = {k: request.query_params.get(k) or None for k in ("board", "winner", "run")}
+        filters["date"] = request.query_params.get("date") or None
+        if store is None or handle.catalog is None:
+            page = games_page(
+                [], filters=filters, boards=[], runs=[], store=str(config.store),
+                god=config.god, missing=True,
+            )  # fmt: skip
+            return HTMLResponse(page)
+        catalog = handle.catalog
+        catalog.refresh()
+        page = games_page(
+            catalog.select(**filters),
+            filters=filters,
+            boards=catalog.values("board"),
+            runs=catalog.values("run"),
+            store=str(config.store),
+            god=config.god,
+        )
+        return HTMLResponse(page)
+
+    async def game(request: Request) -> Response:
+        store = handle.get()
+        game_id = request.path_params["game_id"]
+        if store is None:
+            return _problem(404, f"no store at {config.store}")
+        try:
+            log = load_game(store, game_id, str(config.store))
+            seats = len(log.state.identities)
+            spec = _view(request, seats)
+            ended = log.state.ended
+            if not allowed(spec, ended):
+                raise _Refused(
+                    403,
+                    f"game {game_id} is in progress: only its public view is open "
+                    "(start werewolf serve with --god to watch it in every view)",
+                )
+        except _Refused as refused:
+            return _problem(refused.status, str(refused))
+        except (WerewolfError, PulseError) as exc:
+            return _problem(404, str(exc))
+        data = page_data(log, spec)
+        data["home"] = "/"
+        data["views"] = [
+            {"label": label, "href": f"?{urlencode(_query(view))}", "current": view == spec}
+            for label, view in [
+                ("public view", ViewSpec(ViewKind.PUBLIC)),
+                ("god view", ViewSpec(ViewKind.GOD)),
+                *((f"seat {s}", ViewSpec.of_seat(s)) for s in range(1, seats + 1)),
+            ]
+            if allowed(view, ended)
+        ]
+        if not ended:
+            after = log.chain[-1].version
+            query = urlencode({**_query(spec), "after": after})
+            data["live"] = {"stream": f"/game/{game_id}/events?{query}"}
+        return HTMLResponse(viewer_page(data, title=f"Werewolf game {game_id} ({spec.label})"))
+
+    async def events(request: Request) -> Response:
+        store = handle.get()
+        game_id = request.path_params["game_id"]
+        if store is None:
+            return _problem(404, f"no store at {config.store}")
+        chain = store.chain(game_id)
+        if not chain:
+            return _problem(404, f"no game {game_id}")
+        try:
+            spec = _view(request, len(chain[0].meta.get("deal", [])))
+            last = request.headers.get("last-event-id") or request.query_params.get("after", "0")
+            if not last.isdigit():
+                raise _Refused(400, f"after={last!r}: an event version")
+        except _Refused as refused:
+            return _problem(refused.status, str(refused))
+        if not allowed(spec, fold_chain(chain).ended):
+            return _problem(403, f"game {game_id} is in progress: only its public view is open")
+        stream = _live_stream(request, store, game_id, spec, int(last), config.poll)
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+
+    async def arena(request: Request) -> Response:
+        return HTMLResponse(arena_list_page(_runs(config.store)))
+
+    async def arena_run(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in dict(_runs(config.store)):
+            return _problem(404, f"no arena run {name}")
+        store = handle.get()
+        if store is None:
+            return _problem(404, f"no store at {config.store}")
+        try:
+            page = await run_in_threadpool(_report_page, store, config, name)
+        except (WerewolfError, PulseError) as exc:
+            return _problem(500, f"arena run {name}: {exc}")
+        return HTMLResponse(page)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            handle.close()
+
+    return Starlette(
+        routes=[
+            Route("/", games),
+            Route("/game/{game_id}", game),
+            Route("/game/{game_id}/events", events),
+            Route("/arena", arena),
+            Route("/arena/{name}", arena_run),
+            Route("/favicon.ico", lambda request: Response(status_code=204)),
+        ],
+        lifespan=lifespan,
+    )
+
+
+def _sse(event: str, data: Any, event_id: int) -> str:
+    return f"event: {event}\nid: {event_id}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+async def _live_stream(
+    request: Request,
+    store: SQLiteEventStore,
+    game_id: str,
+    spec: ViewSpec,
+    after: int,
+    poll: float,
+) -> AsyncIterator[str]:
+    """The view's entries of the events after version ``after``, as they land."""
+    reader: Callable[[Event, str], str | None] | None = None
+    if spec.kind is ViewKind.GOD:
+
+        def reader(event: Event, name: str) -> str | None:
+            return read_attachment(store, event, name)
+
+    builder = PageBuilder(spec, ViewStream(spec, reader), game_id)
+    chain = store.chain(game_id)
+    builder.feed(chain[:after])  # the page holds these already: only the builder's state
+    pending, cursor = chain[after:], chain[-1].seq
+    if not pending and fold_chain(chain).ended:  # nothing will come: say so, and stop
+        final = {"entries": [], "fates": builder.fates(fold_chain(chain)), "ended": True}
+        yield _sse("entries", final, chain[-1].version)
+        return
+    scope = TopicScope(store, [game_id])
+    quiet = 0.0
+    while True:
+        if pending:
+            entries = builder.feed(pending)
+            state = fold_chain(builder.stream.chain)
+            if entries or state.ended:
+                update = {"entries": entries, "fates": builder.fates(state), "ended": state.ended}
+                yield _sse("entries", update, pending[-1].version)
+                quiet = 0.0
+            if state.ended:
+                return
+        if await request.is_disconnected():
+            return
+        await asyncio.sleep(poll)
+        quiet += poll
+        if quiet >= HEARTBEAT_S:
+            yield ": still here\n\n"
+            quiet = 0.0
+        seen = builder.stream.chain[-1].version
+        pending = [e for e in scope.read_after(cursor) if e.version > seen]
+        if pending:
+            cursor = pending[-1].seq
+
+
+def _runs(store: Path) -> list[tuple[str, int]]:
+    """The readable run files beside the store: (name, planned games), by name."""
+    folder = run_path(store, "x").parent
+    runs = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        if path.name.endswith(".report.json"):
+            continue
+        try:
+            runs.append((path.stem, load_run(path).games))
+        except (WerewolfError, PulseError):
+            continue
+    return runs
+
+
+def _report_page(store: SQLiteEventStore, config: ServeConfig, name: str) -> str:
+    spec = load_run(run_path(config.store, name))
+    games = run_games(spec, store)
+    metrics = tournament_metrics(
+        games.records,
+        [p.name for p in spec.players],
+        prices=spec.prices,
+        rounds=config.rounds,
+        seed=spec.seed,
+    )
+    report = Report(spec, games, metrics)
+    return arena_report_page(name, report_json(report), report_markdown(report))
