@@ -209,12 +209,15 @@ def comparable(
 ) -> int:
     """How many events of twin games can be compared: up to the first where they took
     different paths (another phase, or another diff outside the ``free`` indices), or, from
-    index ``since`` on (where the twins may differ), a hunter's shot or the end, which
-    reveal cards by the rules."""
+    index ``since`` on (where the twins may differ), a hunter's shot, a death the config
+    reveals (``reveal_on_death``) or the end, which reveal cards by the rules."""
     for j in range(1, min(len(a), len(b))):
         if a[j].role != b[j].role:
             return j
         if j >= since and a[j].role in ("hunter-shot", "game-end"):
+            return j
+        revealed = a[j].meta["detail"].get("revealed"), b[j].meta["detail"].get("revealed")
+        if j >= since and revealed[0] != revealed[1]:  # reveal_on_death shows cards
             return j
         if j not in free and a[j].meta["diff"] != b[j].meta["diff"]:
             return j

@@ -17,7 +17,11 @@ def floor_bid(turn: Turn) -> Answer:
     spoken = int(turn.context.get("spoken", 0))
     level, why = (2, "not heard yet today") if spoken == 0 else (1, "already spoke today")
     suspect = turn.mind.likeliest(turn.others_alive())
-    if suspect is not None and turn.mind.p(suspect) >= 0.8 and turn.identity is not Identity.WEREWOLF:
+    if (
+        suspect is not None
+        and turn.mind.p(suspect) >= 0.8
+        and turn.identity is not Identity.WEREWOLF
+    ):
         level, why = level + 1, f"sure of seat {suspect}"
     if turn.identity is Identity.SEER and spoken == 0:
         level, why = 3, "a seer with checks to tell"
