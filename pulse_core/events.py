@@ -160,6 +160,8 @@ class Event:
     code_rev: str
     version: int
     seq: int
+    # the hash chain over the topic's events (``pulse_core.chain``); derived, so not compared
+    chain: str = field(default="", compare=False)
     # split from ``kind`` once here: folds, moderators and views read them many times
     workflow: str = field(init=False, repr=False, compare=False)
     role: str = field(init=False, repr=False, compare=False)
@@ -170,7 +172,7 @@ class Event:
         object.__setattr__(self, "role", role)
 
     @classmethod
-    def from_draft(cls, draft: Draft, version: int, seq: int) -> Event:
+    def from_draft(cls, draft: Draft, version: int, seq: int, chain: str = "") -> Event:
         return cls(
             id=draft.id,
             occurred_at=draft.occurred_at,
@@ -181,6 +183,7 @@ class Event:
             code_rev=draft.code_rev,
             version=version,
             seq=seq,
+            chain=chain,
         )
 
     def draft(self) -> Draft:

@@ -21,6 +21,7 @@ from .errors import PulseError
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_DIGITS",
     "MAX_DOCUMENT_BYTES",
     "MAX_INT",
     "MAX_LINE_BYTES",
@@ -36,7 +37,8 @@ __all__ = [
 ]
 
 MAX_DEPTH = 32  # nesting of arrays and objects; the deepest real file has 6
-MAX_INT = 2**63 - 1  # an int in a file is a seat, count, seed or token figure: 64 bits
+MAX_DIGITS = 100  # an int in a file: far beyond any seed or count, and int() stays cheap
+MAX_INT = 10**MAX_DIGITS - 1
 MAX_DOCUMENT_BYTES = 1 << 20  # a config, lineup, roster or run file
 MAX_LINE_BYTES = 16 << 20  # one event of a topic file (an LLM seat's exchange is the largest)
 MAX_TOPIC_BYTES = 64 << 20  # a whole topic file (an LLM game with every exchange: ~5 MB)
@@ -118,7 +120,7 @@ def bounded_lines(
 
 
 def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > 19:  # before int(): a 10,000-digit number costs quadratic time
+    if len(text.lstrip("-")) > MAX_DIGITS:  # before int(): 10,000 digits cost quadratic time
         raise _TooLarge(f"the number {clip(text, 24)} is too large")
     return int(text)
 
@@ -135,8 +137,8 @@ def _no_constant(text: str) -> object:
 
 
 def check_tree(value: object, source: str, line: int | None = None) -> None:
-    """Refuse a parsed document nested deeper than ``MAX_DEPTH`` or holding an int beyond
-    64 bits or a non-finite float. Iterative, so depth costs no stack."""
+    """Refuse a parsed document nested deeper than ``MAX_DEPTH`` or holding an int of more
+    than ``MAX_DIGITS`` digits or a non-finite float. Iterative, so depth costs no stack."""
     stack: list[tuple[object, str, int]] = [(value, "", 0)]
     while stack:
         item, at, depth = stack.pop()

@@ -454,6 +454,7 @@ async def call_tool(
     mode: Mode = "tool",
     timeout: float | None = DEFAULT_TIMEOUT,
     retry: RetryPolicy | None = None,
+    tools: Sequence[Mapping[str, Any]] | None = None,
     **sampling: Any,
 ) -> ToolCallOutcome[M]:
     """Ask for one structured answer, validated by ``arguments_model``.
@@ -468,7 +469,11 @@ async def call_tool(
     when none did). Raises ``LLMUnavailableError`` / ``LLMRequestError`` (``LLMToolsRefused
     Error`` when it refuses tools) when the endpoint cannot be used at all; ``timeout`` is per
     request (``None``: the client's own); ``retry`` retries transient failures here (see
-    ``RetryPolicy``; the client should then have ``max_retries=0``).
+    ``RetryPolicy``; the client should then have ``max_retries=0``). ``tools`` is the whole
+    tools array to offer in tool mode, ``tool_name`` among them (default: that one function
+    with the model's schema): a caller may keep one array for many requests, so that the
+    request prefix a provider caches stays the same; the answer is still validated by
+    ``arguments_model``.
     """
     _check_tool_name(tool_name)
     _check_sampling(sampling)
@@ -481,7 +486,12 @@ async def call_tool(
     if mode == "tool":
         conversation = [dict(m) for m in messages]
         function = {"name": tool_name, "description": tool_description, "parameters": schema}
-        request["tools"] = [{"type": "function", "function": function}]
+        offered: list[Mapping[str, Any]] = [{"type": "function", "function": function}]
+        if tools is not None:
+            offered = list(tools)
+        if not any(dict(t.get("function") or {}).get("name") == tool_name for t in offered):
+            raise WorkflowError(f"tools offers no function {tool_name!r}")
+        request["tools"] = offered
         request["tool_choice"] = {"type": "function", "function": {"name": tool_name}}
     else:
         instruction = _json_instruction(tool_name, tool_description, schema)

@@ -16,10 +16,11 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from .chain import GENESIS, chain_hash, draft_chain
 from .errors import ConflictError, ImmutableLogError, InvalidEventError, PulseError
 from .events import Draft, Event
 from .objects import FileObjectStore, ObjectStore
@@ -27,8 +28,32 @@ from .store import check_append, check_limit
 
 __all__ = ["MIGRATIONS", "SQLiteEventStore"]
 
-# Each entry moves the schema from version i to i + 1. Never edit a released entry: add one.
-MIGRATIONS: tuple[str, ...] = (
+
+def _add_chain(db: sqlite3.Connection) -> None:
+    """Schema 3: the ``chain`` column (``pulse_core.chain``), filled for the events already
+    stored, topic by topic in version order. Events stay append-only: the update trigger is
+    lifted for this one fill and put back in the same transaction."""
+    db.execute("ALTER TABLE events ADD COLUMN chain TEXT NOT NULL DEFAULT ''")
+    db.execute("DROP TRIGGER events_no_update")
+    previous: dict[str, str] = {}
+    rows = db.execute(
+        "SELECT seq, kind, key, version, hash, meta FROM events ORDER BY key, version"
+    )
+    links = []
+    for seq, kind, key, version, digest, meta in rows:
+        link = chain_hash(previous.get(key, GENESIS), kind, key, version, meta, digest)
+        previous[key] = link
+        links.append((link, seq))
+    db.executemany("UPDATE events SET chain = ? WHERE seq = ?", links)
+    db.execute(_NO_UPDATE)
+
+
+_NO_UPDATE = """CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END"""
+
+# Each entry moves the schema from version i to i + 1: SQL statements, or a function for a
+# step SQL alone cannot take. Never edit a released entry: add one.
+MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     """
     CREATE TABLE events (
         seq         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -51,13 +76,16 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX events_topic_starts ON events (seq) WHERE version = 1;
     """,
+    # 3: the hash chain that makes an edited event evident
+    _add_chain,
 )
 
-_COLUMNS = "seq, id, occurred_at, kind, key, version, hash, meta, code_rev"
+_COLUMNS = "seq, id, occurred_at, kind, key, version, hash, meta, code_rev, chain"
+_CHAIN_SCHEMA = 3  # the first schema with the chain column
 
 
-def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str]) -> Event:
-    seq, id_, occurred_at, kind, key, version, digest, meta, code_rev = row
+def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str, str]) -> Event:
+    seq, id_, occurred_at, kind, key, version, digest, meta, code_rev, link = row
     return Event(
         id=id_,
         occurred_at=datetime.fromisoformat(occurred_at),
@@ -68,6 +96,7 @@ def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str]) -> Ev
         code_rev=code_rev,
         version=version,
         seq=seq,
+        chain=link,
     )
 
 
@@ -132,8 +161,11 @@ class SQLiteEventStore:
             else FileObjectStore(self.path.parent / "objects", durable=durable)
         )
         self._lock = threading.RLock()
+        self._columns = _COLUMNS
         if read_only:
             self._db = _open_read_only(self.path, busy_timeout)
+            if self.schema_version < _CHAIN_SCHEMA:  # not migrated: read, chain unknown
+                self._columns = _COLUMNS.replace(", chain", ", '' AS chain")
             return
         try:
             self._db = sqlite3.connect(
@@ -184,9 +216,13 @@ class SQLiteEventStore:
                 if int(self._db.execute("PRAGMA user_version").fetchone()[0]) >= target:
                     self._db.execute("ROLLBACK")
                     continue
-                for statement in MIGRATIONS[target - 1].split(";\n"):
-                    if statement.strip():
-                        self._db.execute(statement)
+                step = MIGRATIONS[target - 1]
+                if callable(step):
+                    step(self._db)
+                else:
+                    for statement in step.split(";\n"):
+                        if statement.strip():
+                            self._db.execute(statement)
                 self._db.execute(f"PRAGMA user_version={target}")
                 self._db.execute("COMMIT")
             except BaseException:
@@ -221,19 +257,23 @@ class SQLiteEventStore:
         """One append inside the open transaction: the stored event of a retried draft, the
         new event, or the conflict (a failed INSERT undoes itself alone, not the others)."""
         db = self._db
-        found = db.execute(f"SELECT {_COLUMNS} FROM events WHERE id = ?", (draft.id,)).fetchone()
+        found = db.execute(
+            f"SELECT {self._columns} FROM events WHERE id = ?", (draft.id,)
+        ).fetchone()
         if found is not None:
             stored = _row_to_event(found)
             if stored.same_draft(draft):
                 return stored
             raise InvalidEventError(f"event id {draft.id} is already used by another event")
-        actual = self._version(draft.key)
+        actual, previous = self._head(draft.key)
         if actual != expected_version:
             return ConflictError(draft.key, expected_version, actual)
+        link = draft_chain(previous, draft, actual + 1)
         try:
             cursor = db.execute(
-                "INSERT INTO events (id, occurred_at, kind, key, version, hash, meta, code_rev)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO events"
+                " (id, occurred_at, kind, key, version, hash, meta, code_rev, chain)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     draft.id,
                     draft.occurred_at.isoformat(),
@@ -243,13 +283,22 @@ class SQLiteEventStore:
                     draft.hash,
                     draft.meta_text,
                     draft.code_rev,
+                    link,
                 ),
             )
         except sqlite3.IntegrityError:  # UNIQUE(key, version): the topic moved on
             return ConflictError(draft.key, expected_version, self._version(draft.key))
         seq = cursor.lastrowid
         assert seq is not None
-        return Event.from_draft(draft, version=actual + 1, seq=seq)
+        return Event.from_draft(draft, version=actual + 1, seq=seq, chain=link)
+
+    def _head(self, key: str) -> tuple[int, str]:
+        """The topic's version and its last event's chain hash (``GENESIS`` when empty)."""
+        row = self._db.execute(
+            "SELECT version, chain FROM events WHERE key = ? ORDER BY version DESC LIMIT 1",
+            (key,),
+        ).fetchone()
+        return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
 
     def _version(self, key: str) -> int:
         row = self._db.execute(
@@ -271,7 +320,7 @@ class SQLiteEventStore:
     def chain(self, key: str) -> list[Event]:
         with self._lock:
             rows = self._db.execute(
-                f"SELECT {_COLUMNS} FROM events WHERE key = ? ORDER BY version", (key,)
+                f"SELECT {self._columns} FROM events WHERE key = ? ORDER BY version", (key,)
             ).fetchall()
         return [_row_to_event(r) for r in rows]
 
@@ -279,7 +328,7 @@ class SQLiteEventStore:
         check_limit(limit)
         with self._lock:
             rows = self._db.execute(
-                f"SELECT {_COLUMNS} FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+                f"SELECT {self._columns} FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
                 (seq, -1 if limit is None else limit),
             ).fetchall()
         return [_row_to_event(r) for r in rows]
@@ -291,7 +340,7 @@ class SQLiteEventStore:
     def get(self, event_id: str) -> Event | None:
         with self._lock:
             row = self._db.execute(
-                f"SELECT {_COLUMNS} FROM events WHERE id = ?", (event_id,)
+                f"SELECT {self._columns} FROM events WHERE id = ?", (event_id,)
             ).fetchone()
         return None if row is None else _row_to_event(row)
 

@@ -22,6 +22,7 @@ import threading
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from .chain import GENESIS, draft_chain
 from .errors import ConflictError, InvalidEventError
 from .events import Draft, Event
 from .objects import MemoryObjectStore, ObjectStore
@@ -137,7 +138,8 @@ class MemoryEventStore:
         actual = len(topic) if topic else 0
         if actual != expected_version:
             raise ConflictError(draft.key, expected_version, actual)
-        event = Event.from_draft(draft, version=actual + 1, seq=len(self._events) + 1)
+        link = draft_chain(topic[-1].chain if topic else GENESIS, draft, actual + 1)
+        event = Event.from_draft(draft, version=actual + 1, seq=len(self._events) + 1, chain=link)
         self._events.append(event)
         self._by_key.setdefault(draft.key, []).append(event)
         self._by_id[event.id] = event

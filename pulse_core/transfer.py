@@ -1,16 +1,20 @@
 """Topic files: one topic as a self-contained JSON Lines file, to export, import and replay.
 
-Line 1 is a header, ``{"format": "pulse-topic", "version": 1, "key": ..., "events": N}``.
+Line 1 is a header, ``{"format": "pulse-topic", "version": 2, "key": ..., "events": N}``.
 Each further line is one event, in version order, with every field and its content inline::
 
-    {"id", "occurred_at", "kind", "key", "version", "hash", "meta", "code_rev", "content"}
+    {"id", "occurred_at", "kind", "key", "version", "hash", "meta", "code_rev", "chain",
+     "content"}
 
 plus ``"attachments": {name: text}`` when the event's meta names attachments (see
 ``workflow.ATTACHMENTS``), so the file needs no object store. Text is UTF-8; ``occurred_at``
 is ISO 8601 with its UTC offset; ``seq`` is not written (it is one store's commit order).
 
-Reading checks every line (JSON, fields, versions 1..N, each text against its hash, the
-event count of the header) and raises ``TopicFileError`` naming the 1-based line of the first
+``chain`` is the event's hash chain (``pulse_core.chain``); version 1 files, written
+before it, have none and are still read (their chain is computed, not checked).
+
+Reading checks every line (JSON, fields, versions 1..N, each text against its hash, each
+chain hash against the line before, the event count of the header) and raises ``TopicFileError`` naming the 1-based line of the first
 problem. ``import_topic`` validates the whole file before it writes anything and keeps the
 event ids, so importing a file again is a no-op and an interrupted import can be re-run.
 """
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from .chain import GENESIS, draft_chain, event_chain
 from .errors import InvalidEventError, PulseError, TopicFileError
 from .events import Draft, Event
 from .ids import is_ulid
@@ -45,7 +50,8 @@ __all__ = [
 ]
 
 TOPIC_FORMAT = "pulse-topic"
-TOPIC_FORMAT_VERSION = 1
+TOPIC_FORMAT_VERSION = 2
+_READABLE_VERSIONS = (1, 2)  # 1: no chain hashes
 
 _HEADER_FIELDS = ("format", "version", "key", "events")
 _EVENT_FIELDS: dict[str, type] = {
@@ -106,7 +112,7 @@ def _text(store: EventStore, digest: str, what: str) -> str:
         raise InvalidEventError(f"{what} is not UTF-8 text: {exc}") from exc
 
 
-def _event_line(store: EventStore, event: Event) -> str:
+def _event_line(store: EventStore, event: Event, previous: str) -> str:
     record: dict[str, Any] = {
         "id": event.id,
         "occurred_at": event.occurred_at.isoformat(),
@@ -116,6 +122,7 @@ def _event_line(store: EventStore, event: Event) -> str:
         "hash": event.hash,
         "meta": event.meta,
         "code_rev": event.code_rev,
+        "chain": event.chain or event_chain(previous, event),  # a store not yet migrated
         "content": _text(store, event.hash, f"content of event {event.id}"),
     }
     attachments = _attachment_hashes(event.meta)
@@ -138,7 +145,12 @@ def export_topic_lines(store: EventStore, key: str) -> list[str]:
         "key": key,
         "events": len(chain),
     }
-    return [json.dumps(header), *(_event_line(store, event) for event in chain)]
+    lines = [json.dumps(header)]
+    previous = GENESIS
+    for event in chain:
+        lines.append(_event_line(store, event, previous))
+        previous = event.chain or event_chain(previous, event)
+    return lines
 
 
 def export_topic(store: EventStore, key: str, path: str | os.PathLike[str]) -> int:
@@ -180,12 +192,12 @@ def _check_fields(
             )
 
 
-def _parse_header(source: str, raw: bytes) -> tuple[str, int]:
+def _parse_header(source: str, raw: bytes) -> tuple[str, int, int]:
     record = _json_line(source, 1, raw)
     if record.get("format") != TOPIC_FORMAT:
         raise TopicFileError(source, 1, f"not a {TOPIC_FORMAT} file (header 'format' field)")
     version = record.get("version")
-    if version != TOPIC_FORMAT_VERSION or isinstance(version, bool):
+    if version not in _READABLE_VERSIONS or isinstance(version, bool):
         raise TopicFileError(
             source,
             1,
@@ -199,7 +211,7 @@ def _parse_header(source: str, raw: bytes) -> tuple[str, int]:
         raise TopicFileError(source, 1, f"topic key {clip(repr(key))} is not a ULID")
     if count < 1:
         raise TopicFileError(source, 1, f"a topic file holds at least one event, not {count}")
-    return key, count
+    return key, count, int(version)
 
 
 def _checked_text(source: str, number: int, text: str, digest: str, what: str) -> None:
@@ -212,10 +224,19 @@ def _checked_text(source: str, number: int, text: str, digest: str, what: str) -
 
 
 def _parse_event(
-    source: str, number: int, raw: bytes, key: str, version: int, texts: dict[str, str]
+    source: str,
+    number: int,
+    raw: bytes,
+    key: str,
+    version: int,
+    texts: dict[str, str],
+    previous: str | None,
 ) -> tuple[Event, str]:
+    """One event line; ``previous`` is the chain hash of the line before (None: a version 1
+    file, whose lines carry no chain hash)."""
     record = _json_line(source, number, raw)
-    _check_fields(source, number, record, _EVENT_FIELDS, _OPTIONAL_EVENT_FIELDS)
+    required = _EVENT_FIELDS if previous is None else {**_EVENT_FIELDS, "chain": str}
+    _check_fields(source, number, record, required, _OPTIONAL_EVENT_FIELDS)
     if record["key"] != key:
         raise TopicFileError(
             source, number, f"key {clip(repr(record['key']))} is not the header's {key}"
@@ -254,7 +275,15 @@ def _parse_event(
             raise TopicFileError(source, number, f"attachment {name!r} must be text")
         _checked_text(source, number, text, digest, f"attachment {name!r}")
         texts[digest] = text
-    return Event.from_draft(draft, version=version, seq=version), content
+    link = draft_chain(GENESIS if previous is None else previous, draft, version)
+    if previous is not None and record["chain"] != link:
+        raise TopicFileError(
+            source,
+            number,
+            "edited: its chain hash does not follow from the line before "
+            "(this line, or the chain hash of the one before it, was changed)",
+        )
+    return Event.from_draft(draft, version=version, seq=version, chain=link), content
 
 
 def parse_topic(data: bytes, source: str = "<topic>") -> TopicFile:
@@ -271,7 +300,7 @@ def _parse_lines(lines: Iterable[tuple[int, bytes]], source: str) -> TopicFile:
     first = next(numbered, None)
     if first is None:
         raise TopicFileError(source, 1, f"empty file: expected a {TOPIC_FORMAT} header")
-    key, count = _parse_header(source, first[1])
+    key, count, file_version = _parse_header(source, first[1])
     texts: dict[str, str] = {}
     events: list[tuple[Event, str]] = []
     seen: set[str] = set()
@@ -280,7 +309,8 @@ def _parse_lines(lines: Iterable[tuple[int, bytes]], source: str) -> TopicFile:
         version = number - 1
         if version > count:
             raise TopicFileError(source, number, f"more events than the header's {count}")
-        event, content = _parse_event(source, number, raw, key, version, texts)
+        previous = None if file_version == 1 else (events[-1][0].chain if events else GENESIS)
+        event, content = _parse_event(source, number, raw, key, version, texts, previous)
         if event.id in seen:
             raise TopicFileError(source, number, f"event id {event.id} appears twice")
         seen.add(event.id)
@@ -291,9 +321,7 @@ def _parse_lines(lines: Iterable[tuple[int, bytes]], source: str) -> TopicFile:
             number + 1,
             f"file ends after {len(events)} of the header's {count} events: truncated",
         )
-    return TopicFile(
-        path=source, key=key, version=TOPIC_FORMAT_VERSION, events=tuple(events), texts=texts
-    )
+    return TopicFile(path=source, key=key, version=file_version, events=tuple(events), texts=texts)
 
 
 def load_topic_file(path: str | os.PathLike[str]) -> TopicFile:

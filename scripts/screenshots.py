@@ -19,9 +19,9 @@ from tests.browser import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 from werewolf.replay import load_replay_file, replay_html  # noqa: E402
 
 SAMPLE = ROOT / "replays" / "pk-and-hunter.jsonl"
-SHOTS = {  # file: (width, height, colour scheme, step, folds to open)
+SHOTS = {  # file: (width, height, colour scheme, step, folds to open); PK: the PK day
     "viewer-1280.png": (1280, 860, "light", "Day 1", 1),
-    "viewer-360.png": (360, 780, "dark", "Day 3", 0),
+    "viewer-360.png": (360, 780, "dark", "PK", 0),
 }
 
 
@@ -30,9 +30,11 @@ def main() -> int:
     if executable is None:
         print("no chromium: apt-get install chromium", file=sys.stderr)
         return 2
+    log = load_replay_file(SAMPLE)
+    pk_day = next(e.meta["day"] for e in log.chain if e.role == "vote" and e.meta["diff"]["pk"])
     with tempfile.TemporaryDirectory() as tmp:
         page_file = Path(tmp) / "game.html"
-        page_file.write_text(replay_html(load_replay_file(SAMPLE)), encoding="utf-8")
+        page_file.write_text(replay_html(log), encoding="utf-8")
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
             for name, (width, height, scheme, step, folds) in SHOTS.items():
@@ -41,11 +43,12 @@ def main() -> int:
                 )
                 page.goto(page_file.as_uri())
                 page.wait_for_selector("body[data-ready]", state="attached")
+                step = f"Day {pk_day}" if step == "PK" else step
                 page.click(f'#steps button:has-text("{step}")')
                 for n in range(folds):
                     page.locator(".item.day-speech details.decision > summary").nth(n).click()
                 if width < 700:  # on a phone: the vote picture of the PK day
-                    page.locator(".item.vote").first.scroll_into_view_if_needed()
+                    page.locator(".item.vote").first.evaluate("e => e.scrollIntoView()")
                 page.screenshot(path=str(ROOT / "docs" / name))
                 print(f"wrote docs/{name}")
             browser.close()

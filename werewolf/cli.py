@@ -78,7 +78,14 @@ from .replay.catalog import list_games
 from .scope import TopicScope, floor_seq
 from .serve.cli import add_serve
 from .state import GameState
-from .storefaults import STORAGE_ERRORS, StoreFault, check_objects, explain, refuse_damaged
+from .storefaults import (
+    STORAGE_ERRORS,
+    StoreFault,
+    check_chain,
+    check_objects,
+    explain,
+    refuse_damaged,
+)
 
 __all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "main"]
 
@@ -205,8 +212,8 @@ def _add_seats(parser: argparse.ArgumentParser, *, resume: bool) -> None:
         action="append",
         default=[],
         metavar="N=KIND[:MODEL]",
-        help=f"who plays seat N: {', '.join(KINDS)}, e.g. 3=llm:gpt-4o-mini or 5=human "
-        "(repeatable; wins over --lineup)",
+        help=f"who plays seat N: {', '.join(KINDS)}, e.g. 3=llm:gpt-4o-mini, 4=mock:bold "
+        "(a mock personality) or 5=human (repeatable; wins over --lineup)",
     )
     seats.add_argument("--lineup", type=Path, metavar="FILE", help="a TOML lineup of every seat")
     seats.add_argument(
@@ -605,7 +612,8 @@ def run_resume(args: argparse.Namespace) -> int:
         if not chain:
             raise GameFileError(f"{args.store}: no game {args.game}")
         check_game(chain, lambda e: f"{args.store} game {args.game} version {e.version}")
-        check_objects(store, chain, args.game)  # before a move is played on a broken log
+        check_chain(chain, f"{args.store}: game {args.game}")  # before a move is played on
+        check_objects(store, chain, args.game)  # a log that was edited or lost an object
         specs, lineup = resume_specs(
             chain,
             lineup=args.lineup,

@@ -76,6 +76,11 @@ class SeatSpec(BaseModel):
     tool_mode: Literal["tools", "json"] = Field(
         "tools", description="'json' for endpoints without tool calls"
     )
+    enum_targets: bool = Field(
+        False,
+        description="list the legal seats in each request's function schema (an enum) instead "
+        "of one tools array for the whole game, which a provider's prompt cache can reuse",
+    )
     personality: str | None = None
     name: str | None = None
 

@@ -25,11 +25,19 @@ from pulse_core import (
     ObjectNotFoundError,
     SQLiteEventStore,
 )
+from pulse_core.chain import first_broken
 from pulse_core.limits import clip
 
 from .errors import WerewolfError
 
-__all__ = ["STORAGE_ERRORS", "StoreFault", "check_objects", "explain", "refuse_damaged"]
+__all__ = [
+    "STORAGE_ERRORS",
+    "StoreFault",
+    "check_chain",
+    "check_objects",
+    "explain",
+    "refuse_damaged",
+]
 
 STORAGE_ERRORS = (sqlite3.Error, OSError, ObjectNotFoundError, CorruptObjectError)
 
@@ -98,6 +106,20 @@ def refuse_damaged(store: SQLiteEventStore) -> None:
         raise StoreFault(explain(sqlite3.DatabaseError(str(exc)), store.path)) from None
     if answer != "ok":
         raise StoreFault(explain(sqlite3.DatabaseError(f"integrity check: {answer}"), store.path))
+
+
+def check_chain(chain: Sequence[Event], where: str) -> None:
+    """Raise ``StoreFault`` naming the first event of ``chain`` whose hash chain does not
+    follow (an event edited in the store). A store not yet migrated has no chain to check."""
+    if not chain or not chain[0].chain:
+        return
+    broken = first_broken(chain)
+    if broken is not None:
+        event = chain[broken]
+        raise StoreFault(
+            f"{where} version {event.version} ({event.kind}) was edited in the store: its "
+            "chain hash does not follow from the events before it; the game cannot be trusted"
+        )
 
 
 def check_objects(store: SQLiteEventStore, chain: Sequence[Event], game: str) -> None:

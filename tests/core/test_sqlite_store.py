@@ -18,6 +18,7 @@ from pulse_core import (
     PulseError,
     SQLiteEventStore,
 )
+from pulse_core.chain import GENESIS, chain_hash, first_broken
 from pulse_core.events import Event
 from pulse_core.sqlite_store import MIGRATIONS
 
@@ -215,7 +216,9 @@ def test_a_store_of_an_older_schema_is_migrated_and_keeps_its_events(tmp_path: P
 
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path, isolation_level=None)
-    for statement in MIGRATIONS[0].split(";\n"):
+    first = MIGRATIONS[0]
+    assert isinstance(first, str)
+    for statement in first.split(";\n"):
         if statement.strip():
             db.execute(statement)
     db.execute("PRAGMA user_version=1")
@@ -225,10 +228,20 @@ def test_a_store_of_an_older_schema_is_migrated_and_keeps_its_events(tmp_path: P
         " '01M8N48PWYAC301WX4FAWHXYXH', 1, 'ab', '{\"n\":1}', '0.0.1')"
     )
     db.close()
+    old = SQLiteEventStore(path, read_only=True)  # read as it is, chain hashes unknown
+    assert [(e.meta, e.chain) for e in old.read_after(0)] == [({"n": 1}, "")]
+    old.close()
     store = SQLiteEventStore(path)
-    assert store.schema_version == len(MIGRATIONS) == 2
+    assert store.schema_version == len(MIGRATIONS) == 3
     assert store.topics() == ["01M8N48PWYAC301WX4FAWHXYXH"]
-    assert [e.meta for e in store.read_after(0)] == [{"n": 1}]
+    events = store.read_after(0)
+    assert [e.meta for e in events] == [{"n": 1}]
+    assert first_broken(events) is None  # the migration chained the old events
+    assert events[0].chain == chain_hash(
+        GENESIS, "old.step", "01M8N48PWYAC301WX4FAWHXYXH", 1, '{"n":1}', "ab"
+    )
+    with pytest.raises(ImmutableLogError):  # the update trigger is back
+        store.execute_raw("UPDATE events SET chain = 'x'")
     store.close()
 
 

@@ -107,7 +107,7 @@ def test_the_file_is_a_header_then_one_line_per_event(
     lines = exported.read_text(encoding="utf-8").split("\n")
     assert lines[-1] == ""  # every line ends with a newline
     header, *events = (json.loads(line) for line in lines[:-1])
-    assert header == {"format": "pulse-topic", "version": 1, "key": topic, "events": 3}
+    assert header == {"format": "pulse-topic", "version": 2, "key": topic, "events": 3}
     chain = source.chain(topic)
     assert [e["id"] for e in events] == [e.id for e in chain]
     first = events[0]
@@ -120,8 +120,10 @@ def test_the_file_is_a_header_then_one_line_per_event(
         "hash",
         "meta",
         "code_rev",
+        "chain",
         "content",
     ]
+    assert [e["chain"] for e in events] == [e.chain for e in chain]
     assert first["occurred_at"] == chain[0].occurred_at.isoformat()
     assert first["occurred_at"].endswith("+00:00")
     assert [e["content"] for e in events] == CONTENTS
@@ -165,7 +167,7 @@ def test_load_gives_the_events_and_their_texts(
     source: MemoryEventStore, topic: str, exported: Path
 ) -> None:
     loaded = load_topic_file(exported)
-    assert (loaded.key, loaded.version, loaded.path) == (topic, 1, str(exported))
+    assert (loaded.key, loaded.version, loaded.path) == (topic, 2, str(exported))
     same_events(loaded.chain, source.chain(topic))
     assert [content for _, content in loaded.events] == CONTENTS
     assert [e.seq for e in loaded.chain] == [1, 2, 3]  # seq is the position in the file
@@ -322,7 +324,7 @@ DAMAGE: dict[str, tuple[Callable[[Lines], None], int, str]] = {
     "header not JSON": (replace_line(0, b"pulse-topic v1"), 1, "not JSON"),
     "header not an object": (replace_line(0, b"[1, 2]"), 1, "not a JSON object"),
     "other format": (set_field(0, "format", "other"), 1, "not a pulse-topic file"),
-    "newer version": (set_field(0, "version", 2), 1, "unsupported pulse-topic version 2"),
+    "newer version": (set_field(0, "version", 3), 1, "unsupported pulse-topic version 3"),
     "version as text": (set_field(0, "version", "1"), 1, "unsupported"),
     "header without count": (drop_field(0, "events"), 1, "missing field(s): events"),
     "header extra field": (set_field(0, "extra", 1), 1, "unknown field(s): extra"),
@@ -354,6 +356,12 @@ DAMAGE: dict[str, tuple[Callable[[Lines], None], int, str]] = {
     "cut last line": (cut_last_line, 4, "not JSON"),
     "event missing in the middle": (delete_line(2), 3, "version 3 where 2 was expected"),
     "more events than the header": (set_field(0, "events", 2), 4, "more events than"),
+    # the hash chain: an edit of meta, kind or order that every other check lets through
+    "meta edited": (edit_json(2, lambda r: r["meta"].__setitem__("x", 1)), 3, "edited: its chain"),
+    "kind edited": (set_field(1, "kind", "game.other"), 2, "edited: its chain"),
+    "chain edited": (set_field(2, "chain", "0" * 64), 3, "edited: its chain"),
+    "chain recomputed for an edit": (set_field(1, "chain", "1" * 64), 2, "edited: its chain"),
+    "chain missing": (drop_field(1, "chain"), 2, "missing field(s): chain"),
 }
 
 

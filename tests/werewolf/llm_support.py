@@ -45,12 +45,40 @@ def tool_of(body: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     """The function a request offers and its parameters schema (tool or JSON mode)."""
     tools = body.get("tools")
     if tools:
-        function = tools[0]["function"]
+        forced = body.get("tool_choice", {}).get("function", {}).get("name")
+        function = next(
+            (t["function"] for t in tools if t["function"]["name"] == forced), tools[0]["function"]
+        )
         return str(function["name"]), dict(function["parameters"])
     system = body["messages"][0]["content"]
     name = re.search(r"the arguments of `([a-z_]+)`", system)
     schema = system.split(_SCHEMA_MARK, 1)[1]
     return (name.group(1) if name else "?"), json.loads(schema)
+
+
+_OPTIONS_LINE = re.compile(r"^(?:Options: |选项：)(.*)$", re.MULTILINE)
+_POISON_LINE = re.compile(r"^(?:You may poison one of: |你可以毒以下之一：)(.*)$", re.MULTILINE)
+
+
+def legal(body: Mapping[str, Any], field: str) -> list[int]:
+    """The legal codes of ``target`` or ``poison``: the schema's enum when the request has
+    one (``enum_targets``), else the options its last message states."""
+    prop = tool_of(body)[1].get("properties", {}).get(field, {})
+    if "enum" in prop:
+        return [int(v) for v in prop["enum"]]
+    task = str(body["messages"][-1]["content"])
+    line = (_OPTIONS_LINE if field == "target" else _POISON_LINE).findall(task)
+    return [int(v) for v in re.findall(r"(\d+) = ", line[-1])] if line else []
+
+
+def may_save(body: Mapping[str, Any]) -> bool:
+    """Whether the witch may save tonight (the schema has ``save`` only then, with an enum;
+    the stable tools always have it: the message says so)."""
+    props = tool_of(body)[1].get("properties", {})
+    if "save" not in props:
+        return False
+    stable = "poison" in props and "enum" not in props["poison"]
+    return not stable or "save = true" in str(body["messages"][-1]["content"])
 
 
 def user_text(body: Mapping[str, Any]) -> str:
@@ -90,17 +118,18 @@ class LegalTable:
                 words = self.speech(seat, name, int(words.rsplit("-", 1)[1]), body) or words
             args["speech"] = words
         if "target" in props:
-            legal = [v for v in props["target"]["enum"] if v != 0]
-            if self.spread and legal:
+            seats = [v for v in legal(body, "target") if v != 0]
+            if self.spread and seats:
                 digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).digest()
-                args["target"] = legal[digest[0] % len(legal)]
+                args["target"] = seats[digest[0] % len(seats)]
             else:
-                args["target"] = min(legal) if legal else 0
-        if "save" in props:
+                args["target"] = min(seats) if seats else 0
+        can_save = "save" in props and may_save(body)
+        if can_save:
             args["save"] = self.witch_saves
-        if "poison" in props and not (self.witch_saves and "save" in props):
-            legal = [v for v in props["poison"]["enum"] if v != 0]
-            args["poison"] = 0 if not legal or seat % 2 else max(legal)
+        if "poison" in props and not (self.witch_saves and can_save):
+            seats = [v for v in legal(body, "poison") if v != 0]
+            args["poison"] = 0 if not seats or seat % 2 else max(seats)
         return args
 
     def __call__(self, body: dict[str, Any]) -> Reply:

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from tests.openai_server import TEST_API_KEY, OpenAIServer, Reply, ToolCall
+from tests.werewolf.llm_support import legal, may_save, tool_of
 from werewolf.cli import main
 
 KEY_ENV = "ARENA_TEST_KEY"
@@ -43,15 +44,15 @@ def _texts(body: dict[str, Any]) -> tuple[str, str]:
     return str(messages[0]["content"]), "\n".join(str(m.get("content") or "") for m in messages)
 
 
-def _legal(props: dict[str, Any], field: str) -> list[int]:
-    return [int(v) for v in props[field]["enum"]]
+def _legal(body: dict[str, Any], field: str) -> list[int]:
+    return legal(body, field)
 
 
 def skilled(body: dict[str, Any]) -> dict[str, Any]:
     system, text = _texts(body)
     seat = int(_SEAT.search(system).group(1))  # type: ignore[union-attr]
-    tool = body["tools"][0]["function"]
-    name, props = tool["name"], tool["parameters"]["properties"]
+    name, parameters = tool_of(body)
+    props = parameters["properties"]
     pack_line = _PACK.search(system)
     pack = {int(s) for s in _SEAT.findall(pack_line.group(1))} if pack_line else set()
     wolf = bool(pack)
@@ -70,16 +71,16 @@ def skilled(body: dict[str, Any]) -> dict[str, Any]:
         lines = [f"I checked seat {s}: a wolf." for s in found]
         args["speech"] = ("I am the seer. " + " ".join(lines)) if found else "I listen."
     elif name == "seer_check":
-        options = _legal(props, "target")
+        options = _legal(body, "target")
         night = int(_SEER_NIGHT.search(text).group(1))  # type: ignore[union-attr]
         args["target"] = options[(seat + night) % len(options)]  # a new seat each night
     elif name == "wolf_kill":
-        options = [o for o in _legal(props, "target") if o not in pack and o != 0]
+        options = [o for o in _legal(body, "target") if o not in pack and o != 0]
         # a careful wolf joins the pack's earlier proposals: split wolves kill nobody
         earlier = [int(s) for s in _PROPOSED.findall(text)]
         args["target"] = first(options, earlier + claimed_seers) if options else 0
     elif name == "vote":
-        options = _legal(props, "target")
+        options = _legal(body, "target")
         if wolf:
             goods = [o for o in options if o not in pack and o != 0]
             args["target"] = first(goods, claimed_seers) if goods else 0
@@ -89,28 +90,28 @@ def skilled(body: dict[str, Any]) -> dict[str, Any]:
             together = sorted((o for o in options if o not in (0, seat)), reverse=True)
             args["target"] = first(options, reported + together[:1])
     elif name == "hunter_shot":
-        args["target"] = first(_legal(props, "target"), reported)
+        args["target"] = first(_legal(body, "target"), reported)
     elif name == "witch_action":
-        save = "save" in props and "night 1" in text.lower() and not reported
+        save = may_save(body) and "night 1" in text.lower() and not reported
         if "save" in props:
             args["save"] = save
-        if "poison" in props:
-            poisons = [p for p in _legal(props, "poison") if p in reported and p != 0]
+        if "poison" in props and _legal(body, "poison"):
+            poisons = [p for p in _legal(body, "poison") if p in reported and p != 0]
             args["poison"] = poisons[0] if poisons and not save else 0
     return args
 
 
 def uniform(body: dict[str, Any]) -> dict[str, Any]:
     rng = random.Random(json.dumps(body["messages"], sort_keys=True))
-    props = body["tools"][0]["function"]["parameters"]["properties"]
+    props = tool_of(body)[1]["properties"]
     args: dict[str, Any] = {"reasoning": "anything"}
     for field, schema in props.items():
         if field == "reasoning":
             continue
-        if "enum" in schema:
-            args[field] = rng.choice(schema["enum"])
+        if field in ("target", "poison"):
+            args[field] = rng.choice(legal(body, field) or [0])
         elif schema.get("type") == "boolean":
-            args[field] = rng.random() < 0.5
+            args[field] = may_save(body) and rng.random() < 0.5
         else:
             args[field] = "Hm."
     return args
@@ -118,7 +119,7 @@ def uniform(body: dict[str, Any]) -> dict[str, Any]:
 
 def handler(body: dict[str, Any]) -> Reply:
     play = skilled if body["model"] == "skilled" else uniform
-    return ToolCall(body["tools"][0]["function"]["name"], json.dumps(play(body)))
+    return ToolCall(tool_of(body)[0], json.dumps(play(body)))
 
 
 def _roster(tmp_path: Path, server: OpenAIServer) -> Path:

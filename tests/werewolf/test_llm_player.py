@@ -20,6 +20,7 @@ from tests.werewolf.llm_support import (
     LegalTable,
     Played,
     all_text,
+    legal,
     llm_specs,
     play,
     seat_of,
@@ -138,26 +139,58 @@ def test_each_seats_system_prompt_stays_the_same_all_game(table_game: TableGame)
     assert "PK round" in text
 
 
-def test_every_choice_schema_lists_exactly_the_legal_targets(table_game: TableGame) -> None:
+def _check_targets(bodies: list[dict[str, Any]]) -> int:
+    """Every choice request's legal targets (as ``legal`` reads them) are living seats, with
+    no self vote and no self check; returns how many requests were checked."""
     checked = 0
-    for body in table_game.bodies:
+    for body in bodies:
         name, schema = tool_of(body)
         if "target" not in schema["properties"]:
             continue
-        seat, enum = seat_of(body), schema["properties"]["target"]["enum"]
+        seat, options = seat_of(body), legal(body, "target")
+        assert options, (name, body["messages"][-1]["content"][-300:])
         dead_line = re.search(r"Dead: (.*)\.\n", user_text(body))
         assert dead_line is not None
         dead = {int(s) for s in re.findall(r"seat (\d+)", dead_line.group(1))}
-        assert not dead & set(enum), (name, enum, dead)
-        assert all(1 <= s <= 9 for s in enum if s != 0)
+        assert not dead & set(options), (name, options, dead)
+        assert all(1 <= s <= 9 for s in options if s != 0)
         if name == "vote":
-            assert seat not in enum  # no self vote under the default rules
-            assert 0 in enum  # abstaining is allowed
+            assert seat not in options  # no self vote under the default rules
+            assert 0 in options  # abstaining is allowed
         if name == "seer_check":
-            assert 0 not in enum
-            assert seat not in enum
+            assert 0 not in options
+            assert seat not in options
         checked += 1
-    assert checked > 10
+    return checked
+
+
+def test_one_tools_array_for_the_whole_game_and_the_options_in_the_message(
+    table_game: TableGame,
+) -> None:
+    arrays = {json.dumps(body["tools"], sort_keys=True) for body in table_game.bodies}
+    assert len(arrays) == 1  # every request of every seat: cacheable before the messages
+    [tools] = [json.loads(a) for a in arrays]
+    names = [t["function"]["name"] for t in tools]
+    assert names == ["speak", "wolf_kill", "seer_check", "hunter_shot", "vote", "witch_action"]
+    assert all("enum" not in json.dumps(t) for t in tools)
+    forced = {body["tool_choice"]["function"]["name"] for body in table_game.bodies}
+    assert forced <= set(names)
+    assert _check_targets(table_game.bodies) > 10
+
+
+def test_with_enum_targets_each_schema_lists_exactly_the_legal_targets(
+    openai_server: OpenAIServer,
+) -> None:
+    openai_server.handler = LegalTable(witch_saves=False)
+    played = play(llm_specs(openai_server, enum_targets=True), seed=3)
+    assert played.status == "ended"
+    bodies = openai_server.bodies()
+    assert all(len(body["tools"]) == 1 for body in bodies)
+    for body in bodies:
+        props = tool_of(body)[1]["properties"]
+        if "target" in props:
+            assert props["target"]["enum"] == legal(body, "target")
+    assert _check_targets(bodies) > 10
 
 
 # -- secrecy ---------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from pulse_core import MemoryEventStore, SQLiteEventStore, TopicFileError, WorkflowRule
+from tests.werewolf.forge import rechain
 from werewolf.cast import Identity
 from werewolf.config import GameConfig, TiePolicy, WinRule
 from werewolf.errors import GameFileError, UnknownSeatError
@@ -330,9 +331,17 @@ def _damaged(tmp_path: Path, change: Any) -> Path:
 
 
 def _edit(lines: list[str], number: int, edit: Any) -> list[str]:
+    """``lines`` with one record edited, and the hash chain recomputed after it, as a forger
+    who knows the format would: the checks behind the chain must refuse the edit too."""
     record = json.loads(lines[number - 1])
     edit(record)
-    return [*lines[: number - 1], json.dumps(record, ensure_ascii=False), *lines[number:]]
+    edited = [*lines[: number - 1], json.dumps(record, ensure_ascii=False), *lines[number:]]
+    return _rechained(edited)
+
+
+def _rechained(lines: list[str]) -> list[str]:
+    records = rechain([json.loads(line) for line in lines])
+    return [json.dumps(record, ensure_ascii=False) for record in records]
 
 
 def _vote_line(lines: list[str]) -> int:

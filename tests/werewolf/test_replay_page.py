@@ -198,11 +198,11 @@ def test_god_page_folds_each_decision_with_reasoning_and_causes() -> None:
     assert decision["decision"] == "speech"
     assert decision["reasoning"]
     told = story(log)
-    assert data["fates"][str(told.shot)] == f"shot by the hunter, day {told.shot_day}"
+    assert data["fates"][str(told.shot)] == {"how": "shot", "day": told.shot_day}
     victim, night = str(told.victim), told.victim_night
-    assert data["fates"][victim] == f"killed by wolves, night {night}"
+    assert data["fates"][victim] == {"how": "wolf", "day": night}
     public = page_data(log, ViewSpec(ViewKind.PUBLIC))
-    assert public["fates"][victim] == f"died, night {night}"  # the public never learns why
+    assert public["fates"][victim] == {"how": "died", "day": night}  # the public never learns why
 
 
 def test_every_game_string_is_escaped_and_stripped_of_controls() -> None:

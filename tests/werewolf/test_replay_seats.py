@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.werewolf.forge import rechain
 from werewolf.cli import main
 
 REPLAYS = Path(__file__).resolve().parents[2] / "replays"
@@ -73,6 +74,7 @@ def _lines(name: str) -> list[dict[str, Any]]:
 
 
 def _write(path: Path, lines: list[dict[str, Any]]) -> Path:
+    rechain(lines)  # the edit is forged well: the meta checks must refuse it
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     return path
 

@@ -157,7 +157,7 @@ def test_a_game_in_progress_opens_in_the_public_view_unless_god(tmp_path: Path) 
             status, page = get(f"{url}/game/{game.game}")
             assert status == 200
             assert f'"stream":"/game/{game.game}/events?view=public' in page
-            assert '"label":"god view"' not in page
+            assert '"kind":"god","seat":null,"href"' not in page  # no god view offered
             status, refused = get(f"{url}/game/{game.game}?view=god")
             assert status == 403
             assert "--god" in refused

@@ -104,6 +104,7 @@ def test_fold_filter_language_and_theme(browser: Any, pk_page: str) -> None:
     page.click("#lang")
     assert heading(page) == "第1天"
     assert page.locator("#cast-head th").nth(2).inner_text() == "身份"
+    assert fate(page, told.shot) == "第1天被猎人带走"  # shot by the hunter, day 1
     page.click("#lang")
     assert heading(page) == "Day 1"
     # light and dark: the toggle flips the page's colours

@@ -44,12 +44,13 @@ from pydantic import BaseModel
 
 from pulse_core.errors import LLMRequestError, LLMToolsRefusedError, LLMUnavailableError
 
+from ..config import Discussion
 from ..decisions import Answer, NoAnswer, Request, Usage
 from ..lineup import SeatSpec
 from ..text import one_line
 from .errors import BudgetExceededError, SeatUnavailableError
 from .prompting import build_messages, default_personality
-from .schema import DecisionTool, decision_tool
+from .schema import DecisionTool, decision_tool, stable_tools
 
 if TYPE_CHECKING:  # openai and httpx2 are loaded with the first LLM seat: a second saved
     import httpx2
@@ -207,10 +208,23 @@ class LLMPlayer:
     async def _call(self, request: Request) -> tuple[ToolCallOutcome[BaseModel], DecisionTool]:
         from pulse_core.llm import call_tool
 
-        tool = decision_tool(request, self.lang)
         messages = build_messages(request, self.personality, self.lang)
         client = self.clients.client(self.spec)
         while True:
+            # one tools array for the whole game (cacheable), unless the lineup asks for the
+            # legal seats in each schema; JSON mode shows the request's own schema
+            stable = self.mode == "tool" and not self.spec.enum_targets
+            tool = decision_tool(request, self.lang, stable=stable)
+            config = request.view.config
+            tools = (
+                stable_tools(
+                    self.lang,
+                    bidding=config.discussion is Discussion.BIDDING,
+                    beliefs=config.beliefs,
+                )
+                if stable
+                else None
+            )
             try:
                 outcome = await call_tool(
                     client,
@@ -223,6 +237,7 @@ class LLMPlayer:
                     mode="json" if self.mode == "json" else "tool",
                     timeout=self.spec.timeout,
                     retry=self.retry,
+                    tools=tools,
                     **self._sampling(),
                 )
                 return outcome, tool

@@ -12,19 +12,28 @@ Every model starts with ``reasoning`` (private: only the god view shows it), the
 
 A dead seat, a seat that does not exist, or a potion she cannot use fails validation, and
 ``pulse_core.llm.call_tool`` tells the model exactly why.
+
+What is offered to the model is either that per-request model's schema, the legal seats in
+its ``enum`` (``enum_targets = true`` in a lineup), or by default ``stable_tools(lang)``: the
+same array of every function for the whole game, ``target`` and ``poison`` plain integers,
+the legal options stated in the request's last message. The array then never changes, so a
+provider's prompt cache (which puts tools before the messages) reuses every request's
+prefix; the per-request model still checks the answer. With stable tools the witch's model
+always has ``save`` and ``poison`` (a refused ``save = true`` says why).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, DecisionKind, Request, Speech, WitchChoice
-from .prompting import PromptSet, option_order, options_text, prompt_set, tool_name
+from .prompting import TOOL_NAMES, PromptSet, option_order, options_text, prompt_set, tool_name
 
-__all__ = ["NOBODY", "DecisionTool", "decision_tool"]
+__all__ = ["NOBODY", "DecisionTool", "decision_tool", "stable_tools"]
 
 NOBODY = 0
 """The code for "no target" (abstain, no kill, keep the bullet, keep the poison)."""
@@ -77,8 +86,9 @@ def _reasoning(ps: PromptSet) -> Any:
     return (str, Field(description=ps.say("field.reasoning")))
 
 
-def decision_tool(request: Request, lang: str) -> DecisionTool:
-    """The function for ``request``: its name, description and arguments model."""
+def decision_tool(request: Request, lang: str, *, stable: bool = False) -> DecisionTool:
+    """The function for ``request``: its name, description and arguments model (``stable``:
+    the witch's model has both fields, as ``stable_tools`` offers them)."""
     ps = prompt_set(lang)
     kind, names = request.kind, request.view.names
     name = tool_name(kind)
@@ -91,9 +101,9 @@ def decision_tool(request: Request, lang: str) -> DecisionTool:
         )
     elif kind is DecisionKind.WITCH:
         witch = request.witch
-        if witch is not None and witch.can_save:
+        if witch is not None and (witch.can_save or stable):
             fields["save"] = (bool, Field(False, description=ps.say("field.save")))
-        if witch is not None and witch.poison_targets:
+        if witch is not None and (witch.poison_targets or stable):
             codes = [*sorted(witch.poison_targets), NOBODY]
             shown = options_text(ps, names, [*sorted(witch.poison_targets), None])
             fields["poison"] = (
@@ -142,3 +152,60 @@ def decision_tool(request: Request, lang: str) -> DecisionTool:
         **fields,
     )
     return DecisionTool(name, ps.say(f"tool.{name}"), model, kind)
+
+
+@cache
+def stable_tools(
+    lang: str, *, bidding: bool = False, beliefs: bool = False
+) -> tuple[dict[str, Any], ...]:
+    """Every function a seat may be asked to call, the same for the whole game and for every
+    seat (the array reveals no card): targets are plain integers, the options are in the
+    request's message. Build the request's ``tools`` from it as it is. A game whose config
+    bids for the floor adds ``bid``; one that asks for beliefs gives ``vote`` a ``beliefs``
+    object (both come from the config, so the array still never changes in a game)."""
+    ps = prompt_set(lang)
+    reasoning = _reasoning(ps)
+    target = (int, Field(ge=0, description=ps.say("field.target.any")))
+    probability = Annotated[float, Field(ge=0.0, le=1.0)]
+    fields_by_name: dict[str, dict[str, Any]] = {
+        "speak": {
+            "reasoning": reasoning,
+            "speech": (
+                str,
+                Field(
+                    min_length=1, max_length=MAX_SPEECH_CHARS, description=ps.say("field.speech")
+                ),
+            ),
+        },
+        "witch_action": {
+            "reasoning": reasoning,
+            "save": (bool, Field(False, description=ps.say("field.save"))),
+            "poison": (int, Field(NOBODY, ge=0, description=ps.say("field.poison.any"))),
+        },
+        "bid": {
+            "reasoning": reasoning,
+            "bid": (int, Field(ge=0, le=3, description=ps.say("field.bid"))),
+        },
+    }
+    if beliefs:
+        fields_by_name["vote"] = {
+            "reasoning": reasoning,
+            "target": target,
+            "beliefs": (
+                dict[str, probability],
+                Field(description=ps.say("field.beliefs", seats="...")),
+            ),
+        }
+    tools: list[dict[str, Any]] = []
+    for name in dict.fromkeys(TOOL_NAMES.values()):  # one per name, in a fixed order
+        if name == "bid" and not bidding:
+            continue
+        fields = fields_by_name.get(name, {"reasoning": reasoning, "target": target})
+        model = create_model(f"{name}_arguments", __base__=_Arguments, **fields)
+        function = {
+            "name": name,
+            "description": ps.say(f"tool.{name}"),
+            "parameters": model.model_json_schema(),
+        }
+        tools.append({"type": "function", "function": function})
+    return tuple(tools)

@@ -17,6 +17,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    Strict,
     TypeAdapter,
     ValidationError,
     ValidationInfo,
@@ -41,8 +42,9 @@ __all__ = [
     "replay_schema",
 ]
 
-FORMAT_VERSION = 1
-"""The pulse topic file version this code reads (the header's ``version``)."""
+FORMAT_VERSION = 2
+"""The pulse topic file version this code writes (the header's ``version``); version 1
+files, without chain hashes, are still read."""
 KIND_PREFIX = "werewolf."
 """Every event of a werewolf game has a kind starting with this."""
 
@@ -55,11 +57,15 @@ def _seat_of_the_game(seat: int, info: ValidationInfo) -> int:
     return seat
 
 
+# strict: a forged ``true`` or ``"3"`` is refused, not read as seat 1 or 3
 Seat = Annotated[
     int,
+    Strict(),
     Field(ge=1, le=20, description="a seat number, 1-based"),
     AfterValidator(_seat_of_the_game),
 ]
+Count = Annotated[int, Strict(), Field(ge=0)]
+Flag = Annotated[bool, Strict()]
 
 
 class _Strict(BaseModel):
@@ -81,12 +87,12 @@ class UsageRecord(_Strict):
 
     seat: Seat
     decision: DecisionKind
-    prompt_tokens: int = Field(ge=0)
-    completion_tokens: int = Field(ge=0)
+    prompt_tokens: Count
+    completion_tokens: Count
     latency_ms: float = Field(ge=0)
-    calls: int = Field(ge=0, description="answered requests, each billed")
-    retries: int = Field(
-        0, ge=0, description="requests sent again after a transient fault (timeout, 5xx, ...)"
+    calls: Count = Field(description="answered requests, each billed")
+    retries: Count = Field(
+        0, description="requests sent again after a transient fault (timeout, 5xx, ...)"
     )
     mode: Literal["json"] | None = Field(
         None, description="json: the seat was asked for JSON (its endpoint refuses tool calls)"
@@ -94,7 +100,9 @@ class UsageRecord(_Strict):
 
 
 class _PhaseMeta(_Strict):
-    day: int = Field(ge=1, description="the night number, and the day that follows it")
+    day: Annotated[int, Strict()] = Field(
+        ge=1, description="the night number, and the day that follows it"
+    )
     visible_to: list[Seat] | None = Field(description="the audience: null is public")
     fallbacks: list[FallbackRecord] = Field(default_factory=list)
     usage: list[UsageRecord] = Field(default_factory=list)
@@ -139,23 +147,29 @@ class WolfNightDetail(_Strict):
     )
 
 
-class WolfNightMeta(_PhaseMeta):
+class _NightMeta(_PhaseMeta):
+    """A night action: never public."""
+
+    visible_to: list[Seat] = Field(description="the audience: the acting seats")
+
+
+class WolfNightMeta(_NightMeta):
     phase: Literal["wolf-night"]
     diff: WolfNightDiff
     detail: WolfNightDetail
 
 
 class WitchDiff(_Strict):
-    save: bool
+    save: Flag
     poison: Seat | None
 
 
 class WitchDetail(_Strict):
     told_target: Seat | None = Field(description="the victim she was told, if any")
-    can_save: bool
+    can_save: Flag
 
 
-class WitchMeta(_PhaseMeta):
+class WitchMeta(_NightMeta):
     phase: Literal["witch-action"]
     diff: WitchDiff
     detail: WitchDetail
@@ -163,14 +177,14 @@ class WitchMeta(_PhaseMeta):
 
 class SeerDiff(_Strict):
     target: Seat
-    wolf: bool
+    wolf: Flag
 
 
 class Empty(_Strict):
     pass
 
 
-class SeerMeta(_PhaseMeta):
+class SeerMeta(_NightMeta):
     phase: Literal["seer-check"]
     diff: SeerDiff
     detail: Empty
@@ -223,7 +237,7 @@ class LastWordsMeta(_PhaseMeta):
 
 class SpeechDetail(_Strict):
     text: str
-    pk: bool = Field(description="a PK speech (the tied players speak again)")
+    pk: Flag = Field(description="a PK speech (the tied players speak again)")
 
 
 class SpeechMeta(_PhaseMeta):
@@ -257,7 +271,7 @@ class VoteDiff(_Strict):
 class VoteDetail(_Strict):
     round: Literal[1, 2] = Field(description="2 is the PK re-vote")
     ballots: list[tuple[Seat, Seat | None]] = Field(description="[voter, target or null]")
-    counts: list[tuple[Seat, int]] = Field(description="[seat, votes], by seat")
+    counts: list[tuple[Seat, Count]] = Field(description="[seat, votes], by seat")
     revealed: Revealed | None = Field(None, description=REVEALED_HELP)
 
 
@@ -345,7 +359,7 @@ class HeaderLine(_Strict):
     """Line 1 of a replay file."""
 
     format: Literal["pulse-topic"]
-    version: Literal[1]
+    version: Literal[1, 2] = Field(description="2; 1 (no chain hashes) is still read")
     key: str = Field(description="the game id (a ULID)")
     events: int = Field(ge=1, description="how many event lines follow")
 
@@ -361,6 +375,15 @@ def _event_line(kind: str, meta: type[BaseModel]) -> type[BaseModel]:
         "hash": (str, Field(description="sha256 of the UTF-8 content")),
         "meta": (meta, ...),
         "code_rev": (str, Field(description="the package version that wrote the event")),
+        "chain": (
+            str | None,
+            Field(
+                None,
+                description="sha256 hash chain over kind, key, version, meta, hash and the "
+                "previous event's chain (see docs/replay-format.md); required from version 2 "
+                "(the reader checks it), absent in version 1",
+            ),
+        ),
         "content": (str, Field(description="the event's text, as the moderator would read it")),
         "attachments": (
             dict[str, str],

@@ -30,10 +30,12 @@ from pulse_core import (
 from pulse_core.limits import clip
 from pulse_core.workflow import is_control
 
+from ..cast import Team, team_of
 from ..errors import GameFileError, GameStateError
 from ..game import fold_event
 from ..state import GameState
-from .format import KIND_PREFIX, StartMeta, check_meta
+from ..storefaults import check_chain
+from .format import KIND_PREFIX, SeerMeta, StartMeta, WolfNightMeta, check_meta
 
 __all__ = [
     "GameLog",
@@ -97,7 +99,10 @@ def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
             f"{where(first)}: not a werewolf game: it begins with {clip(repr(first.kind))}, "
             f"not {KIND_PREFIX + START!r}"
         )
-    seats = _seat_count(check_meta(first.kind, first.meta, where(first)), where(first))
+    start = check_meta(first.kind, first.meta, where(first))
+    if not isinstance(start, StartMeta):
+        raise GameFileError(f"{where(first)}: not a start event")
+    seats = _seat_count(start, where(first))
     state: GameState | None = None
     for index, event in enumerate(chain):
         if not event.kind.startswith(KIND_PREFIX):
@@ -105,13 +110,31 @@ def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
         if index > 0 and event.role == START:
             raise GameFileError(f"{where(event)}: a second start event")
         # every seat a later event names must be one of the game's: a reader indexes by them
-        check_meta(event.kind, event.meta, where(event), seats=seats)
+        meta = check_meta(event.kind, event.meta, where(event), seats=seats)
+        _check_against_deal(meta, start, where(event))
         if is_control(event):
             continue
         try:
             state = fold_event(state, event)
         except (GameStateError, ValueError, KeyError, IndexError) as exc:
             raise GameFileError(f"{where(event)}: the game cannot apply this event: {exc}") from exc
+
+
+def _check_against_deal(meta: BaseModel, start: StartMeta, where: str) -> None:
+    """What the deal decides: the wolves' night is told to the wolves, and a seer's check
+    says what the deal says of its target. A forged file that contradicts it is refused."""
+    wolves = [seat for seat, i in enumerate(start.deal, start=1) if team_of(i) is Team.WOLVES]
+    if isinstance(meta, WolfNightMeta) and sorted(meta.visible_to) != wolves:
+        raise GameFileError(
+            f"{where}: the wolves' night is told to {meta.visible_to}, not {wolves}"
+        )
+    if isinstance(meta, SeerMeta):
+        wolf = team_of(start.deal[meta.diff.target - 1]) is Team.WOLVES
+        if meta.diff.wolf != wolf:
+            raise GameFileError(
+                f"{where}: the seer's check of seat {meta.diff.target} says wolf={meta.diff.wolf}, "
+                f"but the deal says {wolf}"
+            )
 
 
 def _seat_count(start: BaseModel, where: str) -> int:
@@ -150,6 +173,7 @@ def load_game(store: EventStore, game_id: str, source: str = "store") -> GameLog
     if not chain:
         raise GameFileError(f"{source}: no game {game_id}")
     label = f"{source}#{game_id}"
+    check_chain(chain, label)
     check_game(chain, lambda event: _where(label, event.version, False))
     texts: dict[str, str] = {}
     for event in chain:

@@ -27,7 +27,7 @@ from ..cast import team_of
 from ..state import GameState
 from ..text import one_line
 from .load import GameLog
-from .render import god_fates, harmless, seen_fates, variants_line
+from .render import harmless, seen_deaths, variants_line
 from .views import Entry, ViewKind, ViewSpec, ViewStream
 
 __all__ = ["PAGE_DATA_VERSION", "entry_data", "page_data", "viewer_page"]
@@ -171,13 +171,14 @@ class PageBuilder:
             "cast": _cast(self.spec, start, self.stream),
         }
 
-    def fates(self, state: GameState | None) -> dict[str, str]:
-        """Each dead seat's fate: with causes for the god (from ``state``), as seen else."""
+    def fates(self, state: GameState | None) -> dict[str, dict[str, Any]]:
+        """Each dead seat's death, ``{"how", "day"}`` (the page words it in its language):
+        with its cause for the god (from ``state``), as the table learned it else."""
         if self.spec.kind is ViewKind.GOD and state is not None:
-            fates = god_fates(state)
+            deaths = {d.seat: (str(d.cause), d.day) for d in state.deaths}
         else:
-            fates = seen_fates(self.entries)
-        return {str(seat): text for seat, text in sorted(fates.items())}
+            deaths = seen_deaths(self.entries)
+        return {str(s): {"how": how, "day": day} for s, (how, day) in sorted(deaths.items())}
 
 
 def _player_label(player: Any) -> str:

@@ -39,6 +39,7 @@ __all__ = [
     "god_fates",
     "harmless",
     "harmless_entry",
+    "seen_deaths",
     "seen_fates",
     "variants_line",
 ]
@@ -65,18 +66,29 @@ def god_fates(state: GameState) -> dict[int, str]:
     return {d.seat: _CAUSES[d.cause].format(n=d.day) for d in state.deaths}
 
 
-def seen_fates(entries: Iterable[Entry]) -> dict[int, str]:
-    """Each dead seat's fate as the public learned it: when, and if exiled or shot."""
-    fates: dict[int, str] = {}
+SEEN_DIED = "died"
+"""How a seat died as the table learned it, when only the dawn told: no cause."""
+
+
+def seen_deaths(entries: Iterable[Entry]) -> dict[int, tuple[str, int]]:
+    """Each dead seat's death as the public learned it: ``(how, day)``, ``how`` being
+    ``died`` (at night: no cause), ``exile`` or ``shot``."""
+    deaths: dict[int, tuple[str, int]] = {}
     for e in entries:
         if e.phase == "dawn":
             for seat in e.diff.get("died", []):
-                fates[seat] = f"died, night {e.day}"
+                deaths[seat] = (SEEN_DIED, e.day)
         elif e.phase == "vote" and e.diff.get("exiled") is not None:
-            fates[e.diff["exiled"]] = f"exiled, day {e.day}"
+            deaths[e.diff["exiled"]] = (Cause.EXILE.value, e.day)
         elif e.phase == "hunter-shot" and e.diff.get("target") is not None:
-            fates[e.diff["target"]] = f"shot by the hunter, day {e.day}"
-    return fates
+            deaths[e.diff["target"]] = (Cause.SHOT.value, e.day)
+    return deaths
+
+
+def seen_fates(entries: Iterable[Entry]) -> dict[int, str]:
+    """Each dead seat's fate as the public learned it: when, and if exiled or shot."""
+    texts = {SEEN_DIED: "died, night {n}", **{str(c): t for c, t in _CAUSES.items()}}
+    return {seat: texts[how].format(n=day) for seat, (how, day) in seen_deaths(entries).items()}
 
 
 def variants_line(config: GameConfig) -> str:

@@ -173,11 +173,16 @@ def make_app(config: ServeConfig) -> Starlette:
         data = page_data(log, spec)
         data["home"] = "/"
         data["views"] = [
-            {"label": label, "href": f"?{urlencode(_query(view))}", "current": view == spec}
-            for label, view in [
-                ("public view", ViewSpec(ViewKind.PUBLIC)),
-                ("god view", ViewSpec(ViewKind.GOD)),
-                *((f"seat {s}", ViewSpec.of_seat(s)) for s in range(1, seats + 1)),
+            {
+                "kind": str(view.kind),
+                "seat": view.seat,
+                "href": f"?{urlencode(_query(view))}",
+                "current": view == spec,
+            }
+            for view in [
+                ViewSpec(ViewKind.PUBLIC),
+                ViewSpec(ViewKind.GOD),
+                *(ViewSpec.of_seat(s) for s in range(1, seats + 1)),
             ]
             if allowed(view, ended)
         ]

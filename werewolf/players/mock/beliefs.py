@@ -59,6 +59,15 @@ class Mind:
             found = [e for e in found if e.public]
         return sorted(found, key=lambda e: -e.weight)
 
+    def case(self, seat: int) -> float:
+        """The weight of the evidence against ``seat``, gut feeling left out: how much of
+        its probability rests on something that happened."""
+        return sum(
+            e.weight
+            for e in self.evidence
+            if e.seat == seat and e.weight > 0 and e.reason.kind != "gut"
+        )
+
     def support(self, seat: int) -> list[Evidence]:
         """The evidence that ``seat`` is good, strongest first."""
         return sorted(

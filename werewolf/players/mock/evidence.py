@@ -119,6 +119,12 @@ def _words(
     standing = dict(w.logit)  # the hard evidence: how far each speaker is trusted
     since = table.seer_claims.get(trusted) if trusted is not None else None
     victims = table.night_killed
+    cleared_at: dict[int, int] = {}  # seat -> when the believed seer cleared it in public
+    for u in table.utterances:
+        if u.speaker == trusted:
+            for _, seat, wolf in u.said.reports:
+                if not wolf:
+                    cleared_at.setdefault(seat, u.order)
     good_me = me and table.identity is not Identity.WEREWOLF
     for u in table.utterances:
         if u.speaker == me:
@@ -132,10 +138,12 @@ def _words(
                 continue  # a seer claimer's report is weighed with the claim, not twice
             if seat == me and good_me:
                 w.add(speaker, 0.7, Reason("accused_me", speaker, None, u.day))
-            elif seat == trusted:
+            elif seat == trusted and since is not None and since < u.order:
                 w.add(speaker, 0.9 * conf, Reason("attacks_seer", speaker, seat, u.day))
-            elif seat in cleared:
+            elif cleared_at.get(seat, u.order) < u.order:
                 w.add(speaker, 0.6, Reason("attacks_cleared", speaker, seat, u.day))
+            elif seat in cleared or seat == trusted:
+                continue  # said before the claim or the check was known: it proves nothing
             elif speaker in victims:
                 w.add(seat, 0.8 * temper.follow, Reason("victim_accused", seat, speaker, u.day))
             else:

@@ -31,6 +31,9 @@
       ms: "{0} ms", calls: "{0} call(s)", audience: "seen by {0}", unfinished: "The log ends here: the game is not over.",
       "wolf-talk": "wolf talk", "wolf-kill": "wolf kill", "last-words": "last words", hunter_d: "hunter",
       seen_by_all: "public",
+      fate_wolf: "killed by wolves, night {0}", fate_poison: "poisoned, night {0}", fate_exile: "exiled, day {0}",
+      fate_shot: "shot by the hunter, day {0}", fate_died: "died, night {0}",
+      public_view: "public view", god_view: "god view", seat_n: "seat {0}",
       werewolf: "werewolf", villager: "villager", witch_r: "witch", seer_r: "seer", hunter_r: "hunter",
       guard: "guard", idiot: "idiot", wolves: "wolves", good: "good", games: "games",
     },
@@ -58,6 +61,9 @@
       ms: "{0} 毫秒", calls: "{0} 次调用", audience: "可见：{0}", unfinished: "日志到此为止：对局未结束。",
       "wolf-talk": "狼人夜聊", "wolf-kill": "狼人刀人", "last-words": "遗言", hunter_d: "猎人开枪",
       seen_by_all: "公开",
+      fate_wolf: "第{0}夜被狼人杀害", fate_poison: "第{0}夜被毒杀", fate_exile: "第{0}天被放逐",
+      fate_shot: "第{0}天被猎人带走", fate_died: "第{0}夜死亡",
+      public_view: "公开视角", god_view: "上帝视角", seat_n: "{0}号玩家视角",
       werewolf: "狼人", villager: "村民", witch_r: "女巫", seer_r: "预言家", hunter_r: "猎人",
       guard: "守卫", idiot: "白痴", wolves: "狼人阵营", good: "好人阵营", games: "对局列表",
     },
@@ -323,7 +329,8 @@
     if (data.views) {  // served: other views of this game, and the way back to the list
       const views = $("views");
       views.hidden = false;
-      views.replaceChildren(...data.views.map((v) => el("option", { value: v.href, ...(v.current ? { selected: "" } : {}) }, v.label)));
+      const label = (v) => (v.kind === "seat" ? t("seat_n", v.seat) : t(v.kind + "_view"));
+      views.replaceChildren(...data.views.map((v) => el("option", { value: v.href, ...(v.current ? { selected: "" } : {}) }, label(v))));
       $("view").hidden = true;
     }
     if (data.home) { $("home").hidden = false; $("home").href = data.home; $("home").textContent = "← " + t("games"); }
@@ -346,7 +353,8 @@
     const rows = cast.map((c) => {
       const identity = known[c.seat];
       const team = teams[c.seat];
-      const fate = dead.has(c.seat) ? (data.fates[c.seat] || "†") : t("alive");
+      const death = data.fates[c.seat];
+      const fate = !dead.has(c.seat) ? t("alive") : death ? t("fate_" + death.how, death.day) : "†";
       const cls = [dead.has(c.seat) ? "dead" : "", focus === c.seat ? "focus" : ""].join(" ").trim();
       return el("tr", { class: cls, data: { seat: String(c.seat) } },
         el("td", {}, String(c.seat)),

@@ -18,7 +18,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "We lost {seats} last night.",
         "{Seats} did not wake up.",
         "The wolves took {seats} in the night.",
-        "So {seats} is gone.",
+        "So {seats} will not speak today.",
     ),
     "open.peaceful": (
         "A quiet night: nobody died, so the witch probably used her antidote.",
@@ -158,6 +158,16 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "night.hunts": ("Seat {a} is hunting us.", "Seat {a} keeps pointing at us."),
     "night.witch": ("Seat {a} claimed the witch.",),
     "night.trusted": ("Nobody suspects seat {a}.", "Seat {a} has the table's trust."),
+    "night.push": (
+        "Tomorrow I lean on seat {a}; the table half suspects that seat already.",
+        "By day I will keep the heat on seat {a}.",
+        "I will steer the vote towards seat {a} tomorrow.",
+    ),
+    "night.quiet": (
+        "Tomorrow I keep my head down and follow the table.",
+        "I will stay quiet by day and vote with the crowd.",
+        "By day I say little.",
+    ),
     "night.bait": ("I take the knife myself to bait the antidote.",),
     # evidence
     "why.liar.framed_me": ("Seat {a} called me a wolf, and I know I am good.",),

@@ -115,6 +115,12 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "night.hunts": ("{a}号一直在找我们。", "{a}号老是指向我们。"),
     "night.witch": ("{a}号跳了女巫。",),
     "night.trusted": ("没人怀疑{a}号。", "{a}号很得大家信任。"),
+    "night.push": (
+        "明天我继续踩{a}号，桌上本来就有人怀疑那个位置。",
+        "白天我会把火力放在{a}号身上。",
+        "明天我把票往{a}号那边带。",
+    ),
+    "night.quiet": ("明天我低调跟票。", "白天我少说话，跟着大家投。", "白天我尽量不出头。"),
     "night.bait": ("我自刀，骗女巫的解药。",),
     "why.liar.framed_me": ("{a}号说我是狼，而我知道自己是好人。",),
     "why.liar.framed_vouched": (

@@ -1,5 +1,6 @@
 """The hunter: shoots the likeliest wolf, never a seat any seer claimer cleared (the real seer
-may be the one he doubts) nor the believed seer; keeps the bullet when nobody is likely enough."""
+may be the one he doubts) nor the believed seer; keeps the bullet when nobody is likely enough or nothing but a
+hunch points anywhere."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ def hunter_shot(turn: Turn) -> Answer:
         seat for found in table.reports.values() for seat, wolf in found.items() if not wolf
     }
     barred = set(mind.cleared) | cleared_by_any | {mind.seer.trusted or 0}
-    target = mind.likeliest(turn.request.options, exclude=barred)
+    grounded = [s for s in turn.request.options if s is not None and mind.case(s) >= 0.5]
+    target = mind.likeliest(grounded, exclude=barred)
     if target is None or mind.p(target) < 0.2:
         return Choice(
             None if None in turn.request.options else target, reasoning="nobody likely enough"

@@ -1,7 +1,8 @@
 """The witch: saves the wolves' victim on night 1 as a rule and later when the victim is
 worth it (the believed seer, a cleared seat), never a seat she thinks a wolf; poisons the
 likeliest wolf once her belief passes the personality's bar, a bar that drops night by
-night so the poison is not carried to the grave; never poisons a cleared seat."""
+night so the poison is not carried to the grave, and only on evidence, never on a hunch;
+never poisons a cleared seat."""
 
 from __future__ import annotations
 
@@ -28,8 +29,9 @@ def witch_night(turn: Turn) -> Answer:
         barred = set(mind.cleared) | {mind.seer.trusted or 0}
         if told is not None:
             barred.add(told)
-        target = mind.likeliest(options.poison_targets, exclude=barred)
-        bar = max(0.35, temper.poison_at - 0.08 * (night - 1))
+        grounded = [s for s in options.poison_targets if mind.case(s) >= 0.6]  # never a hunch
+        target = mind.likeliest(grounded, exclude=barred)
+        bar = max(0.35, temper.poison_at - 0.1 * (night - 1))
         if target is not None and mind.p(target) >= bar:
             return WitchChoice(
                 poison=target, reasoning=f"poison seat {target}: {turn.beliefs_note([target])}"

@@ -104,13 +104,29 @@ def wolf_talk(turn: Turn) -> Answer:
             lines = [*why, Line("kill.counter", mine)]
             return turn.say(lines, f"I prefer seat {mine} to seat {proposed}")
         if proposed is None:
-            return turn.say([Line("kill.none")], f"I follow seat {by}: no kill")
-        return turn.say([Line("kill.agree", proposed)], f"I follow seat {by}: seat {proposed}")
+            return turn.say([Line("kill.none"), *_tomorrow(turn)], f"I follow seat {by}: no kill")
+        _, reasons = night_agenda(turn)
+        lines = [Line("kill.agree", proposed)]
+        if proposed in reasons and turn.rng.random() < 0.5:
+            lines.append(reasons[proposed])
+        lines += _tomorrow(turn)
+        return turn.say(lines, f"I follow seat {by}: seat {proposed}")
     target, why = _target(turn)
     kill = Line("kill.none") if target is None else Line("kill.propose", target)
     lines = [kill, *why, *_plan(turn)]
     # the reasoning is the god view's: worded apart from the line the pack hears
     return turn.say(lines, f"my proposal, for the pack: {turn.note(lines)}")
+
+
+def _tomorrow(turn: Turn) -> list[Line]:
+    """Now and then, what this wolf means to do by day: push the table's suspect, or lie low."""
+    if turn.rng.random() < 0.5:
+        return []
+    table, public = turn.table, turn.public
+    goods = [s for s in table.alive if s not in table.wolves]
+    if public is None or not goods or turn.rng.random() < 0.3:
+        return [Line("night.quiet")]
+    return [Line("night.push", max(goods, key=lambda s: (public.p(s), -s)))]
 
 
 def wolf_kill(turn: Turn) -> Answer:
