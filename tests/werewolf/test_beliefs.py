@@ -184,3 +184,18 @@ def test_an_arena_run_with_beliefs_reports_the_figures(
     assert set(mock["brier_by_day"]) == {"1", "2", "3+"}
     assert len(figures["calibration"]) == 10
     assert figures["run"]["config"]["beliefs"] is True
+
+
+def test_the_stable_tools_offer_bids_and_beliefs_only_when_the_config_asks() -> None:
+    from werewolf.players.schema import stable_tools
+
+    def functions(**options: bool) -> dict[str, dict[str, object]]:
+        return {t["function"]["name"]: t["function"] for t in stable_tools("en", **options)}
+
+    plain = functions()
+    assert "bid" not in plain
+    assert "beliefs" not in plain["vote"]["parameters"]["properties"]  # type: ignore[index]
+    asked = functions(bidding=True, beliefs=True)
+    assert asked["bid"]["parameters"]["properties"]["bid"]["maximum"] == 3  # type: ignore[index]
+    assert "beliefs" in asked["vote"]["parameters"]["properties"]  # type: ignore[index]
+    assert list(asked)[: len(plain)] == list(plain)  # the same functions first, in order
