@@ -333,3 +333,20 @@ def test_the_witch_schema_enforces_her_potions() -> None:
     request = Request(DecisionKind.WITCH, witch, view(chain, witch), "n2.witch", witch=no_antidote)
     schema: dict[str, Any] = decision_tool(request, "en").model.model_json_schema()
     assert set(schema["properties"]) == {"reasoning"}
+
+
+def test_each_request_starts_with_its_seats_previous_record(table_game: TableGame) -> None:
+    """The seat's record comes first and only grows (drawn once per observation and kept):
+    each request's record begins with the whole record of the seat's previous request."""
+    previous: dict[int, str] = {}
+    grew = 0
+    for body in table_game.bodies:
+        seat = seat_of(body)
+        record = str(body["messages"][1]["content"]).split("\n\nNow: ", 1)[0]
+        assert record.startswith("What you know so far, oldest first:\n")
+        before = previous.get(seat)
+        if before is not None and "Nothing yet" not in before:
+            assert record.startswith(before), (seat, before[-200:], record[-200:])
+            grew += record != before
+        previous[seat] = record
+    assert grew > 20

@@ -127,6 +127,31 @@ $(sed -n 's/.*then continue with: werewolf //p' {tmp_path}/err | sed 's|^|{ww} |
     assert "replay=0" in lines, done
 
 
+@needs_namespaces
+def test_a_full_disk_under_arena_workers_is_one_line_and_the_run_continues(
+    tmp_path: Path,
+) -> None:
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    ww = _wrapper(tmp_path)
+    run = "arena run --players mock,random,mock:bold --games 24 --workers 2 -q"
+    script = f"""
+mount -t tmpfs -o size=400k tmpfs {disk} && cd {disk} || exit 99
+{ww} {run} --store s/w.sqlite3 2>{tmp_path}/err; echo "run=$?"; cat {tmp_path}/err; echo end
+mount -o remount,size=30m {disk}
+{ww} {run} --store s/w.sqlite3; echo "again=$?"
+"""
+    done = _in_namespace(script, tmp_path)
+    lines = done.stdout.splitlines()
+    assert "run=2" in lines, done
+    error = lines[lines.index("run=2") + 1 : lines.index("end")]
+    assert len(error) == 1, done  # one line, from the worker or the parent, never a traceback
+    assert error[0].startswith("werewolf: error: s/w.sqlite3: the disk is full"), done
+    assert "then continue with: werewolf arena run --name arena" in error[0]
+    assert "again=0" in lines, done
+    assert "Run arena: 24 of 24 games ended" in done.stdout, done
+
+
 # -- read-only file system ---------------------------------------------------------------------
 @needs_namespaces
 def test_read_only_commands_work_on_a_read_only_file_system(

@@ -16,6 +16,7 @@ import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
+import shlex
 import signal
 import threading
 import time
@@ -23,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
+from multiprocessing.queues import SimpleQueue
 from pathlib import Path
 
 from pulse_core import ConflictError, Event, EventStore, SQLiteEventStore, WorkflowRule
@@ -32,6 +34,7 @@ from ..errors import ConfigError, WerewolfError
 from ..game import WORKFLOW, start_meta, werewolf_workflow
 from ..scope import TopicScope, floor_seq
 from ..state import GameState
+from ..storefaults import STORAGE_ERRORS, StoreFault, explain
 from .schedule import GamePlan, game_id, plan_game
 from .seating import SeatFactory, run_seating, seat_player
 from .spec import RunSpec, load_run
@@ -278,6 +281,7 @@ async def _drive(
 
 # -- processes ---------------------------------------------------------------------------------
 EXIT_ORPHANED = 3  # a worker whose parent died: it stops rather than play on unwatched
+EXIT_STORAGE = 4  # a worker stopped by a storage fault, which it sent to the parent
 
 
 def _die_with_parent() -> None:
@@ -296,18 +300,30 @@ def _die_with_parent() -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _play_share(run_file: str, store_path: str, indices: list[int], concurrency: int) -> None:
-    """One worker process: its share of the games, on its own connection to the store."""
+def _play_share(
+    run_file: str,
+    store_path: str,
+    indices: list[int],
+    concurrency: int,
+    faults: SimpleQueue[str],
+) -> None:
+    """One worker process: its share of the games, on its own connection to the store. A
+    storage fault goes to the parent as one line (``faults``), never as a traceback."""
     # Ctrl-C reaches the whole process group; the parent stops its workers itself, so a
     # worker does not print a traceback of its own
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
     spec = load_run(Path(run_file))
-    store = open_run_store(Path(store_path))
     try:
-        asyncio.run(drive(spec, store, indices, concurrency=concurrency))
-    finally:
-        store.close()
+        store = open_run_store(Path(store_path))
+        try:
+            asyncio.run(drive(spec, store, indices, concurrency=concurrency))
+        finally:
+            store.close()
+    except STORAGE_ERRORS as exc:
+        then = shlex.join(["werewolf", "arena", "run", "--name", spec.name, "--store", store_path])
+        faults.put(explain(exc, Path(store_path), then))
+        os._exit(EXIT_STORAGE)
 
 
 def _shares(indices: Sequence[int], workers: int) -> list[list[int]]:
@@ -347,7 +363,8 @@ def play_run(
     began = time.perf_counter()
     # worker processes are forked before this process opens the store: a forked child
     # must not inherit an open SQLite connection
-    processes = _fork_workers(spec, run_file, store_path, concurrency, workers)
+    faults: SimpleQueue[str] = multiprocessing.get_context("fork").SimpleQueue()
+    processes = _fork_workers(spec, run_file, store_path, concurrency, workers, faults)
     store = open_run_store(store_path)
     try:
         tally = Tally(spec, store)
@@ -357,7 +374,7 @@ def play_run(
             report()
         stopped = tally.over_budget()
         if processes:
-            _wait_for(processes, tally, report)
+            _wait_for(processes, tally, report, faults)
         elif stopped is None:
             todo = [i for i in range(spec.games) if i not in tally.progress.ended]
             if todo:
@@ -386,7 +403,12 @@ def play_run(
 
 
 def _fork_workers(
-    spec: RunSpec, run_file: Path, store_path: Path, concurrency: int, workers: int
+    spec: RunSpec,
+    run_file: Path,
+    store_path: Path,
+    concurrency: int,
+    workers: int,
+    faults: SimpleQueue[str],
 ) -> list[BaseProcess]:
     if workers == 1:
         return []
@@ -397,7 +419,7 @@ def _fork_workers(
     processes: list[BaseProcess] = [
         context.Process(
             target=_play_share,
-            args=(str(run_file), str(store_path), share, concurrency),
+            args=(str(run_file), str(store_path), share, concurrency, faults),
             name=f"arena-{spec.name}-{n}",
             daemon=True,
         )
@@ -409,7 +431,10 @@ def _fork_workers(
 
 
 def _wait_for(
-    processes: Sequence[BaseProcess], tally: Tally, report: Callable[[], None] | None
+    processes: Sequence[BaseProcess],
+    tally: Tally,
+    report: Callable[[], None] | None,
+    faults: SimpleQueue[str],
 ) -> None:
     """Follow the workers' games in the store until every worker has finished."""
     while True:
@@ -420,6 +445,8 @@ def _wait_for(
             report()
         failed = [p for p in processes if p.exitcode not in (None, 0)]
         if failed:
+            if failed[0].exitcode == EXIT_STORAGE and not faults.empty():
+                raise StoreFault(faults.get())
             raise ArenaError(f"worker {failed[0].name} stopped with exit code {failed[0].exitcode}")
         if all(p.exitcode == 0 for p in processes):
             return

@@ -49,7 +49,7 @@ from ..decisions import Answer, NoAnswer, Request, Usage
 from ..lineup import SeatSpec
 from ..text import one_line
 from .errors import BudgetExceededError, SeatUnavailableError
-from .prompting import build_messages, default_personality
+from .prompting import build_messages, default_personality, history_lines, system_prompt
 from .schema import DecisionTool, decision_tool, stable_tools
 
 if TYPE_CHECKING:  # openai and httpx2 are loaded with the first LLM seat: a second saved
@@ -192,6 +192,9 @@ class LLMPlayer:
         self.personality = spec.personality or default_personality(game_seed, seat, lang)
         self.mode: str = "json" if spec.tool_mode == "json" else "tool"
         self.retry = clients.retry_policy(spec, f"{game_seed}:{seat}")
+        self._system_prompt: str | None = None
+        self._drawn: list[str] = []  # the seat's record as text, observation by observation
+        self._drawn_upto = 0  # the index of the last observation drawn
 
     def _sampling(self) -> dict[str, Any]:
         spec = self.spec
@@ -208,7 +211,13 @@ class LLMPlayer:
     async def _call(self, request: Request) -> tuple[ToolCallOutcome[BaseModel], DecisionTool]:
         from pulse_core.llm import call_tool
 
-        messages = build_messages(request, self.personality, self.lang)
+        messages = build_messages(
+            request,
+            self.personality,
+            self.lang,
+            system=self._system(request),
+            history=self._history(request),
+        )
         client = self.clients.client(self.spec)
         while True:
             # one tools array for the whole game (cacheable), unless the lineup asks for the
@@ -245,6 +254,23 @@ class LLMPlayer:
                 if self.mode == "json":
                     raise
                 self.mode = "json"  # no tool support: JSON output, for the rest of the game
+
+    def _system(self, request: Request) -> str:
+        """The seat's system prompt, made once: nothing in it changes during a game."""
+        if self._system_prompt is None:
+            self._system_prompt = system_prompt(request.view, self.personality, self.lang)
+        return self._system_prompt
+
+    def _history(self, request: Request) -> list[str]:
+        """The seat's record as text, each observation drawn once: a seat's observations
+        only grow, so only the new ones are drawn for each request."""
+        observations = request.view.observations
+        last = observations[-1].index if observations else 0
+        if last < self._drawn_upto:  # an older view than the last one: draw it afresh
+            return history_lines(request.view, self.lang)
+        self._drawn += history_lines(request.view, self.lang, after=self._drawn_upto)
+        self._drawn_upto = last
+        return list(self._drawn)
 
     def _usage(self, bills: list[Billed], retries: int = 0) -> Usage:
         """What the endpoint billed for one decision, every answered request included."""

@@ -444,8 +444,9 @@ def _witch_task(ps: PromptSet, request: Request, night: int, *, for_model: bool)
     return lines
 
 
-def decision_prompt(request: Request, lang: str) -> str:
-    """The user message for one decision: the state, the seat's history, the ask."""
+def decision_prompt(request: Request, lang: str, history: Sequence[str] | None = None) -> str:
+    """The user message for one decision: the seat's history, the state, the ask.
+    ``history`` is ``history_lines(request.view, lang)`` when the caller kept it."""
     ps = prompt_set(lang)
     view = request.view
     names = view.names
@@ -457,7 +458,9 @@ def decision_prompt(request: Request, lang: str) -> str:
         alive=_seats(ps, names, view.alive),
         dead=dead,
     )
-    history = history_lines(view, lang) or [ps.say("history.empty")]
+    if history is None:
+        history = history_lines(view, lang)
+    history = history or [ps.say("history.empty")]
     feedback = ps.say("feedback", reason=request.feedback) if request.feedback else ""
     text = render(
         ps.decision,
@@ -471,9 +474,19 @@ def decision_prompt(request: Request, lang: str) -> str:
     return _tidy(text)
 
 
-def build_messages(request: Request, personality: str, lang: str) -> list[dict[str, str]]:
-    """The chat messages of one decision: the stable system prompt, then the decision."""
+def build_messages(
+    request: Request,
+    personality: str,
+    lang: str,
+    *,
+    system: str | None = None,
+    history: Sequence[str] | None = None,
+) -> list[dict[str, str]]:
+    """The chat messages of one decision: the stable system prompt, then the decision
+    (``system`` and ``history``: what the caller kept of the seat's earlier requests)."""
+    if system is None:
+        system = system_prompt(request.view, personality, lang)
     return [
-        {"role": "system", "content": system_prompt(request.view, personality, lang)},
-        {"role": "user", "content": decision_prompt(request, lang)},
+        {"role": "system", "content": system},
+        {"role": "user", "content": decision_prompt(request, lang, history)},
     ]

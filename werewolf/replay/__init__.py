@@ -6,8 +6,9 @@ spectator or one seat; ``LiveReplay`` draws a game as it is played; ``replay_htm
 ``replay_markdown`` export it. ``docs/replay-format.md`` describes the file.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .errors import ReplayOptionError
-from .format import FORMAT_VERSION, META_MODELS, check_meta, replay_schema
 from .live import LiveReplay, follow
 from .load import (
     GameLog,
@@ -21,6 +22,22 @@ from .output import plain_console, render_replay, replay_html, replay_markdown, 
 from .render import StoryRenderer
 from .stats import GameStats, Prices, SeatStats, game_stats
 from .views import Entry, ViewKind, ViewSpec, ViewStream
+
+if TYPE_CHECKING:  # typed as eager imports; built on first use (the models take a while)
+    from .format import FORMAT_VERSION, META_MODELS, check_meta, replay_schema
+
+_LAZY_FORMAT = frozenset({"FORMAT_VERSION", "META_MODELS", "check_meta", "replay_schema"})
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY_FORMAT:
+        raise AttributeError(f"module 'werewolf.replay' has no attribute {name!r}")
+    from . import format as models
+
+    value = getattr(models, name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "FORMAT_VERSION",

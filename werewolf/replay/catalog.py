@@ -20,7 +20,9 @@ from pulse_core import ERROR, Event, EventStore
 
 from ..config import STANDARD_NINE
 from ..errors import ConfigError
-from .format import KIND_PREFIX
+from ..game import WORKFLOW
+
+KIND_PREFIX = WORKFLOW + "."  # the kinds of a werewolf game's events
 
 __all__ = ["UNFINISHED", "Catalog", "GameSummary", "game_summary", "list_games"]
 

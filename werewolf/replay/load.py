@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
@@ -35,7 +36,9 @@ from ..errors import GameFileError, GameStateError
 from ..game import fold_event
 from ..state import GameState
 from ..storefaults import check_chain
-from .format import KIND_PREFIX, SeerMeta, StartMeta, WolfNightMeta, check_meta
+
+if TYPE_CHECKING:  # the models take a while to build: imported where a log is checked
+    from .format import StartMeta
 
 __all__ = [
     "GameLog",
@@ -91,6 +94,8 @@ def _where(source: str, version: int, from_file: bool) -> str:
 def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
     """Raise GameFileError unless ``chain`` is a werewolf game: a start event, then werewolf
     events whose meta fits its model, folding into a game state without error."""
+    from .format import KIND_PREFIX, StartMeta, check_meta
+
     if not chain:
         raise GameFileError("an empty log is not a game")
     first = chain[0]
@@ -123,6 +128,8 @@ def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
 def _check_against_deal(meta: BaseModel, start: StartMeta, where: str) -> None:
     """What the deal decides: the wolves' night is told to the wolves, and a seer's check
     says what the deal says of its target. A forged file that contradicts it is refused."""
+    from .format import SeerMeta, WolfNightMeta
+
     wolves = [seat for seat, i in enumerate(start.deal, start=1) if team_of(i) is Team.WOLVES]
     if isinstance(meta, WolfNightMeta) and sorted(meta.visible_to) != wolves:
         raise GameFileError(
@@ -139,6 +146,8 @@ def _check_against_deal(meta: BaseModel, start: StartMeta, where: str) -> None:
 
 def _seat_count(start: BaseModel, where: str) -> int:
     """The game's seat count, once the start event's deal and names agree with its config."""
+    from .format import KIND_PREFIX, StartMeta
+
     if not isinstance(start, StartMeta):
         raise GameFileError(f"{where}: not a start event")
     seats = start.game.config.seats
