@@ -138,26 +138,28 @@ def bare_games(games: int) -> float:
     return time.perf_counter() - started
 
 
+# The folds are timed in CPU seconds of this process (they wait on nothing), so other work on
+# a shared machine does not count against them; the games are compared with the bare loop.
 def fold_rate(store: EventStore) -> float:
-    """Events per second folding every game of ``store`` from its stored chain."""
+    """Events per CPU second folding every game of ``store`` from its stored chain."""
     chains = [store.chain(key) for key in store.topics()]
     events = sum(len(chain) for chain in chains)
-    started = time.perf_counter()
+    started = time.process_time()
     for chain in chains:
         fold_chain(chain)
-    return events / (time.perf_counter() - started)
+    return events / (time.process_time() - started)
 
 
 def read_and_fold_rate(store: EventStore) -> float:
-    """Events per second reading every game's chain from ``store`` and folding it."""
+    """Events per CPU second reading every game's chain from ``store`` and folding it."""
     keys = store.topics()
-    started = time.perf_counter()
+    started = time.process_time()
     events = 0
     for key in keys:
         chain = store.chain(key)
         events += len(chain)
         fold_chain(chain)
-    return events / (time.perf_counter() - started)
+    return events / (time.process_time() - started)
 
 
 def best_of(repeats: int, run: Callable[[], float]) -> tuple[float, float]:
@@ -207,12 +209,12 @@ def measure(games: int, repeats: int, tmp: Path) -> list[Row]:
     memory = MemoryEventStore()
     engine_games(memory, games, "mock")
     rate = max(fold_rate(memory) for _ in range(repeats))
-    rows.append(Row("fold stored games (chains in memory)", rate, "events/s", None, 0.0))
+    rows.append(Row("fold stored games (CPU time)", rate, "events/s", None, 0.0))
     rows[-1].target, rows[-1].met = ">= 100,000 events/s", rate >= 100_000
     on_disk = sqlite(False)
     engine_games(on_disk, games, "mock")
     rate = max(read_and_fold_rate(on_disk) for _ in range(repeats))
-    rows.append(Row("read chains from SQLite and fold", rate, "events/s", None, 0.0))
+    rows.append(Row("read from SQLite and fold (CPU time)", rate, "events/s", None, 0.0))
     return rows
 
 

@@ -681,3 +681,63 @@ def test_a_malformed_attachment_fails_only_that_topic(store: EventStore) -> None
     pipeline.breaks[(broken, "draft")] = lambda: bad
     assert finish(rule) == {broken: "failed", fine: "ended"}
     assert "attachment 'raw' of type int, not str" in store.chain(broken)[-1].meta["error"]
+
+
+# -- eager topics: roles started inline --------------------------------------------------------
+def _immediate_workflow(tasks: list[asyncio.Task[Any] | None], *, eager: bool) -> WorkflowType[Any]:
+    """A pipeline whose roles never wait; each notes the task it ran in."""
+
+    def role(name: str) -> Role:
+        async def run(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
+            tasks.append(asyncio.current_task())
+            if name == "review" and chain[0].meta.get("fail"):
+                raise ValueError("refused")
+            return RoleResult(f"{name} of {len(chain)}", {"step": name})
+
+        return run
+
+    return WorkflowType(
+        name="pipe",
+        roles={name: role(name) for name in STEPS},
+        moderator=next_step,
+        eager=(lambda key, state: True) if eager else None,
+    )
+
+
+def _log(store: EventStore) -> list[list[tuple[str, str]]]:
+    """Each topic's kinds and contents (a failure's error, not its traceback's frames)."""
+    return [
+        [
+            (e.kind, e.meta["error"] if e.role == ERROR else read_content(store, e))
+            for e in store.chain(k)
+        ]
+        for k in store.topics()
+    ]
+
+
+def test_eager_topics_run_their_roles_inline_with_the_same_log(store: EventStore) -> None:
+    logs = []
+    for eager in (False, True):
+        target: EventStore = MemoryEventStore() if eager else store
+        tasks: list[asyncio.Task[Any] | None] = []
+        rule = WorkflowRule(_immediate_workflow(tasks, eager=eager), target)
+        for i in range(3):
+            rule.start(f"t{i}", {"fail": i == 1})
+        statuses = finish(rule)
+        assert sorted(statuses.values()) == ["ended", "ended", "failed"]
+        # inline: every role ran in the task that runs the rule, not in one of its own
+        assert len({id(t) for t in tasks}) == (1 if eager else len(tasks))
+        logs.append(_log(target))
+    assert logs[0] == logs[1]
+
+
+def test_an_eager_role_that_waits_carries_on_in_a_task(store: EventStore) -> None:
+    pipeline = Pipeline()  # its roles await asyncio.sleep(0) before answering
+    rule = WorkflowRule(pipeline.workflow(eager=lambda key, state: True), store)
+    topics = [rule.start(f"t{i}") for i in range(3)]
+    pipeline.breaks[(topics[1], "review")] = raiser(ValueError("late failure"))
+    statuses = finish(rule)
+    assert [statuses[t] for t in topics] == ["ended", "failed", "ended"]
+    assert kinds(store, topics[0]) == full_run(*STEPS)
+    assert read_content(store, store.chain(topics[2])[-1]) == "t2 > draft > review > publish"
+    assert store.chain(topics[1])[-1].meta["role"] == "review"

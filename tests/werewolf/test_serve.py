@@ -8,6 +8,9 @@ import asyncio
 import contextlib
 import hashlib
 import re
+import signal
+import subprocess
+import sys
 import threading
 import urllib.error
 import urllib.request
@@ -178,6 +181,39 @@ def test_the_store_may_appear_after_the_server_starts(tmp_path: Path) -> None:
         assert not path.exists()  # the server creates nothing
         assert main(["play", "--quiet", "--seed", "3", "--store", str(path)]) == 0
         assert len(re.findall(r'href="/game/', get(url + "/")[1])) == 1
+
+
+WEREWOLF = str(Path(sys.executable).with_name("werewolf"))  # the installed command
+
+
+def test_the_command_prints_its_url_and_serves_until_stopped(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    process = subprocess.Popen(
+        [WEREWOLF, "serve", "--port", "0", "--store", str(store)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline()
+        found = re.search(r"at (http://127\.0\.0\.1:(\d+)/) ", line)
+        assert found, line
+        assert f"serving {store} read-only" in line
+        url, port = found.group(1), int(found.group(2))
+        for _ in range(100):  # the URL is printed before uvicorn starts listening
+            with contextlib.suppress(OSError):
+                status, page = get(url)
+                break
+            threading.Event().wait(0.05)
+        assert status == 200
+        assert "<h1>Games</h1>" in page
+        # a second server on the same port: one line, exit 2
+        assert main(["serve", "--port", str(port), "--store", str(store)]) == 2
+        assert capsys.readouterr().err.strip().endswith("(--port 0 picks a free one)")
+    finally:
+        process.send_signal(signal.SIGINT)  # Ctrl-C
+        assert process.wait(timeout=20) == 0
 
 
 def test_follow_a_live_game_in_the_browser(browser: Any, tmp_path: Path) -> None:

@@ -61,8 +61,11 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # Ctrl-C is how a server stops: uvicorn shut down cleanly, then re-raised it
     finally:
         sock.close()
+    sys.stderr.write("werewolf: stopped\n")
     return 0
 
 

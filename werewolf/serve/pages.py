@@ -21,6 +21,7 @@ from ..text import one_line
 __all__ = ["arena_list_page", "arena_report_page", "games_page", "markdown_html", "svg_chart"]
 
 WINNERS = ("wolves", "good", "draw", UNFINISHED)
+LIST_LIMIT = 500  # rows of the games list: an arena store holds thousands of games
 
 
 def esc(text: object) -> str:
@@ -88,6 +89,9 @@ def games_page(
             note + f"<p>No store at <code>{esc(store)}</code> yet: play a game "
             "(<code>werewolf play</code>) and reload.</p>",
         )
+    total = len(games)
+    shown = total > LIST_LIMIT
+    games = games[:LIST_LIMIT]
     rows = []
     for g in games:
         link = f"/game/{quote(g.game_id)}"
@@ -113,7 +117,8 @@ def games_page(
         if rows
         else '<p class="empty">No game matches.</p>'
     )
-    count = f'<p class="sub">{len(games)} game{"s" if len(games) != 1 else ""}.</p>'
+    count = f'<p class="sub">{total} game{"s" if total != 1 else ""}'
+    count += f", the newest {len(games)} shown: filter to find others.</p>" if shown else ".</p>"
     return _page("Games", note + form + count + table)
 
 
