@@ -766,7 +766,7 @@ def add_replay(subparsers: Any) -> None:
 # -- listing ---------------------------------------------------------------------------------
 def run_games(args: argparse.Namespace) -> int:
     console = Console(width=args.width, highlight=False)
-    store = _open_store(args.store, create=False)
+    store = _open_store(args.store, create=False, read_only=True)
     with _closing(store):
         games = list_games(store, limit=None if args.all else args.limit)
         total = len(store.topics()) if not args.all else len(games)
