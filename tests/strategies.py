@@ -33,7 +33,16 @@ from hypothesis.errors import HypothesisException, InvalidArgument
 
 from pulse_core import Event, EventStore, MemoryEventStore, WorkflowRule, export_topic
 from werewolf.cast import Identity
-from werewolf.config import STANDARD_NINE, GameConfig, SelfSave, TiePolicy, WinRule, WolfSplit
+from werewolf.config import (
+    STANDARD_NINE,
+    Discussion,
+    GameConfig,
+    Reveal,
+    SelfSave,
+    TiePolicy,
+    WinRule,
+    WolfSplit,
+)
 from werewolf.decisions import (
     MAX_SPEECH_CHARS,
     Answer,
@@ -46,7 +55,7 @@ from werewolf.decisions import (
 )
 from werewolf.game import start_game, start_meta, werewolf_workflow
 from werewolf.players.base import Player
-from werewolf.rules import WitchOptions
+from werewolf.rules import BIDS, WitchOptions
 from werewolf.state import GameState
 
 T = TypeVar("T")
@@ -96,6 +105,10 @@ def configs(
         allow_abstain=st.sampled_from([True, False]),
         allow_self_vote=st.booleans(),
         day_cap=st.one_of(st.just(20), st.integers(1, 6)),
+        discussion=st.sampled_from(list(Discussion)),
+        speech_rounds=st.one_of(st.just(1), st.integers(1, 3)),
+        speech_budget=st.one_of(st.none(), st.integers(1, 12)),
+        reveal_on_death=st.sampled_from(list(Reveal)),
     )
 
 
@@ -155,6 +168,8 @@ def illegal_answers(request: Request) -> list[Answer]:
         if not request.witch.can_save:
             wrong.append(WitchChoice(save=True))
         return wrong
+    if request.kind is DecisionKind.BID:
+        return [Speech("?"), Choice(None), Choice(-1), Choice(max(BIDS) + 1)]
     wrong = [Speech("?"), Choice(0), Choice(len(request.view.names) + 1)]
     if None not in request.options:
         wrong.append(Choice(None))

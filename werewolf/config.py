@@ -16,8 +16,11 @@ from .cast import GODS, Identity
 from .errors import ConfigError
 
 __all__ = [
+    "DISCUSSION_FIELDS",
     "STANDARD_NINE",
+    "Discussion",
     "GameConfig",
+    "Reveal",
     "SelfSave",
     "TiePolicy",
     "WinRule",
@@ -50,6 +53,17 @@ class WolfSplit(StrEnum):
     PLURALITY = "plurality"  # the most-proposed seat dies; a tied plurality kills nobody
 
 
+class Discussion(StrEnum):
+    SEAT_ORDER = "seat-order"  # speeches in today's order, round after round
+    BIDDING = "bidding"  # every living player bids for the floor; the highest bid speaks
+
+
+class Reveal(StrEnum):
+    NOTHING = "nothing"  # the dead's identity stays hidden
+    TEAM = "team"  # everyone learns whether the dead was a wolf
+    IDENTITY = "identity"  # everyone learns the dead's identity
+
+
 class TiePolicy(StrEnum):
     PK = "pk"  # tied players speak again, the others re-vote; a second tie exiles nobody
     NONE = "none"  # a tie exiles nobody
@@ -77,6 +91,33 @@ class GameConfig(BaseModel):
     allow_abstain: bool = Field(True, description="may a voter abstain")
     allow_self_vote: bool = Field(False, description="may a voter vote for themself")
     day_cap: int = Field(20, ge=1, le=200, description="days after which the game is a draw")
+    # -- the discussion and what death reveals (see DISCUSSION_FIELDS) --
+    discussion: Discussion = Field(
+        Discussion.SEAT_ORDER,
+        description="who speaks next in a day's discussion: 'seat-order' (today's order, "
+        "round after round) or 'bidding' (every living player bids 0-3 for the floor, the "
+        "highest bid speaks; ties go to who spoke least today, then to today's order)",
+    )
+    speech_rounds: int = Field(
+        1, ge=1, le=5, description="speeches each living player has in a day's discussion"
+    )
+    speech_budget: int | None = Field(
+        None,
+        ge=1,
+        le=100,
+        description="the most speeches a day's discussion holds (last words and PK speeches "
+        "apart); none: living players x speech_rounds",
+    )
+    reveal_on_death: Reveal = Field(
+        Reveal.NOTHING,
+        description="what everyone learns of a player who dies: 'nothing', the 'team' (wolf "
+        "or good) or the 'identity'",
+    )
+    beliefs: bool = Field(
+        False,
+        description="with each vote, every seat also reports its probability that each other "
+        "living seat is a wolf (private: the god view and the arena's figures only)",
+    )
 
     @model_validator(mode="after")
     def _check_deck(self) -> GameConfig:
@@ -95,6 +136,26 @@ class GameConfig(BaseModel):
     @property
     def seats(self) -> int:
         return len(self.identities)
+
+    def dump(self) -> dict[str, Any]:
+        """The config as the start event records it: the discussion and reveal fields only
+        where they differ from their defaults, so a game with the default discussion logs
+        exactly what it logged before they existed (and a reader fills in the defaults)."""
+        data = self.model_dump(mode="json")
+        for name in DISCUSSION_FIELDS:
+            if getattr(self, name) == type(self).model_fields[name].default:
+                del data[name]
+        return data
+
+
+DISCUSSION_FIELDS = (
+    "discussion",
+    "speech_rounds",
+    "speech_budget",
+    "reveal_on_death",
+    "beliefs",
+)
+"""The discussion format and what death reveals: written to a log only when changed."""
 
 
 def parse_config(data: dict[str, Any]) -> GameConfig:
@@ -128,6 +189,39 @@ def _split_en(config: GameConfig) -> str:
     return "if they still disagree after a second round, nobody dies"
 
 
+def _discussion_en(config: GameConfig) -> str:
+    budget = config.speech_budget
+    cap = f", at most {budget} speeches a day" if budget is not None else ""
+    if config.discussion is Discussion.BIDDING:
+        each = (
+            "each may speak once"
+            if config.speech_rounds == 1
+            else f"each may speak up to {config.speech_rounds} times"
+        )
+        return (
+            "then the floor is bid for: before each speech every living player bids 0 to 3, "
+            "the highest bid speaks (a tie: who spoke least today, then today's seat order); "
+            f"{each}{cap}"
+        )
+    if config.speech_rounds == 1 and budget is None:
+        return "every living player speaks once in turn"
+    rounds = "once" if config.speech_rounds == 1 else f"{config.speech_rounds} times"
+    return f"every living player speaks {rounds} in turn, round after round{cap}"
+
+
+def _discussion_zh(config: GameConfig) -> str:
+    budget = config.speech_budget
+    cap = f"，每天最多{budget}次发言" if budget is not None else ""
+    if config.discussion is Discussion.BIDDING:
+        return (
+            "随后竞价发言：每次发言前存活玩家各出价0到3，出价最高者发言"
+            f"（平价时今天发言少者优先，再按座位顺序），每人最多发言{config.speech_rounds}次{cap}"
+        )
+    if config.speech_rounds == 1 and budget is None:
+        return "存活玩家依次发言一次"
+    return f"存活玩家依次轮流发言{config.speech_rounds}轮{cap}"
+
+
 def _split_zh(config: GameConfig) -> str:
     if not config.allow_empty_kill or config.wolf_split is WolfSplit.PLURALITY:
         return "两轮后仍不一致则按多数击杀" + ("（平票空刀）" if config.allow_empty_kill else "")
@@ -144,7 +238,12 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
     lines = [
         f"{config.seats} players: {wolves} werewolves"
         + "".join(f", 1 {g}" for g in ("seer", "witch", "hunter") if _count(config, Identity(g)))
-        + f", {_count(config, Identity.VILLAGER)} villagers. Roles of the dead stay hidden.",
+        + f", {_count(config, Identity.VILLAGER)} villagers. "
+        + {
+            Reveal.NOTHING: "Roles of the dead stay hidden.",
+            Reveal.TEAM: "When a player dies, everyone learns whether they were a wolf.",
+            Reveal.IDENTITY: "When a player dies, everyone learns their identity.",
+        }[config.reveal_on_death],
         "Night: the wolves agree on one victim"
         + (" or on nobody" if config.allow_empty_kill else "")
         + (" (they may pick a wolf)" if config.wolf_self_knife else " (never a wolf)")
@@ -182,8 +281,9 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
         else "a tie exiles nobody"
     )
     lines.append(
-        "Day: night-1 victims and every exiled player give last words; every living player "
-        "speaks once in turn; then everyone votes at once"
+        "Day: night-1 victims and every exiled player give last words; "
+        + _discussion_en(config)
+        + "; then everyone votes at once"
         + (" (abstaining is allowed)" if config.allow_abstain else "")
         + (", self-votes allowed" if config.allow_self_vote else ", never for yourself")
         + f"; {tie}."
@@ -212,7 +312,12 @@ def _rules_zh(config: GameConfig) -> str:
         if _count(config, g)
     )
     lines = [
-        f"{config.seats}人局：{wolves}狼{gods}、{_count(config, Identity.VILLAGER)}民。死者身份不公开。",
+        f"{config.seats}人局：{wolves}狼{gods}、{_count(config, Identity.VILLAGER)}民。"
+        + {
+            Reveal.NOTHING: "死者身份不公开。",
+            Reveal.TEAM: "玩家死亡时公布其阵营（狼人或好人）。",
+            Reveal.IDENTITY: "玩家死亡时公布其身份。",
+        }[config.reveal_on_death],
         "夜晚：狼人统一击杀一人"
         + ("（可空刀）" if config.allow_empty_kill else "（不可空刀）")
         + ("（可自刀）" if config.wolf_self_knife else "（不可刀狼）")
@@ -243,7 +348,9 @@ def _rules_zh(config: GameConfig) -> str:
         else "平票无人出局"
     )
     lines.append(
-        "白天：首夜死者与每位被放逐者有遗言；存活玩家依次发言一次；随后同时投票"
+        "白天：首夜死者与每位被放逐者有遗言；"
+        + _discussion_zh(config)
+        + "；随后同时投票"
         + ("（可弃票）" if config.allow_abstain else "")
         + ("，可投自己" if config.allow_self_vote else "，不可投自己")
         + f"；{tie}。"

@@ -86,7 +86,7 @@ def start_meta(
     names = list(names) if names is not None else list(DEFAULT_NAMES[: config.seats])
     if len(names) != config.seats:
         raise GameStateError(f"{len(names)} names for {config.seats} seats")
-    game = {"config": config.model_dump(mode="json"), "names": names, "seed": seed, **extra}
+    game = {"config": config.dump(), "names": names, "seed": seed, **extra}
     return {"game": game, "deal": [i.value for i in deck], "visible_to": []}
 
 

@@ -37,7 +37,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from pulse_core.limits import clip
+from pulse_core.limits import clip, read_document
 
 from ..argtypes import (
     DEFAULT_STORE,
@@ -47,9 +47,11 @@ from ..argtypes import (
     whole_number,
     width,
 )
+from ..config import GameConfig, parse_config
 from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from ..outputs import check_output, write_output
+from ..pricing import with_bundled
 from ..storefaults import STORAGE_ERRORS, StoreFault, explain, refuse_damaged
 from .metrics import tournament_metrics
 from .record_cache import cache_path
@@ -138,7 +140,11 @@ def _new_run(
         schedule = Schedule(
             args.schedule or ("head-to-head" if len(players) == 2 else "round-robin")
         )
+    config = _run_config(args)
+    if getattr(args, "beliefs", False) or (lineup is not None and lineup.beliefs):
+        config = config.model_copy(update={"beliefs": True})
     fields: dict[str, Any] = {
+        "config": config,
         "name": args.name,
         "players": players,
         "schedule": schedule,
@@ -152,6 +158,16 @@ def _new_run(
     unit = max(1, balance_unit(schedule, len(players), len(seating) if seating else 9))
     fields["games"] = args.games or games or unit * math.ceil(60 / unit)
     return make_run(**fields)
+
+
+def _run_config(args: argparse.Namespace) -> GameConfig:
+    """``--config FILE``: the rules every game of the run plays (the default board else)."""
+    if getattr(args, "config", None) is None:
+        return GameConfig()
+    data = read_document(args.config)
+    if not isinstance(data, dict):
+        raise ConfigError([(str(args.config), "must hold a table of config fields")])
+    return parse_config(data)
 
 
 def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
@@ -169,6 +185,20 @@ def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
         )
         if value
     ]
+    rules = _run_config(args).model_copy(update={"beliefs": saved.config.beliefs})
+    if getattr(args, "config", None) is not None and rules != saved.config:
+        raise ConfigError(
+            [("--config", f"run {saved.name} exists with other rules: pick another --name")]
+        )
+    if getattr(args, "beliefs", False) and not saved.config.beliefs:
+        raise ConfigError(
+            [
+                (
+                    "--beliefs",
+                    f"run {saved.name} was played without belief reports: pick a new --name",
+                )
+            ]
+        )
     if given:
         if args.players or args.roster or args.lineup:
             if args.seed is None:
@@ -207,6 +237,13 @@ def _budget(budget: ArenaBudget, **changes: object) -> ArenaBudget:
         raise ConfigError(
             [(f"budget.{e['loc'][0]}", str(e["msg"])) for e in exc.errors() if e["loc"]]
         ) from None
+
+
+def _with_bundled_prices(spec: RunSpec) -> RunSpec:
+    """The spec, validated, with the bundled price of each model it does not price (kept in
+    the run file, so its report stays the same when the bundled table changes)."""
+    prices = with_bundled(spec.prices, (p.spec.model for p in spec.players if p.uses_tokens))
+    return make_run(**{**spec.model_dump(), "prices": prices})
 
 
 def _with_budget(args: argparse.Namespace, spec: RunSpec) -> RunSpec:
@@ -345,7 +382,7 @@ def _run_or_continue(args: argparse.Namespace) -> tuple[RunSpec, Path, SeatFacto
     run file behind to clash with the next try."""
     run_file = run_path(args.store, args.name)
     spec = _continued_run(args, load_run(run_file)) if run_file.exists() else _new_run(args)
-    spec = make_run(**_with_budget(args, spec).model_dump())  # a saved run always loads again
+    spec = _with_bundled_prices(_with_budget(args, spec))  # a saved run always loads again
     factory = seat_factory(spec)
     check_play(spec, workers=_workers(args, spec), factory=factory)
     check_store_path(args.store)
@@ -387,8 +424,9 @@ def build_report(spec: RunSpec, store_path: Path, *, rounds: int = 1000) -> Repo
     finally:
         store.close()
     players = [p.name for p in spec.players]
+    prices = with_bundled(spec.prices, (p.spec.model for p in spec.players if p.uses_tokens))
     metrics = tournament_metrics(
-        games.records, players, prices=spec.prices, rounds=rounds, seed=spec.seed
+        games.records, players, prices=prices, rounds=rounds, seed=spec.seed
     )
     return Report(spec, games, metrics)
 
@@ -591,6 +629,19 @@ def add_arena(subparsers: Any) -> None:
         help="head-to-head (2 players) or round-robin (default by player count)",
     )
     run.add_argument("--seed", type=whole_number, metavar="N", help="the run seed (default 0)")
+    run.add_argument(
+        "--beliefs",
+        action="store_true",
+        help="with each vote every seat also reports P(wolf) of each other living seat "
+        "(private); the report then scores detection, deception and calibration",
+    )
+    run.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="the rules of every game (TOML or JSON, as werewolf play --config): e.g. a "
+        "discussion format, speech rounds or budget, what death reveals",
+    )
     run.add_argument("--budget-tokens", type=positive_int, metavar="N", help="stop after N tokens")
     run.add_argument("--budget-usd", type=positive_float, metavar="X", help="stop after X dollars")
     run.add_argument("--prices", type=Path, metavar="FILE", help="prices by model (lineup TOML)")

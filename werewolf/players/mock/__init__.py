@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...cast import Identity
-from ...decisions import Answer, Request
+from ...decisions import Answer, Choice, DecisionKind, Request
 from ...errors import ConfigError, GameStateError
 from ...visibility import SeatView
 from ..random_player import decision_rng
@@ -86,4 +86,13 @@ class MockPlayer:
         mind, public = self._minds(table)
         rng = decision_rng(self.game_seed, self.seat, request.key, "mock")
         turn = Turn(request, table, mind, public, self.temper, rng, self.lang)
-        return handler_for(table.identity, request.kind)(turn)
+        answer = handler_for(table.identity, request.kind)(turn)
+        asked = request.kind is DecisionKind.VOTE and request.context.get("beliefs")
+        if asked and isinstance(answer, Choice):  # a belief report rides with the vote
+            answer = replace(answer, beliefs=self.beliefs(mind))
+        return answer
+
+    def beliefs(self, mind: Mind) -> dict[int, float]:
+        """The P(wolf) this seat reports with a vote when the game asks (config
+        ``beliefs``): its mind's, for every living other seat."""
+        return mind.wolf_probabilities()
