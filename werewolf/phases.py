@@ -573,7 +573,10 @@ def outcome_reason(state: GameState) -> str:
     villagers = state.seats_of(Identity.VILLAGER)
     if villagers and not any(state.is_alive(s) for s in villagers):
         return "every villager is dead"
-    return "every god (seer, witch, hunter) is dead"
+    gods = ", ".join(
+        g.value for g in (Identity.SEER, Identity.WITCH, Identity.HUNTER) if g in state.identities
+    )
+    return f"every god ({gods}) is dead"  # the gods this deck has
 
 
 async def game_end(ctx: PhaseContext) -> RoleResult:
