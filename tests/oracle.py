@@ -22,7 +22,12 @@ Rules it holds the log to (defaults; every variant is read from the start event'
   both sides at once: the wolves (狼刀在先); a category the deck lacks cannot be wiped out
   (屠边 counts the categories dealt);
 - last words for every night-1 death and every exiled player, unless the game just ended;
-- each day every living player speaks once, in cyclic seat order; a simultaneous vote;
+- each day every living player speaks once (``speech_rounds`` times, at most
+  ``speech_budget`` speeches), in cyclic seat order; under bidding, every living player
+  with speeches left bids 0-3 before each speech and the highest bid speaks (a tie: fewer
+  speeches today, then today's order, which starts after the lowest night death, else at
+  the day number); a simultaneous vote;
+- the dead's team or identity is revealed with their death when the config says so;
   a first-round tie goes to one PK round (under the PK policy); a tie after it, or under
   the no-PK policy, or no votes at all, exiles nobody: at most one exile a day;
 - a draw only when the day cap is reached; the end event is last.
@@ -84,6 +89,10 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "lovers_see_identity": True,
     "heartbroken_hunter_shoots": False,
     "referee_record": False,
+    "discussion": "seat-order",
+    "speech_rounds": 1,
+    "speech_budget": None,
+    "reveal_on_death": "nothing",
 }
 PREFIX = "werewolf."
 
@@ -113,6 +122,8 @@ class Referee:
         self.hunter_due: int | None = None
         self.words_due: list[int] = []
         self.spoken: list[int] = []
+        self.floor: int | None = None  # bidding: the seat that won the floor
+        self.night_dead: list[int] = []  # who died at the last dawn (today's order starts after)
         self.pk: list[int] = []
         self.decided: str | None = None
         self.where = ""
@@ -200,6 +211,10 @@ class Referee:
         if self.stage in ("setup", "night"):
             return self.night_step()
         if self.stage in ("morning", "day", "pk"):
+            if self.stage != "pk" and self.cfg["discussion"] == "bidding":
+                if self.floor is not None:
+                    return "day-speech"
+                return "floor-bid" if self.to_speak() else "vote"
             return "day-speech" if self.to_speak() else "vote"
         return "game-end" if self.night >= self.cfg["day_cap"] else self.night_step()
 
@@ -236,8 +251,57 @@ class Referee:
         self.night_done.append(step)
 
     def to_speak(self) -> list[int]:
-        pool = self.pk if self.stage == "pk" else sorted(self.alive)
-        return [s for s in pool if s not in self.spoken]
+        """Who may still speak today (in this round, for seat order)."""
+        if self.stage == "pk":
+            return [s for s in self.pk if s not in self.spoken]
+        rounds, budget = int(self.cfg["speech_rounds"]), self.cfg["speech_budget"]
+        total = (
+            len(self.alive) * rounds if budget is None else min(budget, len(self.alive) * rounds)
+        )
+        if len(self.spoken) >= total:
+            return []
+        times = Counter(self.spoken)
+        if self.cfg["discussion"] == "bidding":
+            return [s for s in sorted(self.alive) if times[s] < rounds]
+        this_round = min(times[s] for s in self.alive) + 1
+        return [s for s in sorted(self.alive) if times[s] < this_round]
+
+    def today_order(self) -> list[int]:
+        n = len(self.deal)
+        start = (min(self.night_dead) % n) + 1 if self.night_dead else ((self.night - 1) % n) + 1
+        return [s for s in ((start - 1 + i) % n + 1 for i in range(n)) if s in self.alive]
+
+    def floor_bid(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
+        bidders = self.to_speak()
+        bids = {int(s): b for s, b in detail.get("bids", [])}
+        self.require(sorted(bids) == bidders, f"bids from {sorted(bids)}, bidders {bidders}")
+        self.require(all(b in (0, 1, 2, 3) for b in bids.values()), f"bids out of 0-3: {bids}")
+        self.require(detail.get("speech") == len(self.spoken) + 1, "bids for the wrong speech")
+        if bids:
+            times, order = Counter(self.spoken), self.today_order()
+            top = max(bids.values())
+            tied = [s for s in order if bids.get(s) == top]
+            fewest = min(times[s] for s in tied)
+            winner = next(s for s in tied if times[s] == fewest)
+            self.require(diff.get("floor") == winner, f"floor to {diff.get('floor')}, not {winner}")
+        self.floor = diff.get("floor")
+        if self.stage == "morning":
+            self.stage = "day"
+
+    def reveals(self, dead: Iterable[int], detail: Mapping[str, Any]) -> None:
+        mode = self.cfg["reveal_on_death"]
+        dead = sorted(dead)
+        if mode == "nothing" or not dead:
+            self.require("revealed" not in detail, "a death revealed against the config")
+            return
+        told = [
+            [s, ("wolves" if self.role(s) == WOLF else "good") if mode == "team" else self.role(s)]
+            for s in dead
+        ]
+        self.require(
+            [list(x) for x in detail.get("revealed", [])] == told,
+            f"revealed {detail.get('revealed')}, not {told}",
+        )
 
     def heartbreak(self, dying: Iterable[int]) -> list[int]:
         dying = set(dying)
@@ -443,6 +507,7 @@ class Referee:
         everyone = sorted({*died, *self.heartbreak(died)})
         self.require(announced == everyone, f"died {announced}, the night killed {everyone}")
         self.stage, self.spoken, self.pk = "morning", [], []
+        self.night_dead = sorted(died)
         self.deaths(died, last_words=self.night == 1)
 
     def hunter_shot(self, diff: Mapping[str, Any], meta: Mapping[str, Any]) -> None:
@@ -462,10 +527,14 @@ class Referee:
         speaker = diff.get("speaker")
         left = self.to_speak()
         self.require(speaker in left, f"seat {speaker} may not speak now (left: {left})")
-        if self.spoken and speaker in left:
+        bidding = self.stage != "pk" and self.cfg["discussion"] == "bidding"
+        if bidding:
+            self.require(speaker == self.floor, f"seat {speaker} spoke without the floor")
+            self.floor = None
+        elif self.spoken and speaker in left:
             # cyclic seat order: the next speaker is the next seat after the last still due
             last = self.spoken[-1]
-            nxt = min(left, key=lambda s: (s - last) % len(self.deal))
+            nxt = min(left, key=lambda s: (s - last - 1) % len(self.deal))
             self.require(speaker == nxt, f"seat {speaker} spoke out of turn (next: {nxt})")
         self.require(detail.get("pk") is (self.stage == "pk"), "wrong pk flag on a speech")
         self.require(isinstance(detail.get("text"), str), "a speech without text")
@@ -605,9 +674,11 @@ class Referee:
         elif role == "dawn":
             self.audience(meta, None)
             self.dawn(diff)
+            self.reveals(diff.get("died", []), detail)
         elif role == "hunter-shot":
             actors = [self.hunter_due or 0]
             self.hunter_shot(diff, meta)
+            self.reveals([] if diff.get("target") is None else [diff["target"]], detail)
         elif role == "last-words":
             self.audience(meta, None)
             speaker = self.words_due.pop(0)
@@ -621,6 +692,11 @@ class Referee:
             self.audience(meta, None)
             actors = self.voters()
             self.vote(diff, detail)
+            self.reveals([] if diff.get("exiled") is None else [diff["exiled"]], detail)
+        elif role == "floor-bid":
+            self.audience(meta, None)
+            actors = self.to_speak()
+            self.floor_bid(diff, detail)
         elif role == "game-end":
             self.audience(meta, None)
             self.game_end(diff, detail)
@@ -684,6 +760,7 @@ class Referee:
             "cupid-link": {"cupid"},
             "hunter-shot": {"hunter"},
             "vote": {"vote"} if self.voters() else set(),  # a PK of everyone asks nobody
+            "floor-bid": {"bid"},  # the bids' range is checked where the bid is judged
         }.get(role, set())
         self.require(decisions == expected, f"offers recorded for {sorted(decisions)}")
         for name in names:

@@ -37,8 +37,10 @@ from werewolf.boards import BOARDS
 from werewolf.cast import Identity
 from werewolf.config import (
     STANDARD_NINE,
+    Discussion,
     GameConfig,
     GuardClash,
+    Reveal,
     SelfSave,
     TiePolicy,
     WinRule,
@@ -56,7 +58,7 @@ from werewolf.decisions import (
 )
 from werewolf.game import start_game, start_meta, werewolf_workflow
 from werewolf.players.base import Player
-from werewolf.rules import WitchOptions
+from werewolf.rules import BIDS, WitchOptions
 from werewolf.state import GameState
 
 T = TypeVar("T")
@@ -129,6 +131,10 @@ def configs(
         cupid_self=st.booleans(),
         lovers_see_identity=st.booleans(),
         heartbroken_hunter_shoots=st.sampled_from([False, True]),
+        discussion=st.sampled_from(list(Discussion)),
+        speech_rounds=st.one_of(st.just(1), st.integers(1, 3)),
+        speech_budget=st.one_of(st.none(), st.integers(1, 12)),
+        reveal_on_death=st.sampled_from(list(Reveal)),
     )
 
 
@@ -188,6 +194,8 @@ def illegal_answers(request: Request) -> list[Answer]:
         if not request.witch.can_save:
             wrong.append(WitchChoice(save=True))
         return wrong
+    if request.kind is DecisionKind.BID:
+        return [Speech("?"), Choice(None), Choice(-1), Choice(max(BIDS) + 1)]
     wrong = [Speech("?"), Choice(0), Choice(len(request.view.names) + 1)]
     if None not in request.options:
         wrong.append(Choice(None))

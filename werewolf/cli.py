@@ -62,6 +62,7 @@ from .players import SpecSeating, seating_from_specs
 from .players.prompting import LANGS
 from .players.setup import failure_hint, play_specs, resume_specs, tokens_spent, usage_lines
 from .players.swaps import append_swaps
+from .pricing import bundled_prices, with_bundled
 from .replay import (
     LiveReplay,
     Prices,
@@ -379,7 +380,8 @@ def _finish(
         for line in _stop_lines(error, resume, humans):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     if status == "ended" or not humans:  # per-seat usage tells who acted at night
-        for line in usage_lines(chain, prices or {}):
+        models = (p.get("model") for p in chain[0].meta.get("game", {}).get("players") or [])
+        for line in usage_lines(chain, with_bundled(prices or {}, models)):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     seed = chain[0].meta.get("game", {}).get("seed")
     for line in (f"Log: {store_path} (game {game_id}, seed {seed})", f"Replay file: {replay_file}"):
@@ -428,6 +430,10 @@ _VARIANT_FLAGS = {  # option dest -> GameConfig field
     "self_vote": "allow_self_vote",
     "day_cap": "day_cap",
     "referee_record": "referee_record",
+    "discussion": "discussion",
+    "speech_rounds": "speech_rounds",
+    "speech_budget": "speech_budget",
+    "reveal_on_death": "reveal_on_death",
 }
 
 
@@ -506,6 +512,29 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
     )
     rules.add_argument("--day-cap", type=whole_number, metavar="N", help="a draw after N days")
     rules.add_argument(
+        "--discussion",
+        choices=["seat-order", "bidding"],
+        help="who speaks next in the day: today's seat order (default), or the highest bid "
+        "for the floor (every living player bids 0-3 before each speech)",
+    )
+    rules.add_argument(
+        "--speech-rounds",
+        type=whole_number,
+        metavar="N",
+        help="speeches each living player has a day (default 1)",
+    )
+    rules.add_argument(
+        "--speech-budget",
+        type=whole_number,
+        metavar="N",
+        help="the most speeches a day's discussion holds (default: every round in full)",
+    )
+    rules.add_argument(
+        "--reveal-on-death",
+        choices=["nothing", "team", "identity"],
+        help="what everyone learns of a player who dies (default nothing)",
+    )
+    rules.add_argument(
         "--referee-record",
         action="store_true",
         default=None,
@@ -529,6 +558,8 @@ def run_play(args: argparse.Namespace) -> int:
     )
     _default_view(args, specs)
     _check_seat(_view_spec(args.view), config.seats)
+    if lineup.beliefs and not config.beliefs:  # the lineup asks for belief reports
+        config = config.model_copy(update={"beliefs": True})
     lang = args.lang or "en"
     budget = lineup.budget.tokens
     console = Console(highlight=False)
@@ -659,8 +690,8 @@ def _prices(args: argparse.Namespace) -> Prices | None:
         if not sep:
             raise ConfigError([("--price", "write PROMPT,COMPLETION in USD per 1M tokens")])
     by_model = load_lineup(args.prices).prices if args.prices is not None else {}
-    if default is None and not by_model:
-        return None
+    if default is None:  # models neither file nor --price names: the bundled table
+        by_model = with_bundled(by_model, bundled_prices().prices)
     return Prices(by_model, default)
 
 
@@ -751,7 +782,7 @@ def add_replay(subparsers: Any) -> None:
 # -- listing ---------------------------------------------------------------------------------
 def run_games(args: argparse.Namespace) -> int:
     console = Console(width=args.width, highlight=False)
-    store = _open_store(args.store, create=False)
+    store = _open_store(args.store, create=False, read_only=True)
     with _closing(store):
         games = list_games(store, limit=None if args.all else args.limit)
         total = len(store.topics()) if not args.all else len(games)

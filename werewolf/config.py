@@ -18,10 +18,13 @@ from .cast import GODS, Identity
 from .errors import ConfigError
 
 __all__ = [
+    "DISCUSSION_FIELDS",
     "QUIET_FIELDS",
     "STANDARD_NINE",
+    "Discussion",
     "GameConfig",
     "GuardClash",
+    "Reveal",
     "SelfSave",
     "TiePolicy",
     "WinRule",
@@ -58,6 +61,17 @@ class TiePolicy(StrEnum):
     NONE = "none"  # a tie exiles nobody
 
 
+class Discussion(StrEnum):
+    SEAT_ORDER = "seat-order"  # speeches in today's order, round after round
+    BIDDING = "bidding"  # every living player bids for the floor; the highest bid speaks
+
+
+class Reveal(StrEnum):
+    NOTHING = "nothing"  # the dead's identity stays hidden
+    TEAM = "team"  # everyone learns whether the dead was a wolf
+    IDENTITY = "identity"  # everyone learns the dead's identity
+
+
 class GuardClash(StrEnum):
     """A player both guarded and saved by the witch on one night (同守同救)."""
 
@@ -87,6 +101,33 @@ class GameConfig(BaseModel):
     allow_abstain: bool = Field(True, description="may a voter abstain")
     allow_self_vote: bool = Field(False, description="may a voter vote for themself")
     day_cap: int = Field(20, ge=1, le=200, description="days after which the game is a draw")
+    # -- the discussion and what death reveals (see DISCUSSION_FIELDS) --
+    discussion: Discussion = Field(
+        Discussion.SEAT_ORDER,
+        description="who speaks next in a day's discussion: 'seat-order' (today's order, "
+        "round after round) or 'bidding' (every living player bids 0-3 for the floor, the "
+        "highest bid speaks; ties go to who spoke least today, then to today's order)",
+    )
+    speech_rounds: int = Field(
+        1, ge=1, le=5, description="speeches each living player has in a day's discussion"
+    )
+    speech_budget: int | None = Field(
+        None,
+        ge=1,
+        le=100,
+        description="the most speeches a day's discussion holds (last words and PK speeches "
+        "apart); none: living players x speech_rounds",
+    )
+    reveal_on_death: Reveal = Field(
+        Reveal.NOTHING,
+        description="what everyone learns of a player who dies: 'nothing', the 'team' (wolf "
+        "or good) or the 'identity'",
+    )
+    beliefs: bool = Field(
+        False,
+        description="with each vote, every seat also reports its probability that each other "
+        "living seat is a wolf (private: the god view and the arena's figures only)",
+    )
     # -- identities beyond the nine-player board (see QUIET_FIELDS) --
     guard_self: bool = Field(True, description="may the guard protect himself")
     guard_repeat: bool = Field(
@@ -143,15 +184,24 @@ class GameConfig(BaseModel):
         return identity in self.identities
 
     def dump(self) -> dict[str, Any]:
-        """The config as the start event records it: the identity fields only where they
-        differ from their defaults, so a board without those identities logs exactly what
-        it logged before they existed (and a reader fills in the defaults)."""
+        """The config as the start event records it: the discussion, reveal and identity
+        fields only where they differ from their defaults, so a game that uses none of them
+        logs exactly what it logged before they existed (a reader fills in the defaults)."""
         data = self.model_dump(mode="json")
-        for name in QUIET_FIELDS:
+        for name in (*DISCUSSION_FIELDS, *QUIET_FIELDS):
             if getattr(self, name) == type(self).model_fields[name].default:
                 del data[name]
         return data
 
+
+DISCUSSION_FIELDS = (
+    "discussion",
+    "speech_rounds",
+    "speech_budget",
+    "reveal_on_death",
+    "beliefs",
+)
+"""The discussion format and what death reveals: written to a log only when changed."""
 
 QUIET_FIELDS = (
     "guard_self",

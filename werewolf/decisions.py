@@ -29,6 +29,7 @@ __all__ = [
     "Speech",
     "Usage",
     "WitchChoice",
+    "belief_problem",
     "fallback",
     "problem",
     "storable",
@@ -49,6 +50,7 @@ class DecisionKind(StrEnum):
     GUARD = "guard"  # the guard's protection (None: nobody, 空守)
     DOCTOR = "doctor"  # the doctor's protection
     CUPID = "cupid"  # one of the two lovers (asked twice)
+    BID = "bid"  # a bid for the floor in a bidding discussion: one of rules.BIDS
 
     @property
     def speaks(self) -> bool:
@@ -99,6 +101,8 @@ class Choice:
     reasoning: str = ""
     usage: Usage | None = None
     exchange: str | None = None  # the model exchange behind the answer (JSON), god view only
+    # with a vote when the game asks for them (config beliefs): P(wolf) of other living seats
+    beliefs: dict[int, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,12 +184,31 @@ def problem(request: Request, answer: object) -> str | None:
         return request.witch.allows(answer.save, answer.poison)
     if not isinstance(answer, Choice):
         return "answer with a choice of one target"
+    if answer.beliefs is not None:
+        wrong = belief_problem(request, answer.beliefs)
+        if wrong is not None:
+            return wrong
     if (wrong := _not_a_seat(answer.target)) is not None:
         return wrong
     if answer.target not in request.options:
         legal = ", ".join("none" if o is None else str(o) for o in request.options)
         shown = "none" if answer.target is None else f"seat {answer.target}"
         return f"{shown} is not a legal choice; choose one of: {legal}"
+    return None
+
+
+def belief_problem(request: Request, beliefs: dict[int, float]) -> str | None:
+    """None for beliefs a vote may carry: only when asked, about other living seats, each a
+    probability."""
+    if request.kind is not DecisionKind.VOTE or not request.context.get("beliefs"):
+        return "beliefs go with a vote, when the game asks for them"
+    others = set(request.view.alive) - {request.seat}
+    strangers = sorted(set(beliefs) - others)
+    if strangers:
+        return f"beliefs about seats that are not other living players: {strangers}"
+    bad = sorted(s for s, p in beliefs.items() if not 0.0 <= p <= 1.0)
+    if bad:
+        return f"a belief is a probability from 0 to 1 (seats {bad})"
     return None
 
 

@@ -133,6 +133,9 @@ class Lineup(BaseModel):
     seats: dict[int, SeatSpec] = Field(default_factory=dict)
     prices: dict[str, Price] = Field(default_factory=dict)
     budget: Budget = Budget()
+    beliefs: bool = Field(
+        False, description="seats report P(wolf) of the others with each vote (god view only)"
+    )
 
     def with_seats(self, overrides: Mapping[int, SeatSpec]) -> Lineup:
         """This lineup with some seats replaced (the command line wins over the file)."""

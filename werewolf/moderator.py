@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pulse_core import END
 
 from .cast import Identity
-from .rules import next_speaker
+from .config import Discussion
+from .rules import floor_bidders, next_speaker
 from .state import GameState, Phase, Stage
 
 __all__ = ["NIGHT_ORDER", "NightStep", "next_phase", "night_phase"]
@@ -79,7 +80,11 @@ def next_phase(state: GameState | None) -> str:
     if stage in (Stage.SETUP, Stage.NIGHT):
         return night_phase(state)
     if stage in (Stage.MORNING, Stage.DISCUSSION, Stage.PK):
-        return Phase.SPEECH if next_speaker(state) is not None else Phase.VOTE
+        if next_speaker(state) is not None:
+            return Phase.SPEECH
+        if stage is not Stage.PK and state.config.discussion is Discussion.BIDDING:
+            return Phase.BID if floor_bidders(state) else Phase.VOTE
+        return Phase.VOTE
     if stage is Stage.EVENING:
         return Phase.GAME_END if state.night >= state.config.day_cap else night_phase(state)
     return END

@@ -22,7 +22,7 @@ from typing import Any
 from pulse_core import Event, RoleResult
 
 from .cast import Identity, Team
-from .config import GameConfig, WinRule, WolfSplit
+from .config import GameConfig, Reveal, WinRule, WolfSplit
 from .decisions import (
     Answer,
     Choice,
@@ -39,11 +39,15 @@ from .identities import idiot
 from .players.base import Player
 from .players.errors import SeatError
 from .rules import (
+    BIDS,
+    floor_bidders,
+    floor_winner,
     heartbroken,
     hunter_targets,
     next_speaker,
     resolve_night,
     seer_targets,
+    speeches_left,
     tally,
     vote_options,
     voters,
@@ -78,6 +82,7 @@ class PhaseContext:
     # per game, across phases: decisions asked ahead of their phase (the seer's check)
     ahead: dict[str, Any] = field(default_factory=dict)
     reasoning: dict[str, str] = field(default_factory=dict)
+    beliefs: dict[str, str] = field(default_factory=dict)  # "beliefs/<seat>/vote" -> JSON
     exchanges: dict[str, list[str]] = field(default_factory=dict)
     # one slot per ask, taken before its first await: concurrent asks keep request order
     _slots: list[_AskRecord] = field(default_factory=list)
@@ -180,7 +185,7 @@ class PhaseContext:
             meta["fallbacks"] = self.fallbacks
         if self.usage:
             meta["usage"] = self.usage
-        attachments = dict(self.reasoning)
+        attachments = dict(self.reasoning) | self.beliefs
         attachments.update({name: "\n".join(lines) for name, lines in self.exchanges.items()})
         offers: dict[str, list[str]] = {}
         for slot in self._slots:
@@ -414,7 +419,23 @@ async def dawn(ctx: PhaseContext) -> RoleResult:
         )
     else:
         text = f"Day {state.night} dawns. A peaceful night: nobody died."
-    return ctx.result(Phase.DAWN, text, diff={"died": list(died)})
+    shown, detail = _reveal(state, died)
+    return ctx.result(Phase.DAWN, text + shown, diff={"died": list(died)}, detail=detail)
+
+
+def _reveal(state: GameState, dead: Sequence[int]) -> tuple[str, dict[str, Any]]:
+    """What the config reveals of the dead (``reveal_on_death``): a sentence for the event's
+    text and ``{"revealed": [[seat, team or identity], ...]}`` for its detail; nothing by
+    default, so the log of a default game is unchanged."""
+    reveal = state.config.reveal_on_death
+    if reveal is Reveal.NOTHING or not dead:
+        return "", {}
+    told = [
+        [s, state.team(s).value if reveal is Reveal.TEAM else state.identity(s).value] for s in dead
+    ]
+    return " Revealed: " + ", ".join(f"seat {s} {what}" for s, what in told) + ".", {
+        "revealed": told
+    }
 
 
 # -- day --------------------------------------------------------------------------------------
@@ -438,12 +459,17 @@ async def hunter_shot(ctx: PhaseContext) -> RoleResult:
             visible_to=[hunter],
         )
     diff: dict[str, Any] = {"shooter": hunter, "target": target}
-    text = f"Day {state.night}: seat {hunter} reveals the hunter card and shoots {_seat(state, target)}."
+    text = (
+        f"Day {state.night}: seat {hunter} reveals the hunter card and shoots "
+        f"{_seat(state, target)}."
+    )
     broken = heartbroken(state, {target})
     if broken:  # written only when a lover dies, so boards without lovers log as before
         diff["heartbroken"] = list(broken)
         text += _heartbreak_text(state, broken)
-    return ctx.result(Phase.HUNTER, text, diff=diff)
+    shown, detail = _reveal(state, [target, *broken])
+    text += shown
+    return ctx.result(Phase.HUNTER, text, diff=diff, detail=detail)
 
 
 def _heartbreak_text(state: GameState, broken: Sequence[int]) -> str:
@@ -473,10 +499,12 @@ async def day_speech(ctx: PhaseContext) -> RoleResult:
     speaker = next_speaker(state)
     assert speaker is not None  # the moderator runs this phase only while someone is to speak
     pk = bool(state.pk)
+    times = state.spoken.count(speaker) + 1  # this seat's speech number today
     request = ctx.request(
         DecisionKind.SPEECH,
         speaker,
-        f"d{state.night}.{'pk' if pk else 'speech'}.s{speaker}",
+        f"d{state.night}.{'pk' if pk else 'speech'}.s{speaker}"
+        + (f".r{times}" if times > 1 else ""),
         context={"day": state.night, "pk": pk, "candidates": list(state.pk)},
     )
     text = _text(await ctx.ask(request))
@@ -489,6 +517,38 @@ async def day_speech(ctx: PhaseContext) -> RoleResult:
     )
 
 
+async def floor_bid(ctx: PhaseContext) -> RoleResult:
+    """Bidding discussions: every living player with speeches left bids for the floor at
+    once; the highest bid speaks next (``rules.floor_winner``). The bids are public."""
+    state = ctx.state
+    number = len(state.spoken) + 1  # the speech the floor is bid for
+    requests = [
+        ctx.request(
+            DecisionKind.BID,
+            seat,
+            f"d{state.night}.bid{number}.s{seat}",
+            options=BIDS,
+            context={
+                "day": state.night,
+                "speech": number,
+                "left": speeches_left(state),
+                "spoken": state.spoken.count(seat),
+            },
+        )
+        for seat in floor_bidders(state)
+    ]
+    answers = await _ask_all(ctx, requests)
+    bids = {r.seat: _choice(a) or 0 for r, a in zip(requests, answers, strict=True)}
+    speaker = floor_winner(state, bids)
+    shown = ", ".join(f"{s}:{b}" for s, b in sorted(bids.items()))
+    return ctx.result(
+        Phase.BID,
+        f"Day {state.night}, bids for speech {number}: {shown}. {_seat(state, speaker)} speaks.",
+        diff={"floor": speaker},
+        detail={"speech": number, "bids": [[s, b] for s, b in sorted(bids.items())]},
+    )
+
+
 async def vote(ctx: PhaseContext) -> RoleResult:
     state = ctx.state
     round_no = 2 if state.pk else 1
@@ -498,12 +558,17 @@ async def vote(ctx: PhaseContext) -> RoleResult:
             seat,
             f"d{state.night}.vote.r{round_no}.s{seat}",
             options=vote_options(state, seat),
-            context={"day": state.night, "round": round_no, "candidates": list(state.pk)},
+            context={"day": state.night, "round": round_no, "candidates": list(state.pk)}
+            | ({"beliefs": True} if state.config.beliefs else {}),
         )
         for seat in voters(state)
     ]
     answers = await _ask_all(ctx, requests)
     ballots = {r.seat: _choice(a) for r, a in zip(requests, answers, strict=True)}
+    for r, a in zip(requests, answers, strict=True):
+        if isinstance(a, Choice) and a.beliefs:  # private: an attachment, god view only
+            told = {str(s): round(float(p), 4) for s, p in sorted(a.beliefs.items())}
+            ctx.beliefs[f"beliefs/{r.seat}/vote"] = json.dumps(told, separators=(",", ":"))
     result = tally(state, ballots)
     lines = [
         f"Day {state.night} vote{' (PK round)' if round_no == 2 else ''}: "
@@ -526,6 +591,10 @@ async def vote(ctx: PhaseContext) -> RoleResult:
     elif result.exiled is not None and (broken := heartbroken(state, {result.exiled})):
         diff["heartbroken"] = list(broken)
         lines.append(_heartbreak_text(state, broken).strip())
+    dead = [] if result.exiled is None or "revealed" in diff else [result.exiled]
+    shown, revealed = _reveal(state, [*dead, *diff.get("heartbroken", [])])
+    if shown:
+        lines.append(shown.strip())
     return ctx.result(
         Phase.VOTE,
         "\n".join(lines),
@@ -534,6 +603,7 @@ async def vote(ctx: PhaseContext) -> RoleResult:
             "round": round_no,
             "ballots": [[v, t] for v, t in sorted(ballots.items())],
             "counts": [[s, c] for s, c in result.counts.items()],
+            **revealed,
         },
     )
 
@@ -606,6 +676,7 @@ PHASES: dict[Phase, Callable[[PhaseContext], Awaitable[RoleResult]]] = {
     Phase.HUNTER: hunter_shot,
     Phase.LAST_WORDS: last_words,
     Phase.SPEECH: day_speech,
+    Phase.BID: floor_bid,
     Phase.VOTE: vote,
     Phase.GAME_END: game_end,
 }

@@ -12,16 +12,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .cast import Identity
-from .config import GuardClash, SelfSave, TiePolicy
+from .config import Discussion, GuardClash, SelfSave, TiePolicy
 from .identities import cupid, doctor, guard
 from .state import GameState, Stage
 from .win import winner
 
 __all__ = [
+    "BIDS",
     "VoteResult",
     "WitchOptions",
     "cupid_targets",
     "doctor_targets",
+    "floor_bidders",
+    "floor_winner",
     "guard_targets",
     "heartbroken",
     "hunter_targets",
@@ -29,6 +32,7 @@ __all__ = [
     "resolve_night",
     "seer_targets",
     "speaking_order",
+    "speeches_left",
     "tally",
     "vote_options",
     "voters",
@@ -149,11 +153,53 @@ def speaking_order(state: GameState) -> tuple[int, ...]:
     return tuple(s for s in order if s in state.alive)
 
 
+def speeches_left(state: GameState) -> int:
+    """Speeches still due in today's discussion: every living player ``speech_rounds``
+    times, capped by ``speech_budget`` (PK rounds: each tied player once)."""
+    order = speaking_order(state)
+    if state.stage is Stage.PK:
+        return sum(1 for s in order if s not in state.spoken)
+    config = state.config
+    total = len(order) * config.speech_rounds
+    if config.speech_budget is not None:
+        total = min(total, config.speech_budget)
+    return max(0, total - len(state.spoken))
+
+
 def next_speaker(state: GameState) -> int | None:
-    for seat in speaking_order(state):
-        if seat not in state.spoken:
-            return seat
+    """Who speaks next, or None when the discussion is over: in today's order, round after
+    round; under bidding, the seat that won the floor (None while the floor is open)."""
+    if speeches_left(state) == 0:
+        return None
+    if state.stage is not Stage.PK and state.config.discussion is Discussion.BIDDING:
+        return state.floor
+    spoken = Counter(state.spoken)
+    for round_no in range(1, state.config.speech_rounds + 1):
+        for seat in speaking_order(state):
+            if spoken[seat] < round_no:
+                return seat
     return None
+
+
+def floor_bidders(state: GameState) -> tuple[int, ...]:
+    """Under bidding, who may bid for the floor now: living players with speeches left
+    (``speech_rounds`` each), in today's order; () when the discussion is over."""
+    if speeches_left(state) == 0 or state.stage is Stage.PK:
+        return ()
+    spoken = Counter(state.spoken)
+    rounds = state.config.speech_rounds
+    return tuple(s for s in speaking_order(state) if spoken[s] < rounds)
+
+
+BIDS = (0, 1, 2, 3)  # 0: nothing to add now ... 3: must speak now
+
+
+def floor_winner(state: GameState, bids: Mapping[int, int]) -> int:
+    """The highest bid wins the floor; a tie goes to who spoke least today, then to
+    today's order (so the same bids always give the same speaker)."""
+    order = {s: i for i, s in enumerate(speaking_order(state))}
+    spoken = Counter(state.spoken)
+    return min(bids, key=lambda s: (-bids[s], spoken[s], order.get(s, len(order))))
 
 
 def voters(state: GameState) -> tuple[int, ...]:

@@ -7,7 +7,7 @@ nine-player board adds its own line from its module in ``werewolf.identities``.
 from __future__ import annotations
 
 from .cast import Identity
-from .config import GameConfig, SelfSave, TiePolicy, WinRule, WolfSplit
+from .config import Discussion, GameConfig, Reveal, SelfSave, TiePolicy, WinRule, WolfSplit
 from .errors import ConfigError
 from .identities import cupid, doctor, guard, idiot
 
@@ -58,6 +58,39 @@ def _split_zh(config: GameConfig) -> str:
     return "两轮后仍不一致则空刀"
 
 
+def _discussion_en(config: GameConfig) -> str:
+    budget = config.speech_budget
+    cap = f", at most {budget} speeches a day" if budget is not None else ""
+    if config.discussion is Discussion.BIDDING:
+        each = (
+            "each may speak once"
+            if config.speech_rounds == 1
+            else f"each may speak up to {config.speech_rounds} times"
+        )
+        return (
+            "then the floor is bid for: before each speech every living player bids 0 to 3, "
+            "the highest bid speaks (a tie: who spoke least today, then today's seat order); "
+            f"{each}{cap}"
+        )
+    if config.speech_rounds == 1 and budget is None:
+        return "every living player speaks once in turn"
+    rounds = "once" if config.speech_rounds == 1 else f"{config.speech_rounds} times"
+    return f"every living player speaks {rounds} in turn, round after round{cap}"
+
+
+def _discussion_zh(config: GameConfig) -> str:
+    budget = config.speech_budget
+    cap = f"，每天最多{budget}次发言" if budget is not None else ""
+    if config.discussion is Discussion.BIDDING:
+        return (
+            "随后竞价发言：每次发言前存活玩家各出价0到3，出价最高者发言"
+            f"（平价时今天发言少者优先，再按座位顺序），每人最多发言{config.speech_rounds}次{cap}"
+        )
+    if config.speech_rounds == 1 and budget is None:
+        return "存活玩家依次发言一次"
+    return f"存活玩家依次轮流发言{config.speech_rounds}轮{cap}"
+
+
 def rules_text(config: GameConfig, lang: str = "en") -> str:
     """The rules as players are told them, generated from ``config``."""
     if lang == "zh":
@@ -68,7 +101,12 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
     lines = [
         f"{config.seats} players: {wolves} werewolves"
         + "".join(f", 1 {g.value}" for g, _ in _GODS if config.has(g))
-        + f", {_count(config, Identity.VILLAGER)} villagers. Roles of the dead stay hidden.",
+        + f", {_count(config, Identity.VILLAGER)} villagers. "
+        + {
+            Reveal.NOTHING: "Roles of the dead stay hidden.",
+            Reveal.TEAM: "When a player dies, everyone learns whether they were a wolf.",
+            Reveal.IDENTITY: "When a player dies, everyone learns their identity.",
+        }[config.reveal_on_death],
         "Night: "
         + _before_wolves_en(config)
         + "the wolves agree on one victim"
@@ -109,8 +147,9 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
         else "a tie exiles nobody"
     )
     lines.append(
-        "Day: night-1 victims and every exiled player give last words; every living player "
-        "speaks once in turn; then everyone votes at once"
+        "Day: night-1 victims and every exiled player give last words; "
+        + _discussion_en(config)
+        + "; then everyone votes at once"
         + (" (abstaining is allowed)" if config.allow_abstain else "")
         + (", self-votes allowed" if config.allow_self_vote else ", never for yourself")
         + f"; {tie}."
@@ -166,7 +205,12 @@ def _rules_zh(config: GameConfig) -> str:
     wolves = _count(config, Identity.WEREWOLF)
     gods = "".join(f"、{name}" for g, name in _GODS if config.has(g))
     lines = [
-        f"{config.seats}人局：{wolves}狼{gods}、{_count(config, Identity.VILLAGER)}民。死者身份不公开。",
+        f"{config.seats}人局：{wolves}狼{gods}、{_count(config, Identity.VILLAGER)}民。"
+        + {
+            Reveal.NOTHING: "死者身份不公开。",
+            Reveal.TEAM: "玩家死亡时公布其阵营（狼人或好人）。",
+            Reveal.IDENTITY: "玩家死亡时公布其身份。",
+        }[config.reveal_on_death],
         "夜晚："
         + "".join(
             text
@@ -208,7 +252,9 @@ def _rules_zh(config: GameConfig) -> str:
         else "平票无人出局"
     )
     lines.append(
-        "白天：首夜死者与每位被放逐者有遗言；存活玩家依次发言一次；随后同时投票"
+        "白天：首夜死者与每位被放逐者有遗言；"
+        + _discussion_zh(config)
+        + "；随后同时投票"
         + ("（可弃票）" if config.allow_abstain else "")
         + ("，可投自己" if config.allow_self_vote else "，不可投自己")
         + f"；{tie}。"

@@ -48,6 +48,7 @@ class Phase(StrEnum):
     HUNTER = "hunter-shot"
     LAST_WORDS = "last-words"
     SPEECH = "day-speech"
+    BID = "floor-bid"  # bidding discussions: who speaks next
     VOTE = "vote"
     GAME_END = "game-end"
 
@@ -117,7 +118,8 @@ class GameState:
     deaths: tuple[Death, ...] = ()
     hunter_due: int | None = None
     last_words_due: tuple[int, ...] = ()
-    spoken: tuple[int, ...] = ()
+    spoken: tuple[int, ...] = ()  # today's speakers, in order (a seat once per speech)
+    floor: int | None = None  # bidding: the seat that won the floor and speaks next
     pk: tuple[int, ...] = ()
     checks: tuple[Check, ...] = ()
     exiles: tuple[tuple[int, int | None], ...] = ()  # (day, exiled seat or None)
@@ -356,7 +358,11 @@ def _day_event(state: GameState, phase: str, diff: dict[str, Any]) -> GameState:
         return replace(state, last_words_due=tuple(s for s in state.last_words_due if s != speaker))
     if phase == Phase.SPEECH:
         stage = Stage.DISCUSSION if state.stage is Stage.MORNING else state.stage
-        return replace(state, stage=stage, spoken=(*state.spoken, int(diff["speaker"])))
+        spoken = (*state.spoken, int(diff["speaker"]))
+        return replace(state, stage=stage, spoken=spoken, floor=None)
+    if phase == Phase.BID:
+        stage = Stage.DISCUSSION if state.stage is Stage.MORNING else state.stage
+        return replace(state, stage=stage, floor=int(diff["floor"]))
     if phase == Phase.VOTE:
         pk = tuple(int(s) for s in diff.get("pk", []))
         if pk:

@@ -124,3 +124,35 @@ def test_ctrl_c_names_the_lineup_and_seats_in_the_resume_command(
         f"werewolf: interrupted. Game {game} is saved; continue it with: "
         f"werewolf resume {game} --store {store} --lineup {lineup} --seat 3=random\n"
     )
+
+
+def test_the_loser_of_two_resumes_of_a_failed_game_is_told_another_process_resumed_it(
+    witch_down: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, witch_down)
+    argv = ["--seed", "3", "--lineup", str(lineup), "--store", str(store)]
+    assert main(["play", *argv, "-q"]) == 1
+    capsys.readouterr()
+    game, chain = _chain(store)
+    import werewolf.cli
+    from pulse_core import Draft, IdSource
+
+    def resumed_meanwhile(*args: Any) -> None:  # another process wins the race here
+        with SQLiteEventStore(store) as other:
+            ids = IdSource()
+            digest = other.objects.put(b"resume")
+            draft = Draft(ids.new(), ids.now(), "werewolf.__resume__", game, digest, {})
+            other.append(draft, expected_version=len(chain))
+
+    monkeypatch.setattr(werewolf.cli, "check_objects", resumed_meanwhile)
+    code = main(["resume", game, "--store", str(store), "--lineup", str(lineup), "-q"])
+    _out, err = capsys.readouterr()
+    assert code == 2
+    assert err == (
+        f"werewolf: error: game {game} was resumed by another process meanwhile: watch it "
+        f"with werewolf replay {game} --follow --store {store}\n"
+    )

@@ -465,19 +465,48 @@ def test_at_most_one_exile_a_day_and_a_tie_after_pk_exiles_nobody(game: PlayedGa
 @given(game=games())
 @checks_game
 def test_every_living_player_speaks_once_a_day(game: PlayedGame) -> None:
-    """Before each day's vote every living player has spoken exactly once; in a PK round
-    exactly the tied players speak again."""
+    """Before each day's vote every living player has spoken ``speech_rounds`` times (once
+    by default), unless ``speech_budget`` ran out first: then the speeches are the budget
+    (in seat order, whole rounds: nobody speaks twice before everyone spoke once). In a PK
+    round exactly the tied players
+    speak again. Under bidding every day speech follows the bid that gave it the floor, to
+    the highest bid."""
+    config = game.config
     speakers: list[int] = []
     pk: list[int] = []
+    floor: int | None = None
     for e in game.chain[1:]:
-        if e.role == "day-speech":
-            speakers.append(e.meta["diff"]["speaker"])
+        if e.role == "floor-bid":
+            assert config.discussion.value == "bidding"
+            assert not pk
+            assert floor is None
+            bids = dict(e.meta["detail"]["bids"])
+            floor = e.meta["diff"]["floor"]
+            assert bids[floor] == max(bids.values())
+        elif e.role == "day-speech":
+            speaker = e.meta["diff"]["speaker"]
+            speakers.append(speaker)
             assert e.meta["detail"]["pk"] is bool(pk)
+            if config.discussion.value == "bidding" and not pk:
+                assert speaker == floor, "a bidding speech without the floor"
+                floor = None
         elif e.role == "vote":
             ballots = e.meta["detail"]["ballots"]
             if e.meta["detail"]["round"] == 1:
-                assert sorted(speakers) == sorted(v for v, _ in ballots)  # all the living vote
-                assert len(speakers) == len(set(speakers))
+                living = sorted(v for v, _ in ballots)  # all the living vote
+                full = len(living) * config.speech_rounds
+                budget = full if config.speech_budget is None else config.speech_budget
+                assert len(speakers) == min(full, budget)
+                times = Counter(speakers)
+                assert set(times) <= set(living)
+                assert max(times.values(), default=0) <= config.speech_rounds
+                if config.discussion.value == "seat-order":
+                    if len(speakers) >= len(living):
+                        assert set(times) == set(living), "a second speech before a first"
+                    rounds = [
+                        speakers[i : i + len(living)] for i in range(0, len(speakers), len(living))
+                    ]
+                    assert all(len(set(r)) == len(r) for r in rounds), "a round with a seat twice"
             else:
                 assert speakers == pk  # the tied, in seat order
             pk, speakers = e.meta["diff"]["pk"], []

@@ -38,7 +38,7 @@ from tests.strategies import (
     role_key,
     witch_answers,
 )
-from werewolf.cast import Identity
+from werewolf.cast import Identity, team_of
 from werewolf.config import STANDARD_NINE, GameConfig
 from werewolf.decisions import Choice, DecisionKind, WitchChoice, problem
 from werewolf.visibility import SeatView, ViewCache, can_see, view
@@ -65,11 +65,14 @@ def may_see(e: Event, seat: int, deal: Sequence[Identity]) -> bool:
 
 
 def public_deaths(e: Event) -> list[int]:
-    diff = e.meta["diff"]
-    if e.role == "dawn":
+    return public_deaths_of(e.role, e.meta["diff"])
+
+
+def public_deaths_of(phase: str, diff: dict[str, Any]) -> list[int]:
+    if phase == "dawn":
         return list(diff["died"])
-    if e.role in ("vote", "hunter-shot"):
-        seat = diff.get("exiled") if e.role == "vote" else diff.get("target")
+    if phase in ("vote", "hunter-shot"):
+        seat = diff.get("exiled") if phase == "vote" else diff.get("target")
         return [] if seat is None else [seat]
     return []
 
@@ -121,7 +124,21 @@ def test_a_view_holds_exactly_what_the_seat_may_know(game: PlayedGame) -> None:
             assert seen.dead == tuple(sorted(s for e in visible for s in public_deaths(e)))
             for o in seen.observations:
                 if o.phase != "game-end":
-                    mentions = role_mentions([o.diff, o.detail])
+                    # the config may reveal the dead (reveal_on_death): only them, truly
+                    told = o.detail.get("revealed") or []
+                    dead = public_deaths_of(o.phase, o.diff)
+                    assert [s for s, _ in told] == (
+                        [] if game.config.reveal_on_death.value == "nothing" else dead
+                    )
+                    for s, what in told:
+                        truth = deal[s - 1]
+                        assert what == (
+                            team_of(truth).value
+                            if game.config.reveal_on_death.value == "team"
+                            else truth.value
+                        )
+                    rest = {k: v for k, v in o.detail.items() if k != "revealed"}
+                    mentions = role_mentions([o.diff, rest])
                     assert not mentions, f"{o.phase} shows seat {seat} {mentions}"
 
 
@@ -192,12 +209,15 @@ def comparable(
 ) -> int:
     """How many events of twin games can be compared: up to the first where they took
     different paths (another phase, or another diff outside the ``free`` indices), or, from
-    index ``since`` on (where the twins may differ), a hunter's shot or the end, which
-    reveal cards by the rules."""
+    index ``since`` on (where the twins may differ), a hunter's shot, a death the config
+    reveals (``reveal_on_death``) or the end, which reveal cards by the rules."""
     for j in range(1, min(len(a), len(b))):
         if a[j].role != b[j].role:
             return j
         if j >= since and a[j].role in ("hunter-shot", "game-end"):
+            return j
+        revealed = a[j].meta["detail"].get("revealed"), b[j].meta["detail"].get("revealed")
+        if j >= since and revealed[0] != revealed[1]:  # reveal_on_death shows cards
             return j
         if j not in free and a[j].meta["diff"] != b[j].meta["diff"]:
             return j

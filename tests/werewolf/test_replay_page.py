@@ -214,6 +214,12 @@ def test_god_page_folds_each_decision_with_reasoning_and_causes() -> None:
     assert data["fates"][victim] == {"how": "wolf", "day": night}
     public = page_data(log, ViewSpec(ViewKind.PUBLIC))
     assert public["fates"][victim] == {"how": "died", "day": night}  # the public never learns why
+    # a seat knows the causes its own night showed it: the wolves whom they killed
+    deal = [c["identity"] for c in data["cast"]]
+    wolf = deal.index("werewolf") + 1
+    villager = next(s for s, i in enumerate(deal, 1) if i == "villager" and str(s) != victim)
+    assert page_data(log, ViewSpec.of_seat(wolf))["fates"][victim] == {"how": "wolf", "day": night}
+    assert page_data(log, ViewSpec.of_seat(villager))["fates"][victim]["how"] == "died"
 
 
 def test_every_game_string_is_escaped_and_stripped_of_controls() -> None:

@@ -283,6 +283,28 @@ def test_the_reason_follows_the_win_rule() -> None:
         assert outcome_reason(state) == reason, rule
 
 
+def test_the_end_reason_names_the_gods_the_deck_has() -> None:
+    from dataclasses import replace
+
+    from werewolf.cast import Identity
+    from werewolf.config import GameConfig
+    from werewolf.phases import outcome_reason
+    from werewolf.rules import winner
+
+    W, V = Identity.WEREWOLF, Identity.VILLAGER
+    deck = (W, W, Identity.SEER, Identity.WITCH, V, V)  # six seats, no hunter
+    base = play({}, config=GameConfig(day_cap=1)).state
+    state = replace(
+        base,
+        config=GameConfig(identities=deck),
+        identities=deck,
+        names=base.names[:6],
+        alive=frozenset({1, 2, 5, 6}),  # both gods dead
+    )
+    state = replace(state, winner=winner(state))
+    assert outcome_reason(state) == "every god (seer, witch) is dead"
+
+
 def test_reasoning_of_every_kill_round_and_of_refused_answers_is_kept() -> None:
     script = {
         "n1.wolf-kill.r1.s1": Choice(7, reasoning="seat 7 talks too much"),

@@ -173,6 +173,7 @@ touch {folder}/x 2>/dev/null && echo writable
 {ww} replay {game_id} --store {store} --public --no-stats > /dev/null; echo "replay=$?"
 {ww} arena report r --store {store} --json /tmp/r.json --markdown /tmp/r.md > /dev/null; echo "report=$?"
 {ww} arena list --store {store}; echo "list=$?"
+{ww} games --store {store} > /dev/null; echo "games=$?"
 {ww} play --seed 1 --store {store} -q; echo "play=$?"
 """
     done = _in_namespace(script, tmp_path)
@@ -181,6 +182,7 @@ touch {folder}/x 2>/dev/null && echo writable
     assert "replay=0" in lines, done
     assert "report=0" in lines, done
     assert "list=0" in lines, done
+    assert "games=0" in lines, done
     assert "play=2" in lines, done
     assert "cannot write here" in done.stderr, done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr

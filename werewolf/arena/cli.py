@@ -37,7 +37,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from pulse_core.limits import clip
+from pulse_core.limits import clip, read_document
 
 from ..argtypes import (
     DEFAULT_STORE,
@@ -47,11 +47,12 @@ from ..argtypes import (
     whole_number,
     width,
 )
-from ..boards import BOARDS, board_config
-from ..config import GameConfig
+from ..boards import BOARDS, board_config, with_board
+from ..config import GameConfig, parse_config
 from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from ..outputs import check_output, write_output
+from ..pricing import with_bundled
 from ..storefaults import STORAGE_ERRORS, StoreFault, explain, refuse_damaged
 from .metrics import tournament_metrics
 from .record_cache import cache_path
@@ -125,8 +126,7 @@ def _new_run(
     prices = dict(roster.prices) if roster else {}
     budget = roster.budget if roster else ArenaBudget()
     seating: tuple[str, ...] | None = None
-    board = getattr(args, "board", None)  # the baseline command has no --board
-    config = board_config(board, "--board") if board else GameConfig()
+    config = _run_config(args)
     if lineup is not None:
         if args.players:
             raise ConfigError([("--lineup", "a lineup names its players: leave out --players")])
@@ -142,7 +142,10 @@ def _new_run(
         schedule = Schedule(
             args.schedule or ("head-to-head" if len(players) == 2 else "round-robin")
         )
+    if getattr(args, "beliefs", False) or (lineup is not None and lineup.beliefs):
+        config = config.model_copy(update={"beliefs": True})
     fields: dict[str, Any] = {
+        "config": config,
         "name": args.name,
         "players": players,
         "schedule": schedule,
@@ -152,11 +155,22 @@ def _new_run(
         "budget": budget,
         "created_ms": time.time_ns() // 1_000_000 if created_ms is None else created_ms,
         "games": 1,
-        "config": config,
     }
     unit = max(1, balance_unit(schedule, len(players), config.seats))
     fields["games"] = args.games or games or unit * math.ceil(60 / unit)
     return make_run(**fields)
+
+
+def _run_config(args: argparse.Namespace) -> GameConfig:
+    """``--board NAME`` and ``--config FILE``: the rules every game of the run plays (the
+    file's fields over the board's; the default board else)."""
+    board = getattr(args, "board", None)  # the baseline command has neither
+    if getattr(args, "config", None) is None:
+        return board_config(board, "--board") if board else GameConfig()
+    data = read_document(args.config)
+    if not isinstance(data, dict):
+        raise ConfigError([(str(args.config), "must hold a table of config fields")])
+    return parse_config(with_board(data, board))
 
 
 def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
@@ -174,6 +188,20 @@ def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
         )
         if value
     ]
+    rules = _run_config(args).model_copy(update={"beliefs": saved.config.beliefs})
+    if getattr(args, "config", None) is not None and rules != saved.config:
+        raise ConfigError(
+            [("--config", f"run {saved.name} exists with other rules: pick another --name")]
+        )
+    if getattr(args, "beliefs", False) and not saved.config.beliefs:
+        raise ConfigError(
+            [
+                (
+                    "--beliefs",
+                    f"run {saved.name} was played without belief reports: pick a new --name",
+                )
+            ]
+        )
     if given:
         if args.players or args.roster or args.lineup:
             if args.seed is None:
@@ -212,6 +240,13 @@ def _budget(budget: ArenaBudget, **changes: object) -> ArenaBudget:
         raise ConfigError(
             [(f"budget.{e['loc'][0]}", str(e["msg"])) for e in exc.errors() if e["loc"]]
         ) from None
+
+
+def _with_bundled_prices(spec: RunSpec) -> RunSpec:
+    """The spec, validated, with the bundled price of each model it does not price (kept in
+    the run file, so its report stays the same when the bundled table changes)."""
+    prices = with_bundled(spec.prices, (p.spec.model for p in spec.players if p.uses_tokens))
+    return make_run(**{**spec.model_dump(), "prices": prices})
 
 
 def _with_budget(args: argparse.Namespace, spec: RunSpec) -> RunSpec:
@@ -350,7 +385,7 @@ def _run_or_continue(args: argparse.Namespace) -> tuple[RunSpec, Path, SeatFacto
     run file behind to clash with the next try."""
     run_file = run_path(args.store, args.name)
     spec = _continued_run(args, load_run(run_file)) if run_file.exists() else _new_run(args)
-    spec = make_run(**_with_budget(args, spec).model_dump())  # a saved run always loads again
+    spec = _with_bundled_prices(_with_budget(args, spec))  # a saved run always loads again
     factory = seat_factory(spec)
     check_play(spec, workers=_workers(args, spec), factory=factory)
     check_store_path(args.store)
@@ -392,8 +427,9 @@ def build_report(spec: RunSpec, store_path: Path, *, rounds: int = 1000) -> Repo
     finally:
         store.close()
     players = [p.name for p in spec.players]
+    prices = with_bundled(spec.prices, (p.spec.model for p in spec.players if p.uses_tokens))
     metrics = tournament_metrics(
-        games.records, players, prices=spec.prices, rounds=rounds, seed=spec.seed
+        games.records, players, prices=prices, rounds=rounds, seed=spec.seed
     )
     return Report(spec, games, metrics)
 
@@ -598,6 +634,19 @@ def add_arena(subparsers: Any) -> None:
     run.add_argument("--seed", type=whole_number, metavar="N", help="the run seed (default 0)")
     run.add_argument(
         "--board", choices=list(BOARDS), help="the board every game plays (default standard-9)"
+    )
+    run.add_argument(
+        "--beliefs",
+        action="store_true",
+        help="with each vote every seat also reports P(wolf) of each other living seat "
+        "(private); the report then scores detection, deception and calibration",
+    )
+    run.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="the rules of every game (TOML or JSON, as werewolf play --config): e.g. a "
+        "discussion format, speech rounds or budget, what death reveals",
     )
     run.add_argument("--budget-tokens", type=positive_int, metavar="N", help="stop after N tokens")
     run.add_argument("--budget-usd", type=positive_float, metavar="X", help="stop after X dollars")

@@ -18,6 +18,7 @@ Definitions (each rate is a Wilson interval; means and ratios are bootstrapped o
 - wolf days: for each wolf seat, the day it died, or the game's last day if it lived.
 - fallback rate: decisions taken by the fallback after refused answers, over decisions.
 - tokens and cost per game (games the player played) and per decision; latency per answer.
+- belief figures (games with belief reports): see ``beliefs``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,16 @@ from ..errors import GameStateError
 from ..game import fold_chain
 from ..lineup import Price
 from ..state import Outcome
+from .beliefs import (
+    BeliefRecord,
+    CalibrationBin,
+    ReadAttachment,
+    belief_records,
+    brier,
+    calibration,
+    deception,
+    log_loss,
+)
 from .intervals import Estimate, bootstrap_ratio, resamples, wilson
 from .ratings import Match, bradley_terry_estimates, elo_estimates, weights_of
 
@@ -91,6 +102,10 @@ class GameRecord:
     winner: Outcome
     seats: tuple[SeatRecord, ...]
     exiles: tuple[tuple[int, bool], ...]  # (exiled seat, was a wolf), in order
+    beliefs: tuple[BeliefRecord, ...] = ()  # every seat's belief reports (config beliefs)
+
+    def seat(self, number: int) -> SeatRecord:
+        return self.seats[number - 1]
 
     def side(self, team: Team) -> tuple[str, ...]:
         return tuple(s.player for s in self.seats if s.team is team)
@@ -109,8 +124,9 @@ def _arena(chain: Sequence[Event]) -> dict[str, Any]:
     return arena
 
 
-def game_record(chain: Sequence[Event]) -> GameRecord | None:
-    """The record of an ended arena game; None while the game has not ended."""
+def game_record(chain: Sequence[Event], read: ReadAttachment | None = None) -> GameRecord | None:
+    """The record of an ended arena game; None while the game has not ended. ``read``
+    gives an event's attachment (from the store): belief reports are read with it."""
     if not chain:
         raise GameStateError("an empty chain is not a game")
     arena = _arena(chain)
@@ -146,7 +162,8 @@ def game_record(chain: Sequence[Event]) -> GameRecord | None:
         )
         for seat in state.seats
     )
-    return GameRecord(int(arena.get("index", 0)), state.winner, seats, tuple(exiles))
+    beliefs = belief_records(chain, read) if read is not None else ()
+    return GameRecord(int(arena.get("index", 0)), state.winner, seats, tuple(exiles), beliefs)
 
 
 def _count_event(
@@ -236,6 +253,14 @@ class PlayerMetrics:
     cost_per_game: Estimate
     cost_per_decision: Estimate
     latency_ms: Estimate
+    # belief figures (none without belief reports): the player's good seats' reports
+    belief_reports: int = 0
+    brier: Estimate = field(default_factory=lambda: Estimate(None, None, None, 0))
+    log_loss: Estimate = field(default_factory=lambda: Estimate(None, None, None, 0))
+    brier_by_day: dict[str, Estimate] = field(default_factory=dict)  # "1", "2", "3+"
+    brier_by_identity: dict[str, Estimate] = field(default_factory=dict)
+    deception: Estimate = field(default_factory=lambda: Estimate(None, None, None, 0))
+    calibration: list[CalibrationBin] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +284,7 @@ class TournamentMetrics:
     bradley_terry: dict[str, Estimate]
     wolf_edge: Estimate
     matchups: list[Matchup] = field(default_factory=list)
+    calibration: list[CalibrationBin] = field(default_factory=list)  # every good seat's reports
 
 
 def _cost(seat: SeatRecord, prices: Mapping[str, Price]) -> float | None:
@@ -323,6 +349,7 @@ def _player(
     cost_per_game = [sum(c or 0.0 for c in g) for g in costs]
     ones = [1.0] * len(games)
     none = Estimate(None, None, None, len(games))
+    believed = _belief_figures(name, games, draws)
     return PlayerMetrics(
         name=name,
         games=len(games),
@@ -353,7 +380,53 @@ def _player(
         latency_ms=bootstrap_ratio(
             [sum(s.latency_ms for s in g) for g in per_game], answers, draws
         ),
+        **believed,
     )
+
+
+def _good_reports(record: GameRecord) -> list[BeliefRecord]:
+    return [r for r in record.beliefs if record.seat(r.believer).team is Team.GOOD]
+
+
+def _belief_figures(name: str, games: Sequence[GameRecord], draws: Any) -> dict[str, Any]:
+    """The player's belief figures: its good seats' reports scored, and the good side's
+    reports about its wolf seats (deception); nothing when no game had reports."""
+    if not any(r.beliefs for r in games):
+        return {}
+    mine = [[r for r in _good_reports(g) if g.seat(r.believer).player == name] for g in games]
+    about_me = [
+        [
+            r
+            for r in _good_reports(g)
+            if g.seat(r.target).player == name and g.seat(r.target).identity is Identity.WEREWOLF
+        ]
+        for g in games
+    ]
+    days: dict[str, tuple[int, int]] = {"1": (1, 1), "2": (2, 2), "3+": (3, 10**6)}
+    by_day = {
+        label: brier([[r for r in g if low <= r.day <= high] for g in mine], draws)
+        for label, (low, high) in days.items()
+    }
+    by_identity = {
+        role.value: brier(
+            [
+                [r for r in gm if g.seat(r.believer).identity is role]
+                for gm, g in zip(mine, games, strict=True)
+            ],
+            draws,
+        )
+        for role in ROLES
+        if role is not Identity.WEREWOLF
+    }
+    return {
+        "belief_reports": sum(len(g) for g in mine),
+        "brier": brier(mine, draws),
+        "log_loss": log_loss(mine, draws),
+        "brier_by_day": by_day,
+        "brier_by_identity": by_identity,
+        "deception": deception(about_me, draws),
+        "calibration": calibration([r for g in mine for r in g]),
+    }
 
 
 def _matchups(records: Sequence[GameRecord], players: Sequence[str]) -> list[Matchup]:
@@ -405,4 +478,7 @@ def tournament_metrics(
         bradley_terry=bt,
         wolf_edge=edge,
         matchups=_matchups(records, players),
+        calibration=calibration([r for g in records for r in _good_reports(g)])
+        if any(g.beliefs for g in records)
+        else [],
     )

@@ -25,11 +25,12 @@ from pulse_core.limits import parse_json, read_bounded
 
 from ..cast import Identity
 from ..state import Outcome
+from .beliefs import BeliefRecord
 from .metrics import GameRecord, SeatRecord
 
 __all__ = ["RecordCache", "cache_path", "code_fingerprint"]
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: belief reports
 
 
 def cache_path(run_file: Path) -> Path:
@@ -42,7 +43,8 @@ def code_fingerprint() -> str:
     """A hash of the sources that decide a record: the game's pure modules and metrics."""
     package = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for path in [*sorted(package.glob("*.py")), package / "arena" / "metrics.py"]:
+    arena = package / "arena"
+    for path in [*sorted(package.glob("*.py")), arena / "metrics.py", arena / "beliefs.py"]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -60,6 +62,7 @@ def _record_json(record: GameRecord) -> dict[str, Any]:
             for s in record.seats
         ],
         "exiles": [list(e) for e in record.exiles],
+        "beliefs": [[b.day, b.believer, b.target, b.p, b.wolf] for b in record.beliefs],
     }
 
 
@@ -71,6 +74,10 @@ def _record(data: dict[str, Any]) -> GameRecord:
             SeatRecord(**{**s, "identity": Identity(s["identity"])}) for s in data["seats"]
         ),
         exiles=tuple((int(seat), bool(wolf)) for seat, wolf in data["exiles"]),
+        beliefs=tuple(
+            BeliefRecord(int(d), int(b), int(t), float(p), bool(w))
+            for d, b, t, p, w in data.get("beliefs", [])
+        ),
     )
 
 

@@ -20,8 +20,10 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..cast import Identity
 from ..errors import ConfigError
-from .intervals import Estimate, wilson
+from ..pricing import bundled_prices
+from .intervals import NONE, Estimate, wilson
 from .metrics import ROLES, PlayerMetrics, RoleMetrics, TournamentMetrics
 from .results import RunGames
 from .spec import RunSpec
@@ -166,8 +168,9 @@ def _sections(report: Report) -> list[_Section]:
             ],
         ),
     ]
-    decisions, tokens = _cost_sections(ranked)
+    decisions, tokens = _cost_sections(ranked, _price_note(report))
     sections += [decisions, tokens] if any(p.calls for p in ranked) else [decisions]
+    sections += _belief_sections(report)
     if m.matchups:
         sections.append(
             _Section(
@@ -188,7 +191,81 @@ def _sections(report: Report) -> list[_Section]:
     return sections
 
 
-def _cost_sections(ranked: Sequence[PlayerMetrics]) -> list[_Section]:
+def _belief_sections(report: Report) -> list[_Section]:
+    """Detection, deception and calibration, when the games carry belief reports."""
+    m, ranked = report.metrics, report.ranked()
+    if not m.calibration:
+        return []
+    roles = [r.value for r in ROLES if r is not Identity.WEREWOLF]
+    return [
+        _Section(
+            "Beliefs: detection (Brier, log-loss: lower is better) and deception",
+            ("Player", "Reports", "Brier", "Log-loss", "Deception"),
+            [
+                (
+                    p.name,
+                    f"{p.belief_reports:,}",
+                    _num(p.brier, 3),
+                    _num(p.log_loss, 3),
+                    _num(p.deception, 3),
+                )
+                for p in ranked
+            ],
+            "Good seats' P(wolf) reports against the truth; deception: how strongly good "
+            "seats believed the player's wolves were good (1 - P(wolf)).",
+        ),
+        _Section(
+            "Beliefs: Brier by day",
+            ("Player", "Day 1", "Day 2", "Day 3+"),
+            [
+                (p.name, *(_num(p.brier_by_day.get(d, NONE), 3) for d in ("1", "2", "3+")))
+                for p in ranked
+            ],
+        ),
+        _Section(
+            "Beliefs: Brier by the believer's identity",
+            ("Player", *roles),
+            [(p.name, *(_num(p.brier_by_identity.get(r, NONE), 3) for r in roles)) for p in ranked],
+        ),
+        _Section(
+            "Calibration (every good seat's reports)",
+            ("P(wolf)", "Reports", "Mean belief", "Wolf rate"),
+            [
+                (
+                    f"{b.low:.1f}-{b.high:.1f}",
+                    f"{b.reports:,}",
+                    "-" if b.mean_belief is None else f"{100 * b.mean_belief:.1f}",
+                    _pct(b.wolf_rate),
+                )
+                for b in m.calibration
+            ],
+            "Mean belief and wolf rate in %: calibrated reports have the two agree.",
+        ),
+    ]
+
+
+def _price_note(report: Report) -> str:
+    """Which models were priced from the bundled table, and its date."""
+    bundled = bundled_prices()
+    models = sorted(
+        {
+            p.spec.model
+            for p in report.spec.players
+            if p.uses_tokens
+            and p.spec.model
+            and report.spec.prices.get(p.spec.model) == bundled.prices.get(p.spec.model)
+            and p.spec.model in bundled.prices
+        }
+    )
+    if not models:
+        return ""
+    return (
+        f"Cost of {', '.join(models)} at the bundled list prices of {bundled.as_of}; "
+        "give yours with --prices FILE."
+    )
+
+
+def _cost_sections(ranked: Sequence[PlayerMetrics], price_note: str = "") -> list[_Section]:
     tokens = any(p.calls for p in ranked)
     note = "" if tokens else "No player used tokens: tokens, cost and latency are for LLM players."
     return [
@@ -214,6 +291,7 @@ def _cost_sections(ranked: Sequence[PlayerMetrics]) -> list[_Section]:
                 )
                 for p in ranked
             ],
+            price_note,
         ),
     ]
 
@@ -322,8 +400,10 @@ def _player_json(p: PlayerMetrics) -> dict[str, Any]:
         value = getattr(p, name)
         if isinstance(value, Estimate):
             out[name] = value.as_dict()
-        elif name == "win_as":
+        elif name == "win_as" or name in ("brier_by_day", "brier_by_identity"):
             out[name] = {k: v.as_dict() for k, v in value.items()}
+        elif name == "calibration":
+            out[name] = [b.as_dict() for b in value]
         elif name == "roles":
             out[name] = {
                 k: {"seats": r.seats, "win": r.win.as_dict(), "survival": r.survival.as_dict()}
@@ -361,6 +441,7 @@ def report_json(report: Report) -> dict[str, Any]:
             "wolf_edge": m.wolf_edge.as_dict(),
         },
         "players": {name: _player_json(p) for name, p in m.players.items()},
+        "calibration": [b.as_dict() for b in m.calibration],
         "matchups": [
             {
                 "first": x.first,
@@ -400,8 +481,9 @@ def require_matplotlib() -> Any:
 
 
 def write_plots(report: Report, folder: Path) -> list[Path]:
-    """``ratings.png`` (Bradley-Terry and Elo with intervals, per player) and, when players
-    used tokens, ``rating-vs-cost.png``; returns the files written."""
+    """``ratings.png`` (Bradley-Terry and Elo with intervals, per player); when two or more
+    players used tokens (something to compare), ``rating-vs-cost.png``; with belief reports,
+    ``calibration.png``; returns the files written."""
     plt = require_matplotlib()
     folder.mkdir(parents=True, exist_ok=True)
     ranked = list(reversed(report.ranked()))  # best at the top of a horizontal chart
@@ -421,7 +503,7 @@ def write_plots(report: Report, folder: Path) -> list[Path]:
     fig.savefig(written[0], dpi=120)
     plt.close(fig)
     spenders = [p for p in ranked if p.calls]
-    if spenders:
+    if len(spenders) >= 2:  # one point has nothing to be compared with
         priced = all(p.cost_per_game.value is not None for p in spenders)
         cost: Callable[[PlayerMetrics], float] = (
             (lambda p: p.cost_per_game.value or 0.0)
@@ -442,7 +524,35 @@ def write_plots(report: Report, folder: Path) -> list[Path]:
         written.append(folder / "rating-vs-cost.png")
         fig.savefig(written[-1], dpi=120)
         plt.close(fig)
+    if m.calibration:
+        written.append(_calibration_chart(plt, report, folder / "calibration.png"))
     return written
+
+
+def _calibration_chart(plt: Any, report: Report, path: Path) -> Path:
+    """The reliability diagram: per player, the wolf rate of its reports against their mean
+    belief, bin by bin (a calibrated player lies on the diagonal)."""
+    fig, ax = plt.subplots(figsize=(5.5, 5.5))
+    ax.plot([0, 1], [0, 1], linestyle="--", color="grey", label="calibrated")
+    for p in report.ranked():
+        points = [
+            (b.mean_belief, b.wolf_rate.value)
+            for b in p.calibration
+            if b.mean_belief is not None and b.wolf_rate.value is not None
+        ]
+        if points:
+            xs, ys = zip(*points, strict=True)
+            ax.plot(xs, ys, marker="o", label=p.name)
+    ax.set_xlabel("mean P(wolf) reported (bin)")
+    ax.set_ylabel("share that were wolves")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_title("Calibration of good seats' beliefs")
+    ax.legend(loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
 
 
 def _errorbars(

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pulse_core import EventStore
+from pulse_core.workflow import read_attachment
 
 from .metrics import GameRecord, game_record
 from .record_cache import RecordCache
@@ -39,7 +40,7 @@ def run_games(spec: RunSpec, store: EventStore, cache: Path | None = None) -> Ru
         if not chain:
             missing.append(index)
             continue
-        record = game_record(chain)
+        record = game_record(chain, lambda event, name: read_attachment(store, event, name))
         if record is None:
             unfinished.append(index)
         else:

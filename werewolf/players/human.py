@@ -177,6 +177,12 @@ class HumanPlayer:
             number, note = self._pick(prompt, list(range(1, len(menu) + 1)))
             choice = menu[number - 1][0]
             return WitchChoice(choice.save, choice.poison, reasoning=note)
+        if request.kind is DecisionKind.BID:  # a bid is a number, not a seat
+            bids = [int(o) for o in request.options if o is not None]
+            for bid in bids:
+                show(f"  [{bid}] {ps.say(f'bid.{bid}')}")
+            number, note = self._pick(prompt, bids)
+            return Choice(number, reasoning=note)
         codes = [0 if o is None else o for o in option_order(request.options)]
         for code in codes:
             show(f"  [{code}] {seat_label(ps, view.names, None if code == 0 else code)}")

@@ -44,6 +44,7 @@ from pydantic import BaseModel
 
 from pulse_core.errors import LLMRequestError, LLMToolsRefusedError, LLMUnavailableError
 
+from ..config import Discussion
 from ..decisions import Answer, NoAnswer, Request, Usage
 from ..lineup import SeatSpec
 from ..text import one_line
@@ -223,8 +224,17 @@ class LLMPlayer:
             # legal seats in each schema; JSON mode shows the request's own schema
             stable = self.mode == "tool" and not self.spec.enum_targets
             tool = decision_tool(request, self.lang, stable=stable)
-            deck = frozenset(request.view.config.identities)
-            tools = stable_tools(self.lang, deck) if stable else None
+            config = request.view.config
+            tools = (
+                stable_tools(
+                    self.lang,
+                    frozenset(config.identities),
+                    bidding=config.discussion is Discussion.BIDDING,
+                    beliefs=config.beliefs,
+                )
+                if stable
+                else None
+            )
             try:
                 outcome = await call_tool(
                     client,

@@ -73,6 +73,7 @@ TOOL_NAMES: Mapping[DecisionKind, str] = {
     DecisionKind.GUARD: "guard_protect",
     DecisionKind.DOCTOR: "doctor_protect",
     DecisionKind.CUPID: "cupid_link",
+    DecisionKind.BID: "bid",
 }
 _NIGHT_KINDS = frozenset(
     {
@@ -277,16 +278,31 @@ def _observation(ps: PromptSet, names: Sequence[str], obs: Observation) -> str |
         died = list(d.get("died", []))
         if not died:
             return ps.say("obs.dawn.peaceful", day=day)
-        return ps.say("obs.dawn.died", day=day, seats=_seats(ps, names, died))
+        return ps.say("obs.dawn.died", day=day, seats=_seats(ps, names, died)) + _revealed(
+            ps, names, detail
+        )
     if obs.phase == "hunter-shot":
         if d.get("target") is None:
             return ps.say("obs.hunter.kept", day=day)
-        return ps.say(
-            "obs.hunter.shot", day=day, shooter=seat(d.get("shooter")), target=seat(d["target"])
-        ) + _heartbreak(ps, names, d)
+        return (
+            ps.say(
+                "obs.hunter.shot", day=day, shooter=seat(d.get("shooter")), target=seat(d["target"])
+            )
+            + _revealed(ps, names, detail)
+            + _heartbreak(ps, names, d)
+        )
     identity_line = _identity_observation(ps, names, obs)
     if identity_line is not None:
         return identity_line
+    if obs.phase == "floor-bid":
+        bids = ps.say("list.sep").join(f"{seat(s)} {b}" for s, b in detail.get("bids", []))
+        return ps.say(
+            "obs.bid",
+            day=day,
+            speech=detail.get("speech", ""),
+            bids=bids,
+            speaker=seat(d.get("floor")),
+        )
     if obs.phase in ("last-words", "day-speech"):
         speaker = int(d["speaker"])
         if obs.phase == "last-words":
@@ -312,7 +328,7 @@ def _observation(ps: PromptSet, names: Sequence[str], obs: Observation) -> str |
                 lines.append(ps.say("obs.idiot.revealed", seat=seat(d["revealed"])))
         else:
             lines.append(ps.say("obs.vote.nobody"))
-        return " ".join(lines) + _heartbreak(ps, names, d)
+        return " ".join(lines) + _revealed(ps, names, detail) + _heartbreak(ps, names, d)
     return None
 
 
@@ -345,6 +361,20 @@ def _identity_observation(ps: PromptSet, names: Sequence[str], obs: Observation)
                 lines.append(ps.say("obs.lovers.third"))
         return " ".join(lines)
     return None
+
+
+def _revealed(ps: PromptSet, names: Sequence[str], detail: Mapping[str, Any]) -> str:
+    """What the config revealed of the dead (``reveal_on_death``), as a sentence; ''."""
+    told = detail.get("revealed") or []
+    return "".join(
+        " "
+        + ps.say(
+            "obs.revealed",
+            seat=seat_label(ps, names, int(s)),
+            what=ps.say(f"reveal.{what}") if what in ("wolves", "good") else what,
+        )
+        for s, what in told
+    )
 
 
 def history_lines(view: SeatView, lang: str, *, after: int = 0) -> list[str]:
@@ -417,6 +447,16 @@ def task_lines(request: Request, lang: str, *, for_model: bool = True) -> list[s
             lines.append(ps.say("task.speech", day=day))
     elif kind is DecisionKind.LAST_WORDS:
         lines.append(ps.say("task.last-words"))
+    elif kind is DecisionKind.BID:
+        lines.append(
+            ps.say(
+                "task.bid",
+                day=day,
+                speech=ctx.get("speech", 1),
+                left=ctx.get("left", 1),
+                spoken=ctx.get("spoken", 0),
+            )
+        )
     elif kind is DecisionKind.VOTE:
         if ctx.get("round") == 2:
             candidates = _seats(ps, names, ctx.get("candidates", []))

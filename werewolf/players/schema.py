@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal, cast
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
@@ -65,12 +65,21 @@ class DecisionTool:
                 poison=None if poison == NOBODY else poison,
                 reasoning=reasoning,
             )
+        if self.kind is DecisionKind.BID:
+            return Choice(int(data["bid"]), reasoning=reasoning)
         target = int(data["target"])
-        return Choice(None if target == NOBODY else target, reasoning=reasoning)
+        told = data.get("beliefs")
+        beliefs = {int(s): float(p) for s, p in told.items()} if told else None
+        return Choice(None if target == NOBODY else target, reasoning=reasoning, beliefs=beliefs)
 
 
 def _literal(values: list[int]) -> Any:
     """``Literal[v1, v2, ...]`` for values known only at run time."""
+    return cast(Any, Literal).__getitem__(tuple(values))
+
+
+def _literal_str(values: list[str]) -> Any:
+    """``Literal["1", "2", ...]``: the seat numbers a JSON object may use as keys."""
     return cast(Any, Literal).__getitem__(tuple(values))
 
 
@@ -115,6 +124,11 @@ def decision_tool(request: Request, lang: str, *, stable: bool = False) -> Decis
                 return self
 
             validators["check_potions"] = model_validator(mode="after")(one_potion)
+    elif kind is DecisionKind.BID:
+        fields["bid"] = (
+            _literal([int(o) for o in request.options if o is not None]),
+            Field(description=ps.say("field.bid")),
+        )
     else:
         if not request.options:
             raise ValueError(f"a {kind} request needs its legal options")
@@ -125,6 +139,13 @@ def decision_tool(request: Request, lang: str, *, stable: bool = False) -> Decis
             _literal(codes),
             Field(description=ps.say("field.target", options=shown)),
         )
+        if kind is DecisionKind.VOTE and request.context.get("beliefs"):
+            others = [str(s) for s in request.view.alive if s != request.seat]
+            probability = Annotated[float, Field(ge=0.0, le=1.0)]
+            fields["beliefs"] = (
+                cast(Any, dict).__class_getitem__((_literal_str(others), probability)),
+                Field(description=ps.say("field.beliefs", seats=", ".join(others))),
+            )
     model: type[BaseModel] = create_model(
         f"{name}_arguments",
         __base__=_Arguments,
@@ -143,14 +164,24 @@ _IDENTITY_TOOLS = {
 
 
 @cache
-def stable_tools(lang: str, deck: frozenset[Identity] = frozenset()) -> tuple[dict[str, Any], ...]:
+def stable_tools(
+    lang: str,
+    deck: frozenset[Identity] = frozenset(),
+    *,
+    bidding: bool = False,
+    beliefs: bool = False,
+) -> tuple[dict[str, Any], ...]:
     """Every function a seat may be asked to call, the same for the whole game and for every
     seat (the array reveals no card): targets are plain integers, the options are in the
-    request's message. ``deck`` (the identities dealt) adds the guard's, the doctor's and
-    cupid's tools when the game has them. Build the request's ``tools`` from it as it is."""
+    request's message. Build the request's ``tools`` from it as it is. ``deck`` (the
+    identities dealt) adds the guard's, the doctor's and cupid's tools when the game has
+    them; a game whose config bids for the floor adds ``bid``; one that asks for beliefs
+    gives ``vote`` a ``beliefs`` object (all from the config: the array never changes in a
+    game)."""
     ps = prompt_set(lang)
     reasoning = _reasoning(ps)
     target = (int, Field(ge=0, description=ps.say("field.target.any")))
+    probability = Annotated[float, Field(ge=0.0, le=1.0)]
     fields_by_name: dict[str, dict[str, Any]] = {
         "speak": {
             "reasoning": reasoning,
@@ -166,10 +197,25 @@ def stable_tools(lang: str, deck: frozenset[Identity] = frozenset()) -> tuple[di
             "save": (bool, Field(False, description=ps.say("field.save"))),
             "poison": (int, Field(NOBODY, ge=0, description=ps.say("field.poison.any"))),
         },
+        "bid": {
+            "reasoning": reasoning,
+            "bid": (int, Field(ge=0, le=3, description=ps.say("field.bid"))),
+        },
     }
+    if beliefs:
+        fields_by_name["vote"] = {
+            "reasoning": reasoning,
+            "target": target,
+            "beliefs": (
+                dict[str, probability],
+                Field(description=ps.say("field.beliefs", seats="...")),
+            ),
+        }
     tools: list[dict[str, Any]] = []
     for name in dict.fromkeys(TOOL_NAMES.values()):  # one per name, in a fixed order
         if name in _IDENTITY_TOOLS and _IDENTITY_TOOLS[name] not in deck:
+            continue
+        if name == "bid" and not bidding:
             continue
         fields = fields_by_name.get(name, {"reasoning": reasoning, "target": target})
         model = create_model(f"{name}_arguments", __base__=_Arguments, **fields)

@@ -201,10 +201,20 @@ class DawnDiff(_Strict):
     died: list[Seat] = Field(description="sorted; no causes")
 
 
+Revealed = list[tuple[Seat, str]]
+REVEALED_HELP = (
+    "only when the config reveals the dead (reveal_on_death): [seat, team or identity], public"
+)
+
+
+class Reveals(_Strict):
+    revealed: Revealed | None = Field(None, description=REVEALED_HELP)
+
+
 class DawnMeta(_PhaseMeta):
     phase: Literal["dawn"]
     diff: DawnDiff
-    detail: Empty
+    detail: Reveals
 
 
 class HunterDiff(_Strict):
@@ -218,7 +228,7 @@ class HunterDiff(_Strict):
 class HunterMeta(_PhaseMeta):
     phase: Literal["hunter-shot"]
     diff: HunterDiff
-    detail: Empty
+    detail: Reveals
 
 
 class SpeakerDiff(_Strict):
@@ -246,6 +256,23 @@ class SpeechMeta(_PhaseMeta):
     detail: SpeechDetail
 
 
+class BidDiff(_Strict):
+    floor: Seat = Field(description="the seat that won the floor: it speaks next")
+
+
+class BidDetail(_Strict):
+    speech: int = Field(ge=1, description="the speech of the day the floor was bid for")
+    bids: list[tuple[Seat, Literal[0, 1, 2, 3]]] = Field(description="[seat, bid], by seat")
+
+
+class BidMeta(_PhaseMeta):
+    """Bidding discussions (config discussion = bidding): the bids for the next speech."""
+
+    phase: Literal["floor-bid"]
+    diff: BidDiff
+    detail: BidDetail
+
+
 class VoteDiff(_Strict):
     exiled: Seat | None
     pk: list[Seat] = Field(description="the tied seats; non-empty: a PK round follows")
@@ -261,6 +288,7 @@ class VoteDetail(_Strict):
     round: Literal[1, 2] = Field(description="2 is the PK re-vote")
     ballots: list[tuple[Seat, Seat | None]] = Field(description="[voter, target or null]")
     counts: list[tuple[Seat, Count]] = Field(description="[seat, votes], by seat")
+    revealed: Revealed | None = Field(None, description=REVEALED_HELP)
 
 
 class VoteMeta(_PhaseMeta):
@@ -384,6 +412,7 @@ META_MODELS: dict[str, type[BaseModel]] = {
     "werewolf.hunter-shot": HunterMeta,
     "werewolf.last-words": LastWordsMeta,
     "werewolf.day-speech": SpeechMeta,
+    "werewolf.floor-bid": BidMeta,
     "werewolf.vote": VoteMeta,
     "werewolf.game-end": GameEndMeta,
     "werewolf.seat-swap": SeatSwapMeta,

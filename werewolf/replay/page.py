@@ -24,10 +24,10 @@ from importlib import resources
 from typing import Any
 
 from ..cast import team_of
-from ..state import GameState
+from ..state import Cause, GameState
 from ..text import one_line
 from .load import GameLog
-from .render import harmless, seen_deaths, variants_line
+from .render import SEEN_DIED, harmless, seen_deaths, variants_line
 from .views import Entry, ViewKind, ViewSpec, ViewStream
 
 __all__ = ["PAGE_DATA_VERSION", "entry_data", "page_data", "viewer_page"]
@@ -188,7 +188,34 @@ class PageBuilder:
             deaths = {d.seat: (str(d.cause), d.day) for d in state.deaths}
         else:
             deaths = seen_deaths(self.entries)
+            deaths.update(_night_causes(self.entries, deaths))
         return {str(s): {"how": how, "day": day} for s, (how, day) in sorted(deaths.items())}
+
+
+def _night_causes(
+    entries: Iterable[Entry], deaths: Mapping[int, tuple[str, int]]
+) -> dict[int, tuple[str, int]]:
+    """The causes a seat knows of night deaths from its own night: the witch whom she
+    poisoned, the wolves (and a witch told the victim she left) whom the wolves killed."""
+    poisoned: dict[int, int] = {}
+    knifed: dict[int, int] = {}
+    for e in entries:
+        if e.phase == "witch-action":
+            if e.diff.get("poison") is not None:
+                poisoned[int(e.diff["poison"])] = e.day
+            if not e.diff.get("save") and e.detail.get("told_target") is not None:
+                knifed[int(e.detail["told_target"])] = e.day
+        elif e.phase == "wolf-night" and e.diff.get("target") is not None:
+            knifed[int(e.diff["target"])] = e.day
+    known: dict[int, tuple[str, int]] = {}
+    for seat, (how, day) in deaths.items():
+        if how != SEEN_DIED:
+            continue
+        if poisoned.get(seat) == day:
+            known[seat] = (str(Cause.POISON), day)
+        elif knifed.get(seat) == day:
+            known[seat] = (str(Cause.WOLF), day)
+    return known
 
 
 def _player_label(player: Any) -> str:

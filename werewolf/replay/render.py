@@ -330,6 +330,37 @@ class StoryRenderer:
         return [
             Text.assemble(
                 Text("Dawn.", style="bold"), " Died in the night: ", self.seats(died), "."
+            ),
+            *self._revealed(e),
+        ]
+
+    def _revealed(self, e: Entry) -> list[RenderableType]:
+        """What the config revealed of the dead (``reveal_on_death``): known to every seat."""
+        out: list[RenderableType] = []
+        for seat, what in e.detail.get("revealed") or []:
+            seat = int(seat)
+            if what in (Team.WOLVES.value, Team.GOOD.value):
+                self.teams.setdefault(seat, Team(what))
+                told = "a wolf" if what == Team.WOLVES.value else "good"
+            else:
+                self.known.setdefault(seat, Identity(what))
+                told = f"the {what}"
+            out.append(
+                self._indented(Text.assemble("Revealed: ", self.seat(seat), f" was {told}."))
+            )
+        return out
+
+    def _floor_bid(self, e: Entry) -> list[RenderableType]:
+        bids = Text(", ").join(
+            Text.assemble(self.seat(int(s)), f" {b}") for s, b in e.detail.get("bids", [])
+        )
+        return [
+            Text.assemble(
+                Text(f"Bids for speech {e.detail.get('speech', '?')}: ", style="dim"),
+                bids,
+                " → ",
+                self.seat(int(e.diff["floor"])),
+                " speaks.",
             )
         ]
 
@@ -340,7 +371,7 @@ class StoryRenderer:
         if target is None:
             return [Text.assemble(who, " keeps his bullet.")]
         shot = Text.assemble(who, " reveals his card and shoots ", self.seat(target), ".")
-        return [shot, *self._heartbreak(e)]
+        return [shot, *self._revealed(e), *self._heartbreak(e)]
 
     def _heartbreak(self, e: Entry) -> list[RenderableType]:
         broken = list(e.diff.get("heartbroken", []))
@@ -424,7 +455,42 @@ class StoryRenderer:
             result = Text.assemble(self.seat(exiled), " is exiled.")
         else:
             result = Text("Nobody is exiled.")
-        return [Text(""), table, Text.assemble("→ ", result), *self._heartbreak(e)]
+        return [
+            Text(""),
+            table,
+            Text.assemble("→ ", result),
+            *self._revealed(e),
+            *self._heartbreak(e),
+            *self._beliefs(e),
+        ]
+
+    def _beliefs(self, e: Entry) -> list[RenderableType]:
+        """The god view's belief reports with a vote: who gave each seat what P(wolf); a
+        report about a wolf is drawn in the wolves' colour. Vote after vote, the tables are
+        the belief trajectory of the game."""
+        if not e.beliefs:
+            return []
+        targets = sorted({t for told in e.beliefs.values() for t in told})
+        table = Table(
+            title=f"Day {e.day} beliefs: P(wolf) reported with the vote",
+            box=box.SIMPLE_HEAD,
+            title_justify="left",
+            pad_edge=False,
+        )
+        table.add_column("By")
+        for t in targets:
+            table.add_column(str(t), justify="right")
+        for believer in sorted(e.beliefs):
+            told = e.beliefs[believer]
+            cells = [
+                Text(
+                    "" if t not in told else f"{told[t]:.2f}",
+                    style=TEAM_STYLES[Team.WOLVES] if self.team(t) is Team.WOLVES else "",
+                )
+                for t in targets
+            ]
+            table.add_row(self.seat(believer, role=True), *cells)
+        return [table]
 
     def _game_end(self, e: Entry) -> list[RenderableType]:
         identities = [Identity(i) for i in e.detail.get("identities", [])]
@@ -489,7 +555,7 @@ def harmless_entry(entry: Entry) -> Entry:
         exchanges={k: visible(v) for k, v in entry.exchanges.items()},
         fallbacks=tuple(harmless(fb) for fb in entry.fallbacks),
         note=visible(entry.note),
-    )
+    )  # beliefs are numbers: nothing to make harmless
 
 
 _DECISION_ORDER = {kind.value: i for i, kind in enumerate(DecisionKind)}

@@ -12,6 +12,7 @@ live game) and returns the ``Entry`` objects its viewer sees:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -75,6 +76,18 @@ class Entry:
     fallbacks: tuple[Mapping[str, Any], ...] = ()
     usage: tuple[Mapping[str, Any], ...] = ()
     note: str = ""  # a failure's error line
+    # god view: belief reports with a vote (config beliefs): believer -> target -> P(wolf)
+    beliefs: Mapping[int, Mapping[int, float]] = field(default_factory=dict)
+
+
+def _beliefs(name: str, text: str) -> tuple[int, dict[int, float]] | None:
+    """``beliefs/<seat>/vote``: the seat and its reports; None for anything malformed."""
+    try:
+        seat = int(name.split("/")[1])
+        data = json.loads(text)
+        return seat, {int(t): float(p) for t, p in data.items()}
+    except (ValueError, TypeError, AttributeError, IndexError):
+        return None
 
 
 def _from_observation(obs: Observation) -> Entry:
@@ -148,6 +161,7 @@ class ViewStream:
         audience = meta.get("visible_to")
         reasoning: dict[str, str] = {}
         exchanges: dict[str, str] = {}
+        beliefs: dict[int, dict[int, float]] = {}
         if self._attachment is not None:
             for name in sorted(meta.get(ATTACHMENTS, {})):
                 text = self._attachment(event, name)
@@ -155,6 +169,10 @@ class ViewStream:
                     reasoning[name] = text
                 elif text is not None and name.startswith("exchange/"):
                     exchanges[name] = text
+                elif text is not None and name.startswith("beliefs/"):
+                    told = _beliefs(name, text)
+                    if told is not None:
+                        beliefs[told[0]] = told[1]
         return Entry(
             version=plain.version,
             phase=plain.phase,
@@ -166,4 +184,5 @@ class ViewStream:
             exchanges=exchanges,
             fallbacks=tuple(meta.get("fallbacks", ())),
             usage=tuple(meta.get("usage", ())),
+            beliefs=beliefs,
         )

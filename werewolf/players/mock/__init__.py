@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...cast import Identity
-from ...decisions import Answer, Request
+from ...decisions import Answer, Choice, DecisionKind, Request
 from ...errors import ConfigError, GameStateError
 from ...visibility import SeatView
 from ..random_player import decision_rng
@@ -89,4 +89,13 @@ class MockPlayer:
         request = idiot.spare_the_idiot(request)  # a good voter never exiles a shown idiot
         turn = Turn(request, table, mind, public, self.temper, rng, self.lang)
         answer = handler_for(table.identity, request.kind)(turn)
-        return lovers.keep_partner(request.kind, request.view, request.options, answer)
+        answer = lovers.keep_partner(request.kind, request.view, request.options, answer)
+        asked = request.kind is DecisionKind.VOTE and request.context.get("beliefs")
+        if asked and isinstance(answer, Choice):  # a belief report rides with the vote
+            answer = replace(answer, beliefs=self.beliefs(mind))
+        return answer
+
+    def beliefs(self, mind: Mind) -> dict[int, float]:
+        """The P(wolf) this seat reports with a vote when the game asks (config
+        ``beliefs``): its mind's, for every living other seat."""
+        return mind.wolf_probabilities()

@@ -14,6 +14,7 @@ from functools import partial
 from ....cast import Identity
 from ....decisions import Answer, DecisionKind
 from ..turn import Turn
+from .bid import floor_bid
 from .cupid import cupid_link
 from .doctor import doctor_protect
 from .good import good_last_words, good_speech, good_vote
@@ -37,6 +38,7 @@ _HANDLERS: dict[tuple[Identity | None, DecisionKind], Handler] = {
     (None, DecisionKind.WITCH): witch_night,
     (None, DecisionKind.SEER): seer_check,
     (None, DecisionKind.HUNTER): hunter_shot,
+    (None, DecisionKind.BID): floor_bid,
     (Identity.SEER, DecisionKind.SPEECH): seer_speech,
     (Identity.SEER, DecisionKind.LAST_WORDS): partial(seer_speech, last_words=True),
     (Identity.WEREWOLF, DecisionKind.SPEECH): wolf_speech,
