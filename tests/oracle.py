@@ -677,8 +677,10 @@ class Referee:
             self.reveals(diff.get("died", []), detail)
         elif role == "hunter-shot":
             actors = [self.hunter_due or 0]
+            target = diff.get("target")
+            dead = [] if target not in self.alive else [target, *self.heartbreak([target])]
             self.hunter_shot(diff, meta)
-            self.reveals([] if diff.get("target") is None else [diff["target"]], detail)
+            self.reveals(dead, detail)
         elif role == "last-words":
             self.audience(meta, None)
             speaker = self.words_due.pop(0)
@@ -691,8 +693,11 @@ class Referee:
         elif role == "vote":
             self.audience(meta, None)
             actors = self.voters()
+            exiled = diff.get("exiled")
+            shows_card = exiled == self.holder(IDIOT) and not self.revealed  # he lives
+            dead = [] if exiled is None or shows_card else [exiled, *self.heartbreak([exiled])]
             self.vote(diff, detail)
-            self.reveals([] if diff.get("exiled") is None else [diff["exiled"]], detail)
+            self.reveals(dead, detail)
         elif role == "floor-bid":
             self.audience(meta, None)
             actors = self.to_speak()

@@ -467,7 +467,7 @@ async def hunter_shot(ctx: PhaseContext) -> RoleResult:
     if broken:  # written only when a lover dies, so boards without lovers log as before
         diff["heartbroken"] = list(broken)
         text += _heartbreak_text(state, broken)
-    shown, detail = _reveal(state, [target, *broken])
+    shown, detail = _reveal(state, sorted([target, *broken]))
     text += shown
     return ctx.result(Phase.HUNTER, text, diff=diff, detail=detail)
 
@@ -592,7 +592,7 @@ async def vote(ctx: PhaseContext) -> RoleResult:
         diff["heartbroken"] = list(broken)
         lines.append(_heartbreak_text(state, broken).strip())
     dead = [] if result.exiled is None or "revealed" in diff else [result.exiled]
-    shown, revealed = _reveal(state, [*dead, *diff.get("heartbroken", [])])
+    shown, revealed = _reveal(state, sorted([*dead, *diff.get("heartbroken", [])]))
     if shown:
         lines.append(shown.strip())
     return ctx.result(
