@@ -507,7 +507,7 @@ class Referee:
         everyone = sorted({*died, *self.heartbreak(died)})
         self.require(announced == everyone, f"died {announced}, the night killed {everyone}")
         self.stage, self.spoken, self.pk = "morning", [], []
-        self.night_dead = sorted(died)
+        self.night_dead = everyone  # a heartbroken lover is a night death too
         self.deaths(died, last_words=self.night == 1)
 
     def hunter_shot(self, diff: Mapping[str, Any], meta: Mapping[str, Any]) -> None:
