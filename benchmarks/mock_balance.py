@@ -7,6 +7,8 @@ and games per second.
     .venv/bin/python benchmarks/mock_balance.py               # seeds 0..999
     .venv/bin/python benchmarks/mock_balance.py --games 200   # quicker
     .venv/bin/python benchmarks/mock_balance.py --personality bold
+    .venv/bin/python benchmarks/mock_balance.py --board guard-12
+    .venv/bin/python benchmarks/mock_balance.py --board all --games 300
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from pulse_core import MemoryEventStore, WorkflowRule
+from werewolf.boards import BOARDS, board_config
+from werewolf.config import GameConfig
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import mock_seating
 
@@ -42,13 +46,13 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def play(seeds: range, personality: str | None = None) -> Tally:
+def play(seeds: range, personality: str | None = None, config: GameConfig | None = None) -> Tally:
     """Play one mock game per seed in one in-memory store and count the outcomes."""
     options = {} if personality is None else {"personality": personality}
     store = MemoryEventStore()
     rule = WorkflowRule(werewolf_workflow(mock_seating(**options)), store)
     began = time.perf_counter()
-    games = [start_game(rule, seed=seed) for seed in seeds]
+    games = [start_game(rule, seed=seed, config=config) for seed in seeds]
     asyncio.run(rule.run())
     seconds = time.perf_counter() - began
     winners: Counter[str] = Counter()
@@ -63,9 +67,14 @@ def play(seeds: range, personality: str | None = None) -> Tally:
     return Tally(len(games), winners, days / max(len(games), 1), with_fallbacks, seconds)
 
 
-def report(tally: Tally) -> str:
-    lines = [f"{tally.games} mock games (default config)"]
-    for side in ("good", "wolves", "draw"):
+def report(tally: Tally, board: str = "standard-9") -> str:
+    lines = [f"{tally.games} mock games on {board}"]
+    sides = (
+        ("good", "wolves", "lovers", "draw")
+        if "lovers" in tally.winners or "cupid" in board
+        else ("good", "wolves", "draw")
+    )
+    for side in sides:
         won = tally.winners[side]
         low, high = wilson(won, tally.games)
         lines.append(
@@ -84,9 +93,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000, help="seeds 0..N-1 (default 1000)")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--personality", default=None, help="one personality for every seat")
+    parser.add_argument(
+        "--board",
+        default="standard-9",
+        choices=[*BOARDS, "all"],
+        help="the board to play (default standard-9), or all of them in turn",
+    )
     args = parser.parse_args()
     seeds = range(args.first_seed, args.first_seed + args.games)
-    print(report(play(seeds, args.personality)))
+    for board in BOARDS if args.board == "all" else [args.board]:
+        print(report(play(seeds, args.personality, board_config(board)), board))
 
 
 if __name__ == "__main__":

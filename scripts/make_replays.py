@@ -19,7 +19,11 @@ The samples:
 - ``pk-and-hunter``: a tied vote goes to a PK round, and the hunter shoots;
 - ``unruly-seat``: one seat behaves like a misbehaving LLM seat: a speech full of HTML and
   rich markup (it must show as text), an illegal vote (the fallback is recorded), and
-  made-up token counts (so the summary's usage line is exercised).
+  made-up token counts (so the summary's usage line is exercised);
+- one game per named board besides the standard one, each showing its identity at work:
+  ``guard-12`` (the guard saves the wolves' victim), ``idiot-12`` (the idiot is exiled and
+  shows his card), ``cupid-10`` (a lover dies of heartbreak), ``seer-doctor-8`` (the doctor
+  saves the wolves' victim); their seat view is that identity's.
 
 Golden renderings (no colour, 80 columns) go to ``tests/werewolf/golden/``: the god view,
 the public view and one seat's view of every sample.
@@ -39,6 +43,8 @@ from pathlib import Path
 from typing import Any
 
 from pulse_core import IdSource, MemoryEventStore, WorkflowRule, export_topic_lines
+from werewolf.boards import board_config
+from werewolf.cast import Identity
 from werewolf.decisions import Answer, Choice, DecisionKind, Request, Speech, Usage
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import MockPlayer, Player
@@ -64,6 +70,8 @@ class Sample:
     seat: int  # the seat whose view gets a golden file
     check: Callable[[list[dict[str, Any]]], bool]  # the property the sample must show
     unruly: int | None = None  # the seat played by UnrulySeat
+    board: str = "standard-9"
+    viewer: Identity | None = None  # when set, the golden seat view is this identity's seat
 
 
 class UnrulySeat:
@@ -149,7 +157,57 @@ SAMPLES = (
         unruly=3,
         check=_has("vote", lambda meta: bool(meta.get("fallbacks"))),
     ),
+    Sample(
+        "guard-12",
+        first_seed=1,
+        seat=0,
+        board="guard-12",
+        viewer=Identity.GUARD,
+        check=lambda events: _protected_the_victim(events, "guard-protect"),
+    ),
+    Sample(
+        "idiot-12",
+        first_seed=1,
+        seat=0,
+        board="idiot-12",
+        viewer=Identity.IDIOT,
+        check=_has("vote", lambda meta: meta["diff"].get("revealed") is not None),
+    ),
+    Sample(
+        "cupid-10",
+        first_seed=1,
+        seat=0,
+        board="cupid-10",
+        viewer=Identity.CUPID,
+        check=lambda events: any(
+            e["meta"].get("diff", {}).get("heartbroken") for e in events if "meta" in e
+        ),
+    ),
+    Sample(
+        "seer-doctor-8",
+        first_seed=1,
+        seat=0,
+        board="seer-doctor-8",
+        viewer=Identity.DOCTOR,
+        check=lambda events: _protected_the_victim(events, "doctor-protect"),
+    ),
 )
+
+
+def _protected_the_victim(events: Events, role: str) -> bool:
+    """Some night the protector chose the wolves' victim, and nobody died at that dawn."""
+    by_night: dict[int, dict[str, dict[str, Any]]] = {}
+    for e in events:
+        kind = str(e["kind"]).removeprefix("werewolf.")
+        if kind in (role, "wolf-night", "dawn"):
+            by_night.setdefault(int(e["meta"]["day"]), {})[kind] = e["meta"]
+    return any(
+        len(night) == 3
+        and night["wolf-night"]["diff"]["target"] is not None
+        and night[role]["diff"]["target"] == night["wolf-night"]["diff"]["target"]
+        and not night["dawn"]["diff"]["died"]
+        for night in by_night.values()
+    )
 
 
 def play_game(sample: Sample, seed: int) -> list[str]:
@@ -157,8 +215,11 @@ def play_game(sample: Sample, seed: int) -> list[str]:
     store = MemoryEventStore()
     ids = IdSource(clock=_clock(), rng=random.Random(seed))
     rule = WorkflowRule(werewolf_workflow(_seating(sample)), store, ids=ids)
-    players = [{"kind": "scripted" if s == sample.unruly else "mock"} for s in range(1, 10)]
-    game = start_game(rule, seed=seed, players=players)
+    config = board_config(sample.board)
+    players = [
+        {"kind": "scripted" if s == sample.unruly else "mock"} for s in range(1, config.seats + 1)
+    ]
+    game = start_game(rule, seed=seed, config=config, players=players)
     statuses = asyncio.run(rule.run())
     if statuses[game] != "ended":
         raise SystemExit(f"sample {sample.name}, seed {seed}: the game {statuses[game]}")
@@ -186,10 +247,11 @@ def build_samples() -> dict[Path, str]:
         files[GOLDEN / f"{sample.name}.god.txt"] = replay_text(log, width=WIDTH)
         public = ViewSpec(ViewKind.PUBLIC)
         files[GOLDEN / f"{sample.name}.public.txt"] = replay_text(log, public, width=WIDTH)
-        seat_view = ViewSpec.of_seat(sample.seat)
-        files[GOLDEN / f"{sample.name}.seat{sample.seat}.txt"] = replay_text(
-            log, seat_view, width=WIDTH
-        )
+        seat = sample.seat
+        if sample.viewer is not None:
+            seat = log.state.identities.index(sample.viewer) + 1
+        seat_view = ViewSpec.of_seat(seat)
+        files[GOLDEN / f"{sample.name}.seat{seat}.txt"] = replay_text(log, seat_view, width=WIDTH)
     return files
 
 

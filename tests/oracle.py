@@ -31,6 +31,25 @@ Rules it holds the log to (defaults; every variant is read from the start event'
   a first-round tie goes to one PK round (under the PK policy); a tie after it, or under
   the no-PK policy, or no votes at all, exiles nobody: at most one exile a day;
 - a draw only when the day cap is reached; the end event is last.
+
+The identities beyond the nine-player board (defaults in docs/rules.md, variants read too):
+- night order cupid (night 1) -> lovers told -> guard -> doctor -> wolves -> witch -> seer,
+  each only for a dealt, living holder; the first phase of a night begins it;
+- the guard protects a living seat or nobody, himself only if allowed, never last night's
+  seat unless allowed; the doctor a living seat on the same terms (no nobody); both private;
+- the wolves' victim lives if saved, guarded or protected, except guarded and saved at once
+  (同守同救), which kills under the default;
+- cupid links two distinct living seats (himself only if allowed), seen by him alone; the
+  lovers are told in their own event (the cards too if configured); when one lover dies
+  the other dies in the same batch (named in the vote or the shot when by day); a
+  heartbroken hunter shoots only if configured;
+- an exiled idiot who has not shown his card reveals it and lives (the vote names him);
+  from then on he never votes, and he can be voted again only if configured;
+- a wolf and a good lover make a third side with cupid: it wins when only its members are
+  left; while the lovers live nobody else wins; its members count for no camp;
+- with ``referee_record``: every decision's recorded offer (``offered/<seat>/<decision>``
+  attachments, given as ``attachments`` beside ``meta``) is exactly the legal set, and the
+  end names the hunter shots and last words the deciding deaths cut off (``skipped``).
 """
 
 from __future__ import annotations
@@ -44,7 +63,10 @@ from typing import Any
 __all__ = ["check_log", "check_replay", "read_replay"]
 
 WOLF, SEER, WITCH, HUNTER, VILLAGER = "werewolf", "seer", "witch", "hunter", "villager"
-GODS = frozenset({SEER, WITCH, HUNTER})
+GUARD, IDIOT, CUPID, DOCTOR = "guard", "idiot", "cupid", "doctor"
+GODS = frozenset({SEER, WITCH, HUNTER, GUARD, IDIOT, CUPID, DOCTOR})
+NIGHT = ("cupid-link", "lovers-told", "guard-protect", "doctor-protect", "wolf-night")
+NIGHT += ("witch-action", "seer-check")
 DEFAULT_CONFIG: dict[str, Any] = {
     "win_rule": "side",
     "witch_self_save": "first-night",
@@ -56,6 +78,17 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "allow_abstain": True,
     "allow_self_vote": False,
     "day_cap": 20,
+    "guard_self": True,
+    "guard_repeat": False,
+    "guard_witch_clash": "dies",
+    "doctor_self": True,
+    "doctor_repeat": True,
+    "idiot_second_exile": True,
+    "idiot_counts_as_god": True,
+    "cupid_self": True,
+    "lovers_see_identity": True,
+    "heartbroken_hunter_shoots": False,
+    "referee_record": False,
     "discussion": "seat-order",
     "speech_rounds": 1,
     "speech_budget": None,
@@ -94,6 +127,14 @@ class Referee:
         self.pk: list[int] = []
         self.decided: str | None = None
         self.where = ""
+        self.guarded: int | None = None
+        self.last_guarded: int | None = None
+        self.protected: int | None = None
+        self.last_protected: int | None = None
+        self.lovers: list[int] = []
+        self.revealed = False
+        self.skipped: list[dict[str, Any]] = []
+        self.attachments: Mapping[str, str] = {}
 
     # -- lookups ---------------------------------------------------------------------------
     def role(self, seat: int) -> str:
@@ -118,21 +159,42 @@ class Referee:
             self.fail(message)
 
     # -- the rules -------------------------------------------------------------------------
+    def third(self) -> set[int]:
+        if len(self.lovers) != 2 or [self.role(s) == WOLF for s in self.lovers].count(True) != 1:
+            return set()
+        return set(self.lovers) | set(self.seats_of(CUPID))
+
     def outcome(self) -> str | None:
-        wolves = [s for s in self.alive if self.role(s) == WOLF]
-        others = len(self.alive) - len(wolves)
+        third = self.third()
+        couple = bool(third) and all(s in self.alive for s in self.lovers)
+        if couple and self.alive <= third:
+            return "lovers"
+        camp = self.alive - third
+        wolves = [s for s in camp if self.role(s) == WOLF]
+        others = len(camp) - len(wolves)
         rule = self.cfg["win_rule"]
         if rule == "side":
-            villagers = self.seats_of(VILLAGER)
-            gods = [s for s in range(1, len(self.deal) + 1) if self.role(s) in GODS]
-            wolves_win = any(
-                category and not any(s in self.alive for s in category)
-                for category in (villagers, gods)
+            villagers = [s for s in self.seats_of(VILLAGER) if s not in third]
+            gods = [
+                s for s in range(1, len(self.deal) + 1) if self.role(s) in GODS and s not in third
+            ]
+            living_gods = [
+                s
+                for s in gods
+                if s in self.alive
+                and not (
+                    self.role(s) == IDIOT and self.revealed and not self.cfg["idiot_counts_as_god"]
+                )
+            ]
+            wolves_win = bool(villagers and not any(s in self.alive for s in villagers)) or bool(
+                gods and not living_gods
             )
         elif rule == "town":
             wolves_win = others == 0
         else:
             wolves_win = len(wolves) >= others
+        if couple:
+            return None
         if wolves_win:
             return "wolves"
         return "good" if not wolves else None
@@ -146,21 +208,47 @@ class Referee:
             return "hunter-shot"
         if self.words_due:
             return "last-words"
-        if self.stage == "setup":
-            return "wolf-night"
-        if self.stage == "night":
-            if "witch-action" not in self.night_done and self.living(WITCH):
-                return "witch-action"
-            if "seer-check" not in self.night_done and self.living(SEER):
-                return "seer-check"
-            return "dawn"
+        if self.stage in ("setup", "night"):
+            return self.night_step()
         if self.stage in ("morning", "day", "pk"):
             if self.stage != "pk" and self.cfg["discussion"] == "bidding":
                 if self.floor is not None:
                     return "day-speech"
                 return "floor-bid" if self.to_speak() else "vote"
             return "day-speech" if self.to_speak() else "vote"
-        return "game-end" if self.night >= self.cfg["day_cap"] else "wolf-night"
+        return "game-end" if self.night >= self.cfg["day_cap"] else self.night_step()
+
+    def night_step(self) -> str:
+        night = self.night if self.stage == "night" else self.night + 1
+        done = self.night_done if self.stage == "night" else []
+        owners = {
+            "guard-protect": GUARD,
+            "doctor-protect": DOCTOR,
+            "witch-action": WITCH,
+            "seer-check": SEER,
+        }
+        for step in NIGHT:
+            if step in done:
+                continue
+            if step == "cupid-link" and (night != 1 or not self.living(CUPID)):
+                continue
+            if step == "lovers-told" and (night != 1 or len(self.lovers) != 2):
+                continue
+            if step in owners and not self.living(owners[step]):
+                continue
+            return step
+        return "dawn"
+
+    def begin(self, step: str) -> None:
+        """A night phase: the first of the night begins it."""
+        if self.stage != "night":
+            self.night += 1
+            self.stage, self.night_done = "night", []
+            self.knife, self.saved, self.poisoned = None, False, None
+            self.last_guarded, self.guarded = self.guarded, None
+            self.last_protected, self.protected = self.protected, None
+            self.spoken, self.pk = [], []
+        self.night_done.append(step)
 
     def to_speak(self) -> list[int]:
         """Who may still speak today (in this round, for seat order)."""
@@ -215,21 +303,47 @@ class Referee:
             f"revealed {detail.get('revealed')}, not {told}",
         )
 
+    def heartbreak(self, dying: Iterable[int]) -> list[int]:
+        dying = set(dying)
+        return sorted(
+            p
+            for s in dying
+            if s in self.lovers
+            for p in self.lovers
+            if p != s and p in self.alive and p not in dying
+        )
+
     def deaths(self, batch: Mapping[int, str], *, last_words: bool) -> None:
         """A death batch: kill, check the win, then who shoots and who speaks."""
+        speakers = sorted(batch)
+        batch = {**batch, **{p: "heartbreak" for p in self.heartbreak(batch)}}
         for seat, cause in sorted(batch.items()):
             self.require(seat in self.alive, f"seat {seat} dies but is not alive")
             self.alive.discard(seat)
             self.dead[seat] = cause
         self.decided = self.outcome()
         if self.decided is not None:
+            for seat, cause in sorted(batch.items()):
+                shoots = cause in ("wolf", "exile") or (
+                    cause == "heartbreak" and self.cfg["heartbroken_hunter_shoots"]
+                )
+                if self.role(seat) == HUNTER and shoots and not self.hunter_fired:
+                    self.skipped.append({"phase": "hunter-shot", "seat": seat})
+            cut = self.words_due + (
+                (sorted(batch) if self.stage == "morning" else speakers) if last_words else []
+            )
+            self.skipped += [{"phase": "last-words", "seat": s} for s in cut]
             self.hunter_due, self.words_due = None, []
             return
         for seat, cause in batch.items():
-            if self.role(seat) == HUNTER and cause in ("wolf", "exile") and not self.hunter_fired:
+            shoots = cause in ("wolf", "exile") or (
+                cause == "heartbreak" and self.cfg["heartbroken_hunter_shoots"]
+            )
+            if self.role(seat) == HUNTER and shoots and not self.hunter_fired:
                 self.hunter_due = seat
         if last_words:
-            self.words_due += sorted(batch)
+            # night-1 deaths all speak (a heartbroken lover too); by day only the exiled
+            self.words_due += sorted(batch) if self.stage == "morning" else speakers
 
     def audience(self, meta: Mapping[str, Any], expected: list[int] | None) -> None:
         seen = meta.get("visible_to", "missing")
@@ -309,10 +423,7 @@ class Referee:
                 expected = None
             self.require(target == expected, f"split wolves {rounds[-1]} ended on target {target}")
         self.require(self.wolf_target_ok(target, options), f"wolf target {target} is not legal")
-        self.night += 1
-        self.stage, self.night_done = "night", ["wolf-night"]
-        self.knife, self.saved, self.poisoned = target, False, None
-        self.spoken, self.pk = [], []
+        self.knife = target
 
     def witch_action(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
         witch = self.holder(WITCH)
@@ -335,7 +446,6 @@ class Referee:
         self.saved, self.poisoned = save, poison
         self.antidote = self.antidote and not save
         self.poison = self.poison and poison is None
-        self.night_done.append("witch-action")
 
     def seer_check(self, diff: Mapping[str, Any]) -> None:
         seer, target = self.holder(SEER), diff.get("target")
@@ -345,18 +455,57 @@ class Referee:
             self.require(
                 diff.get("wolf") is truth, f"seat {target} checked as wolf={diff.get('wolf')}"
             )
-        self.night_done.append("seer-check")
+
+    def protect(self, role: str, diff: Mapping[str, Any]) -> None:
+        """The guard's or the doctor's choice, against the config."""
+        me, target = self.holder(role), diff.get("target")
+        last = self.last_guarded if role == GUARD else self.last_protected
+        if target is None:
+            self.require(role == GUARD, "the doctor protected nobody")
+        else:
+            self.require(target in self.alive, f"the {role} protected seat {target}, not alive")
+            self.require(target != me or self.cfg[f"{role}_self"], f"the {role} protected self")
+            self.require(
+                target != last or self.cfg[f"{role}_repeat"],
+                f"the {role} protected seat {target} two nights running",
+            )
+        if role == GUARD:
+            self.guarded = target
+        else:
+            self.protected = target
+
+    def cupid_link(self, diff: Mapping[str, Any]) -> None:
+        lovers = [int(s) for s in diff.get("lovers", [])]
+        cupid = self.holder(CUPID)
+        self.require(self.night == 1, "cupid linked after night 1")
+        self.require(
+            len(lovers) == 2 and lovers[0] < lovers[1] and set(lovers) <= self.alive,
+            f"lovers {lovers}",
+        )
+        self.require(cupid not in lovers or self.cfg["cupid_self"], "cupid linked himself")
+        self.lovers = lovers
+
+    def lovers_told(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
+        self.require(list(diff.get("lovers", [])) == self.lovers, "the lovers told are not linked")
+        shown = detail.get("identities")
+        want = [self.role(s) for s in self.lovers] if self.cfg["lovers_see_identity"] else None
+        self.require(shown == want, f"the lovers were told cards {shown}, not {want}")
 
     def dawn(self, diff: Mapping[str, Any]) -> None:
         died: dict[int, str] = {}
-        if self.knife is not None and not self.saved:
-            died[self.knife] = "wolf"
+        if self.knife is not None:
+            guarded, doctored = self.guarded == self.knife, self.protected == self.knife
+            if self.saved and guarded:
+                lives = self.cfg["guard_witch_clash"] == "lives"  # 同守同救
+            else:
+                lives = self.saved or guarded or doctored
+            if not lives:
+                died[self.knife] = "wolf"
         if self.poisoned is not None:
             died[self.poisoned] = "poison"  # poison wins: a knifed and poisoned hunter is silent
         announced = diff.get("died")
-        self.require(
-            announced == sorted(died), f"died {announced}, the night killed {sorted(died)}"
-        )
+        everyone = sorted({*died, *self.heartbreak(died)})
+        self.require(announced == everyone, f"died {announced}, the night killed {everyone}")
         self.stage, self.spoken, self.pk = "morning", [], []
         self.night_dead = sorted(died)
         self.deaths(died, last_words=self.night == 1)
@@ -370,6 +519,8 @@ class Referee:
         self.audience(meta, None if target is not None else [hunter] if hunter else [])
         self.hunter_fired, self.hunter_due = True, None
         if target is not None and target in self.alive:
+            broken = self.heartbreak([int(target)])
+            self.require(diff.get("heartbroken", []) == broken, f"heartbroken: {broken}")
             self.deaths({int(target): "shot"}, last_words=False)
 
     def speech(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
@@ -395,7 +546,7 @@ class Referee:
     def vote(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
         pk_round = self.stage == "pk"
         self.require(detail.get("round") == (2 if pk_round else 1), "wrong vote round")
-        voters = [s for s in sorted(self.alive) if s not in self.pk]
+        voters = self.voters()
         ballots = [(int(v), t) for v, t in detail.get("ballots", [])]
         self.require([v for v, _ in ballots] == voters, f"ballots from {ballots}, voters {voters}")
         for voter, target in ballots:
@@ -407,6 +558,11 @@ class Referee:
                 self.require(target in self.alive, f"seat {voter} voted for dead seat {target}")
                 self.require(
                     target != voter or self.cfg["allow_self_vote"], f"seat {voter} voted self"
+                )
+                self.require(
+                    not (target == self.holder(IDIOT) and self.revealed)
+                    or self.cfg["idiot_second_exile"],
+                    f"seat {voter} voted for the revealed idiot",
                 )
         counts = Counter(t for _, t in ballots if t is not None)
         self.require(
@@ -425,8 +581,21 @@ class Referee:
             self.stage, self.pk, self.spoken = "pk", pk, []
             return
         self.stage, self.pk = "evening", []
-        if exiled is not None:
+        reveal = exiled is not None and exiled == self.holder(IDIOT) and not self.revealed
+        self.require(
+            diff.get("revealed") == (exiled if reveal else None),
+            f"revealed {diff.get('revealed')}, the idiot's reveal says {exiled if reveal else None}",
+        )
+        if reveal:
+            self.revealed = True
+        elif exiled is not None:
+            broken = self.heartbreak([exiled])
+            self.require(diff.get("heartbroken", []) == broken, f"heartbroken: {broken}")
             self.deaths({exiled: "exile"}, last_words=True)
+
+    def voters(self) -> list[int]:
+        idiot = self.holder(IDIOT) if self.revealed else None
+        return [s for s in sorted(self.alive) if s not in self.pk and s != idiot]
 
     def game_end(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
         winner = self.decided if self.decided is not None else "draw"
@@ -435,6 +604,13 @@ class Referee:
         )
         self.require(detail.get("identities") == self.deal, "the end shows another deal")
         self.require(detail.get("alive") == sorted(self.alive), "the end shows other survivors")
+        if self.cfg["referee_record"]:
+            self.require(
+                detail.get("skipped") == self.skipped,
+                f"skipped {detail.get('skipped')}, the deciding deaths cut off {self.skipped}",
+            )
+        else:
+            self.require("skipped" not in detail, "skipped steps without referee_record")
         self.require(self.night <= self.cfg["day_cap"], "the game outlived the day cap")
         self.stage = "over"
 
@@ -458,10 +634,14 @@ class Referee:
             self.fail(f"expected {want}")
             raise _Stop
         self.require(meta.get("phase") == role, f"meta.phase is {meta.get('phase')}")
-        day = self.night + 1 if role == "wolf-night" else self.night
+        starts = role in NIGHT and self.stage != "night"
+        day = self.night + 1 if starts else self.night
         self.require(meta.get("day") == day, f"meta.day is {meta.get('day')}, should be {day}")
         diff, detail = meta.get("diff", {}), meta.get("detail", {})
         actors: list[int] = []
+        if role in NIGHT:
+            self.begin(role)
+        self.offers(role, meta)  # what was asked, in the state it was asked in
         if role == "wolf-night":
             living = [s for s in self.seats_of(WOLF) if s in self.alive]
             seen = meta.get("visible_to") or []
@@ -479,14 +659,28 @@ class Referee:
             actors = [self.holder(SEER) or 0]
             self.audience(meta, actors)
             self.seer_check(diff)
+        elif role in ("guard-protect", "doctor-protect"):
+            owner = GUARD if role == "guard-protect" else DOCTOR
+            actors = [self.holder(owner) or 0]
+            self.audience(meta, actors)
+            self.protect(owner, diff)
+        elif role == "cupid-link":
+            actors = [self.holder(CUPID) or 0]
+            self.audience(meta, actors)
+            self.cupid_link(diff)
+        elif role == "lovers-told":
+            self.audience(meta, self.lovers)
+            self.lovers_told(diff, detail)
         elif role == "dawn":
             self.audience(meta, None)
             self.dawn(diff)
             self.reveals(diff.get("died", []), detail)
         elif role == "hunter-shot":
             actors = [self.hunter_due or 0]
+            target = diff.get("target")
+            dead = [] if target not in self.alive else [target, *self.heartbreak([target])]
             self.hunter_shot(diff, meta)
-            self.reveals([] if diff.get("target") is None else [diff["target"]], detail)
+            self.reveals(dead, detail)
         elif role == "last-words":
             self.audience(meta, None)
             speaker = self.words_due.pop(0)
@@ -498,9 +692,12 @@ class Referee:
             self.speech(diff, detail)
         elif role == "vote":
             self.audience(meta, None)
-            actors = [s for s in sorted(self.alive) if s not in self.pk]
+            actors = self.voters()
+            exiled = diff.get("exiled")
+            shows_card = exiled == self.holder(IDIOT) and not self.revealed  # he lives
+            dead = [] if exiled is None or shows_card else [exiled, *self.heartbreak([exiled])]
             self.vote(diff, detail)
-            self.reveals([] if diff.get("exiled") is None else [diff["exiled"]], detail)
+            self.reveals(dead, detail)
         elif role == "floor-bid":
             self.audience(meta, None)
             actors = self.to_speak()
@@ -509,6 +706,107 @@ class Referee:
             self.audience(meta, None)
             self.game_end(diff, detail)
         self.reasoning_from(meta, actors)
+
+    # -- the referee's record: what each decision offered -----------------------------------
+    def legal(self, decision: str, seat: int, key: str) -> set[Any] | None:
+        """The legal options of one decision as this referee reads the rules (None: a
+        decision whose offer is checked elsewhere)."""
+        living = sorted(self.alive)
+        cfg = self.cfg
+        if decision == "wolf-kill":
+            seats = [s for s in living if cfg["wolf_self_knife"] or self.role(s) != WOLF]
+            return {*seats, None} if cfg["allow_empty_kill"] or not seats else set(seats)
+        if decision == "seer":
+            return {s for s in living if s != seat}
+        if decision == "guard":
+            return {
+                s
+                for s in living
+                if (cfg["guard_self"] or s != seat)
+                and (cfg["guard_repeat"] or s != self.last_guarded)
+            } | {None}
+        if decision == "doctor":
+            return {
+                s
+                for s in living
+                if (cfg["doctor_self"] or s != seat)
+                and (cfg["doctor_repeat"] or s != self.last_protected)
+            }
+        if decision == "hunter":
+            return {s for s in living if s != seat} | {None}
+        if decision == "vote":
+            if self.pk:
+                targets = set(self.pk)
+            else:
+                idiot = self.holder(IDIOT) if self.revealed else None
+                targets = {
+                    s
+                    for s in living
+                    if (cfg["allow_self_vote"] or s != seat)
+                    and (cfg["idiot_second_exile"] or s != idiot)
+                }
+            return targets | ({None} if cfg["allow_abstain"] else set())
+        if decision == "cupid":
+            everyone = {s for s in living if cfg["cupid_self"] or s != seat}
+            return everyone if ".a." in key else None
+        return None
+
+    def offers(self, role: str, meta: Mapping[str, Any]) -> None:
+        if not self.cfg["referee_record"]:
+            return
+        names = [n for n in meta.get("attachments", {}) or {} if str(n).startswith("offered/")]
+        decisions = {str(n).split("/")[2] for n in names}
+        expected = {
+            "wolf-night": {"wolf-kill"},
+            "witch-action": {"witch"},
+            "seer-check": {"seer"},
+            "guard-protect": {"guard"},
+            "doctor-protect": {"doctor"},
+            "cupid-link": {"cupid"},
+            "hunter-shot": {"hunter"},
+            "vote": {"vote"} if self.voters() else set(),  # a PK of everyone asks nobody
+            "floor-bid": {"bid"},  # the bids' range is checked where the bid is judged
+        }.get(role, set())
+        self.require(decisions == expected, f"offers recorded for {sorted(decisions)}")
+        for name in names:
+            _, seat_text, decision = str(name).split("/")
+            seat = int(seat_text)
+            for line in self.attachments.get(name, "").split("\n"):
+                if not line:
+                    continue
+                offer = json.loads(line)
+                if decision == "witch":
+                    self.witch_offer(seat, offer)
+                    continue
+                legal = self.legal(decision, seat, str(offer.get("key")))
+                offered = set(offer.get("options", []))
+                if decision == "cupid" and legal is None:  # the second lover: one fewer
+                    legal = self.legal(decision, seat, ".a.") or set()
+                    self.require(
+                        offered < legal and len(legal - offered) == 1,
+                        f"cupid's second choice offered {sorted(offered)}",
+                    )
+                    continue
+                self.require(
+                    legal is None or offered == legal,
+                    f"{offer.get('key')} offered {sorted(offered, key=str)}, the legal set is "
+                    f"{sorted(legal or [], key=str)}",
+                )
+
+    def witch_offer(self, witch: int, offer: Mapping[str, Any]) -> None:
+        told = self.knife if self.antidote else None
+        policy = self.cfg["witch_self_save"]
+        self_ok = policy == "always" or (policy == "first-night" and self.night == 1)
+        can_save = told is not None and (told != witch or self_ok)
+        poison = [s for s in sorted(self.alive) if s != witch] if self.poison else []
+        want = {
+            "told": told,
+            "can_save": can_save,
+            "poison": poison,
+            "both": self.cfg["witch_both_potions"],
+        }
+        got = {k: offer.get(k) for k in want}
+        self.require(got == want, f"the witch was offered {got}, the rules give {want}")
 
     def finish(self) -> None:
         self.where = "end of log"
@@ -523,6 +821,7 @@ def check_log(events: Iterable[Mapping[str, Any]], *, finished: bool = True) -> 
     referee = Referee()
     try:
         for index, record in enumerate(events):
+            referee.attachments = record.get("attachments") or {}
             referee.event(index, str(record["kind"]), record["meta"])
         if finished:
             referee.finish()
@@ -543,7 +842,13 @@ def read_replay(path: str | Path) -> list[dict[str, Any]]:
             continue
         record = json.loads(line)
         if "kind" in record:
-            records.append({"kind": record["kind"], "meta": record["meta"]})
+            records.append(
+                {
+                    "kind": record["kind"],
+                    "meta": record["meta"],
+                    "attachments": record.get("attachments", {}),
+                }
+            )
     return records
 
 

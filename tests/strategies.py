@@ -32,11 +32,14 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException, InvalidArgument
 
 from pulse_core import Event, EventStore, MemoryEventStore, WorkflowRule, export_topic
+from pulse_core.workflow import read_attachment
+from werewolf.boards import BOARDS
 from werewolf.cast import Identity
 from werewolf.config import (
     STANDARD_NINE,
     Discussion,
     GameConfig,
+    GuardClash,
     Reveal,
     SelfSave,
     TiePolicy,
@@ -68,6 +71,7 @@ W, SEER, WITCH, HUNTER, V = (
     Identity.HUNTER,
     Identity.VILLAGER,
 )
+GUARD, IDIOT, CUPID = Identity.GUARD, Identity.IDIOT, Identity.CUPID
 
 # -- configs ----------------------------------------------------------------------------------
 OTHER_DECKS: tuple[tuple[Identity, ...], ...] = (
@@ -81,6 +85,18 @@ OTHER_DECKS: tuple[tuple[Identity, ...], ...] = (
     (W, W, W, HUNTER, V, V, V, V, V),  # a hunter and no other god
 )
 """Valid decks besides the standard nine (3 wolves, seer, witch, hunter, 3 villagers)."""
+
+
+IDENTITY_DECKS: tuple[tuple[Identity, ...], ...] = (
+    *(b.identities for name, b in BOARDS.items() if name != "standard-9"),  # the named boards
+    (W, W, GUARD, WITCH, CUPID, IDIOT, HUNTER, V, V),  # protections, lovers, idiot, hunter
+    (W, GUARD, CUPID, IDIOT, V),  # small: the lovers often decide
+)
+"""Decks with the guard, the idiot, cupid or the doctor (tests/werewolf/test_properties_identities.py)."""
+
+
+def identity_configs() -> st.SearchStrategy[GameConfig]:
+    return configs(st.sampled_from(IDENTITY_DECKS))
 
 
 def decks() -> st.SearchStrategy[tuple[Identity, ...]]:
@@ -105,6 +121,16 @@ def configs(
         allow_abstain=st.sampled_from([True, False]),
         allow_self_vote=st.booleans(),
         day_cap=st.one_of(st.just(20), st.integers(1, 6)),
+        guard_self=st.booleans(),
+        guard_repeat=st.sampled_from([False, True]),
+        guard_witch_clash=st.sampled_from(list(GuardClash)),
+        doctor_self=st.booleans(),
+        doctor_repeat=st.booleans(),
+        idiot_second_exile=st.booleans(),
+        idiot_counts_as_god=st.booleans(),
+        cupid_self=st.booleans(),
+        lovers_see_identity=st.booleans(),
+        heartbroken_hunter_shoots=st.sampled_from([False, True]),
         discussion=st.sampled_from(list(Discussion)),
         speech_rounds=st.one_of(st.just(1), st.integers(1, 3)),
         speech_budget=st.one_of(st.none(), st.integers(1, 12)),
@@ -291,8 +317,19 @@ class PlayedGame:
 
     @property
     def records(self) -> list[dict[str, Any]]:
-        """The log as the oracle reads it: kind and meta of each event."""
-        return [{"kind": e.kind, "meta": e.meta} for e in self.chain]
+        """The log as the oracle reads it: kind, meta and the attachments of each event."""
+        return [
+            {
+                "kind": e.kind,
+                "meta": e.meta,
+                "attachments": {
+                    name: read_attachment(self.store, e, name) or ""
+                    for name in e.meta.get("attachments", {})
+                    if name.startswith("offered/")
+                },
+            }
+            for e in self.chain
+        ]
 
     @property
     def deal(self) -> tuple[Identity, ...]:

@@ -6,7 +6,7 @@ LLM or human players; ``replay`` renders logs; ``cli`` is the ``werewolf`` comma
 """
 
 from .cast import GODS, Identity, Team, team_of
-from .config import GameConfig, SelfSave, TiePolicy, WinRule, parse_config, rules_text
+from .config import GameConfig, SelfSave, TiePolicy, WinRule, parse_config
 from .decisions import Answer, Choice, DecisionKind, Request, Speech, Usage, WitchChoice
 from .errors import (
     ConfigError,
@@ -19,6 +19,7 @@ from .errors import (
 from .game import fold_chain, start_game, werewolf_workflow
 from .moderator import next_phase
 from .players.base import Player
+from .ruletext import rules_text
 from .state import Cause, GameState, Outcome, Phase, Stage, evolve, initial_state
 from .visibility import Observation, SeatView, view
 

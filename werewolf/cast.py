@@ -18,10 +18,24 @@ class Identity(StrEnum):
     WITCH = "witch"
     HUNTER = "hunter"
     VILLAGER = "villager"
+    GUARD = "guard"
+    IDIOT = "idiot"
+    CUPID = "cupid"
+    DOCTOR = "doctor"
 
 
-GODS = frozenset({Identity.SEER, Identity.WITCH, Identity.HUNTER})
-"""The special good roles (神职)."""
+GODS = frozenset(
+    {
+        Identity.SEER,
+        Identity.WITCH,
+        Identity.HUNTER,
+        Identity.GUARD,
+        Identity.IDIOT,
+        Identity.CUPID,
+        Identity.DOCTOR,
+    }
+)
+"""The special good roles (神职): every identity but the werewolf and the villager."""
 
 
 def team_of(identity: Identity) -> Team:

@@ -52,6 +52,7 @@ from .argtypes import (
     whole_number,
     width,
 )
+from .boards import BOARDS, with_board
 from .config import GameConfig, parse_config
 from .errors import ConfigError, GameFileError, WerewolfError
 from .game import fold_chain, start_game, werewolf_workflow
@@ -428,6 +429,7 @@ _VARIANT_FLAGS = {  # option dest -> GameConfig field
     "no_abstain": "allow_abstain",
     "self_vote": "allow_self_vote",
     "day_cap": "day_cap",
+    "referee_record": "referee_record",
     "discussion": "discussion",
     "speech_rounds": "speech_rounds",
     "speech_budget": "speech_budget",
@@ -438,6 +440,7 @@ _VARIANT_FLAGS = {  # option dest -> GameConfig field
 def _game_config(args: argparse.Namespace) -> GameConfig:
     """The config file (if any), overridden by the variant flags, validated."""
     data = _read_config_file(args.config) if args.config is not None else {}
+    data = with_board(data, args.board)
     flagged: dict[str, str] = {}
     for dest, name in _VARIANT_FLAGS.items():
         value = getattr(args, dest)
@@ -466,6 +469,12 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="FILE",
         help="a TOML or JSON game config (fields: docs/rules.md)",
+    )
+    rules.add_argument(
+        "--board",
+        choices=list(BOARDS),
+        help="a named board (deck and variants; default standard-9); --config and the "
+        "flags below change it",
     )
     rules.add_argument(
         "--win-rule",
@@ -524,6 +533,13 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
         "--reveal-on-death",
         choices=["nothing", "team", "identity"],
         help="what everyone learns of a player who dies (default nothing)",
+    )
+    rules.add_argument(
+        "--referee-record",
+        action="store_true",
+        default=None,
+        help="record each decision's legal options (god view) and the steps skipped because "
+        "the game was decided (on for every board but standard-9)",
     )
 
 

@@ -47,6 +47,9 @@ class DecisionKind(StrEnum):
     SPEECH = "speech"  # a day speech (also the PK speech)
     LAST_WORDS = "last-words"
     VOTE = "vote"  # the exile vote (None: abstain)
+    GUARD = "guard"  # the guard's protection (None: nobody, 空守)
+    DOCTOR = "doctor"  # the doctor's protection
+    CUPID = "cupid"  # one of the two lovers (asked twice)
     BID = "bid"  # a bid for the floor in a bidding discussion: one of rules.BIDS
 
     @property

@@ -16,6 +16,7 @@ from typing import Any
 from pulse_core import START, Event, EventStore, RoleResult, WorkflowRule, WorkflowType
 from pulse_core.workflow import Role
 
+from .acts import IDENTITY_PHASES
 from .cast import Identity
 from .config import GameConfig
 from .errors import GameStateError
@@ -182,7 +183,7 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
     cache = _GameCache()
 
     def phase_role(phase: Phase) -> Role:
-        run = PHASES[phase]
+        run = PHASES[phase] if phase in PHASES else IDENTITY_PHASES[phase]
 
         async def role(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
             state = cache.state(topic_id, chain)

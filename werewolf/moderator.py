@@ -1,10 +1,14 @@
 """The moderator: a pure function of the folded state that names the next phase.
 
 Order of concerns: a finished game ends; a decided game goes to ``game-end``; a due hunter
-shoots before anything else; last words are heard; then the night or day goes on.
+shoots before anything else; last words are heard; then the night or day goes on. The
+night's phases come from ``NIGHT_ORDER``, filtered by the deck: a phase runs when its
+identity was dealt and its holder is alive (the wolves: while the game goes on).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from pulse_core import END
 
@@ -13,12 +17,51 @@ from .config import Discussion
 from .rules import floor_bidders, next_speaker
 from .state import GameState, Phase, Stage
 
-__all__ = ["next_phase"]
+__all__ = ["NIGHT_ORDER", "NightStep", "next_phase", "night_phase"]
 
 
-def _alive(state: GameState, identity: Identity) -> bool:
-    seat = state.seat_of(identity)
+@dataclass(frozen=True, slots=True)
+class NightStep:
+    """One phase of the night: whose it is, and whether it runs on night 1 only."""
+
+    phase: Phase
+    identity: Identity
+    first_night_only: bool = False
+
+
+NIGHT_ORDER: tuple[NightStep, ...] = (
+    NightStep(Phase.CUPID, Identity.CUPID, first_night_only=True),
+    NightStep(Phase.LOVERS, Identity.CUPID, first_night_only=True),
+    NightStep(Phase.GUARD, Identity.GUARD),
+    NightStep(Phase.DOCTOR, Identity.DOCTOR),
+    NightStep(Phase.WOLF_NIGHT, Identity.WEREWOLF),
+    NightStep(Phase.WITCH, Identity.WITCH),
+    NightStep(Phase.SEER, Identity.SEER),
+)
+"""Every night phase in the order they run; the deck decides which of them do."""
+
+
+def _runs(state: GameState, step: NightStep, night: int) -> bool:
+    if step.first_night_only and night != 1:
+        return False
+    if step.identity is Identity.WEREWOLF:
+        return True
+    if step.phase is Phase.LOVERS:
+        return len(state.lovers) == 2
+    seat = state.seat_of(step.identity)
     return seat is not None and state.is_alive(seat)
+
+
+def night_phase(state: GameState) -> Phase:
+    """The next night phase, or dawn: at a night's start (setup or evening) its first phase;
+    during the night the first that has not acted. The living at night are those alive at
+    its start: deaths resolve at dawn."""
+    night = state.night if state.stage is Stage.NIGHT else state.night + 1
+    acted = state.acted if state.stage is Stage.NIGHT else frozenset()
+    for step in NIGHT_ORDER:
+        if step.phase not in acted and _runs(state, step, night):
+            return step.phase
+    return Phase.DAWN
 
 
 def next_phase(state: GameState | None) -> str:
@@ -34,15 +77,8 @@ def next_phase(state: GameState | None) -> str:
     if state.last_words_due:
         return Phase.LAST_WORDS
     stage = state.stage
-    if stage is Stage.SETUP:
-        return Phase.WOLF_NIGHT
-    if stage is Stage.NIGHT:
-        # the living at night are those alive at its start: deaths resolve at dawn
-        if Phase.WITCH not in state.acted and _alive(state, Identity.WITCH):
-            return Phase.WITCH
-        if Phase.SEER not in state.acted and _alive(state, Identity.SEER):
-            return Phase.SEER
-        return Phase.DAWN
+    if stage in (Stage.SETUP, Stage.NIGHT):
+        return night_phase(state)
     if stage in (Stage.MORNING, Stage.DISCUSSION, Stage.PK):
         if next_speaker(state) is not None:
             return Phase.SPEECH
@@ -50,5 +86,5 @@ def next_phase(state: GameState | None) -> str:
             return Phase.BID if floor_bidders(state) else Phase.VOTE
         return Phase.VOTE
     if stage is Stage.EVENING:
-        return Phase.GAME_END if state.night >= state.config.day_cap else Phase.WOLF_NIGHT
+        return Phase.GAME_END if state.night >= state.config.day_cap else night_phase(state)
     return END

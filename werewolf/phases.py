@@ -35,12 +35,14 @@ from .decisions import (
     problem,
     storable,
 )
+from .identities import idiot
 from .players.base import Player
 from .players.errors import SeatError
 from .rules import (
     BIDS,
     floor_bidders,
     floor_winner,
+    heartbroken,
     hunter_targets,
     next_speaker,
     resolve_night,
@@ -55,7 +57,7 @@ from .rules import (
 from .state import GameState, Outcome, Phase
 from .visibility import ViewCache
 
-__all__ = ["PHASES", "PhaseContext", "outcome_reason"]
+__all__ = ["PHASES", "PhaseContext", "outcome_reason", "seat_text"]
 
 
 @dataclass
@@ -64,6 +66,7 @@ class _AskRecord:
 
     fallbacks: list[dict[str, Any]] = field(default_factory=list)
     usage: list[dict[str, Any]] = field(default_factory=list)
+    offered: tuple[str, str] | None = None  # (attachment name, JSON line): the legal options
 
 
 @dataclass
@@ -100,6 +103,8 @@ class PhaseContext:
         """The seat's legal answer: asked up to ``1 + retries`` times, then a fallback."""
         slot = _AskRecord()
         self._slots.append(slot)
+        if self.state.config.referee_record and not request.kind.speaks:
+            slot.offered = _offer(request)
         player = self.players[request.seat]
         reason: str | None = None
         for _ in range(1 + self.retries):
@@ -182,7 +187,29 @@ class PhaseContext:
             meta["usage"] = self.usage
         attachments = dict(self.reasoning) | self.beliefs
         attachments.update({name: "\n".join(lines) for name, lines in self.exchanges.items()})
+        offers: dict[str, list[str]] = {}
+        for slot in self._slots:
+            if slot.offered is not None:
+                offers.setdefault(slot.offered[0], []).append(slot.offered[1])
+        attachments.update({name: "\n".join(lines) for name, lines in offers.items()})
         return RoleResult(content, meta, attachments=attachments)
+
+
+def _offer(request: Request) -> tuple[str, str]:
+    """What a decision offered, for the referee's record: ``offered/<seat>/<decision>`` and
+    one JSON line per ask (the key and the legal options; the witch's potions)."""
+    record: dict[str, Any] = {"key": request.key}
+    witch = request.witch
+    if witch is not None:
+        record |= {
+            "told": witch.told_target,
+            "can_save": witch.can_save,
+            "poison": list(witch.poison_targets),
+            "both": witch.both_allowed,
+        }
+    else:
+        record["options"] = list(request.options)
+    return f"offered/{request.seat}/{request.kind}", json.dumps(record, separators=(",", ":"))
 
 
 async def _ask_all(ctx: PhaseContext, requests: Sequence[Request]) -> list[Answer]:
@@ -199,8 +226,11 @@ async def _ask_all(ctx: PhaseContext, requests: Sequence[Request]) -> list[Answe
     return [r for r in results if not isinstance(r, BaseException)]
 
 
-def _seat(state: GameState, seat: int | None) -> str:
+def seat_text(state: GameState, seat: int | None) -> str:
     return "nobody" if seat is None else f"seat {seat} ({state.names[seat - 1]})"
+
+
+_seat = seat_text
 
 
 def _choice(answer: Answer) -> int | None:
@@ -236,7 +266,7 @@ def split_target(config: GameConfig, proposals: Mapping[int, int | None]) -> int
 
 async def wolf_night(ctx: PhaseContext) -> RoleResult:
     state = ctx.state
-    night = state.night + 1
+    night = state.tonight
     _ask_seer_ahead(ctx, night)
     wolves = [s for s in state.wolves if state.is_alive(s)]
     options = wolf_targets(state)
@@ -428,14 +458,22 @@ async def hunter_shot(ctx: PhaseContext) -> RoleResult:
             diff={"shooter": hunter, "target": None},
             visible_to=[hunter],
         )
-    shown, detail = _reveal(state, [target])
-    return ctx.result(
-        Phase.HUNTER,
-        f"Day {state.night}: seat {hunter} reveals the hunter card and shoots {_seat(state, target)}."
-        + shown,
-        diff={"shooter": hunter, "target": target},
-        detail=detail,
+    diff: dict[str, Any] = {"shooter": hunter, "target": target}
+    text = (
+        f"Day {state.night}: seat {hunter} reveals the hunter card and shoots "
+        f"{_seat(state, target)}."
     )
+    broken = heartbroken(state, {target})
+    if broken:  # written only when a lover dies, so boards without lovers log as before
+        diff["heartbroken"] = list(broken)
+        text += _heartbreak_text(state, broken)
+    shown, detail = _reveal(state, sorted([target, *broken]))
+    text += shown
+    return ctx.result(Phase.HUNTER, text, diff=diff, detail=detail)
+
+
+def _heartbreak_text(state: GameState, broken: Sequence[int]) -> str:
+    return "".join(f" {_seat(state, s).capitalize()} dies of heartbreak." for s in broken)
 
 
 async def last_words(ctx: PhaseContext) -> RoleResult:
@@ -542,13 +580,25 @@ async def vote(ctx: PhaseContext) -> RoleResult:
         lines.append(f"Exiled: {_seat(state, result.exiled)}.")
     else:
         lines.append("Nobody is exiled.")
-    shown, revealed = _reveal(state, [] if result.exiled is None else [result.exiled])
+    diff: dict[str, Any] = {"exiled": result.exiled, "pk": list(result.pk)}
+    # the extra keys are written only when they happen, so other boards log as before
+    if idiot.reveals(state, result.exiled):
+        diff["revealed"] = result.exiled
+        lines.append(
+            f"{_seat(state, result.exiled).capitalize()} reveals the idiot card and stays "
+            "alive, without a vote from now on."
+        )
+    elif result.exiled is not None and (broken := heartbroken(state, {result.exiled})):
+        diff["heartbroken"] = list(broken)
+        lines.append(_heartbreak_text(state, broken).strip())
+    dead = [] if result.exiled is None or "revealed" in diff else [result.exiled]
+    shown, revealed = _reveal(state, sorted([*dead, *diff.get("heartbroken", [])]))
     if shown:
         lines.append(shown.strip())
     return ctx.result(
         Phase.VOTE,
         "\n".join(lines),
-        diff={"exiled": result.exiled, "pk": list(result.pk)},
+        diff=diff,
         detail={
             "round": round_no,
             "ballots": [[v, t] for v, t in sorted(ballots.items())],
@@ -565,6 +615,8 @@ def outcome_reason(state: GameState) -> str:
         return f"the day cap of {state.config.day_cap} days was reached"
     if winner is Outcome.GOOD:
         return "every wolf is dead"
+    if winner is Outcome.LOVERS:
+        return "only cupid and the lovers are left"
     rule = state.config.win_rule
     if rule is WinRule.PARITY:
         return "the wolves are as many as everyone else"
@@ -573,10 +625,19 @@ def outcome_reason(state: GameState) -> str:
     villagers = state.seats_of(Identity.VILLAGER)
     if villagers and not any(state.is_alive(s) for s in villagers):
         return "every villager is dead"
-    gods = ", ".join(
-        g.value for g in (Identity.SEER, Identity.WITCH, Identity.HUNTER) if g in state.identities
-    )
-    return f"every god ({gods}) is dead"  # the gods this deck has
+    gods = ", ".join(g.value for g in _GOD_ORDER if g in state.identities)
+    return f"every god ({gods}) is dead"
+
+
+_GOD_ORDER = (
+    Identity.SEER,
+    Identity.WITCH,
+    Identity.HUNTER,
+    Identity.GUARD,
+    Identity.IDIOT,
+    Identity.CUPID,
+    Identity.DOCTOR,
+)
 
 
 async def game_end(ctx: PhaseContext) -> RoleResult:
@@ -596,8 +657,15 @@ async def game_end(ctx: PhaseContext) -> RoleResult:
         Phase.GAME_END,
         "\n".join(lines),
         diff={"winner": winner.value},
-        detail={"identities": cast, "reason": reason, "alive": list(state.living)},
+        detail=_end_detail(state, cast, reason),
     )
+
+
+def _end_detail(state: GameState, cast: list[str], reason: str) -> dict[str, Any]:
+    detail: dict[str, Any] = {"identities": cast, "reason": reason, "alive": list(state.living)}
+    if state.config.referee_record:  # the steps the decided game did not run, in order
+        detail["skipped"] = [{"phase": p, "seat": s} for p, s in state.skipped]
+    return detail
 
 
 PHASES: dict[Phase, Callable[[PhaseContext], Awaitable[RoleResult]]] = {

@@ -11,16 +11,22 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .cast import GODS, Identity
-from .config import Discussion, SelfSave, TiePolicy, WinRule
-from .state import GameState, Outcome, Stage
+from .cast import Identity
+from .config import Discussion, GuardClash, SelfSave, TiePolicy
+from .identities import cupid, doctor, guard
+from .state import GameState, Stage
+from .win import winner
 
 __all__ = [
     "BIDS",
     "VoteResult",
     "WitchOptions",
+    "cupid_targets",
+    "doctor_targets",
     "floor_bidders",
     "floor_winner",
+    "guard_targets",
+    "heartbroken",
     "hunter_targets",
     "next_speaker",
     "resolve_night",
@@ -34,32 +40,6 @@ __all__ = [
     "witch_options",
     "wolf_targets",
 ]
-
-
-def winner(state: GameState) -> Outcome | None:
-    """Who has won given who is alive, or None. Both sides at once: wolves (狼刀在先)."""
-    alive = state.alive
-    wolves = sum(1 for s in alive if state.identity(s) is Identity.WEREWOLF)
-    others = len(alive) - wolves
-    rule = state.config.win_rule
-    if rule is WinRule.SIDE:
-        # only categories that existed at the deal count (a board without villagers
-        # cannot be won by killing its zero villagers)
-        start = state.identities
-        villagers = [s for s in state.seats if start[s - 1] is Identity.VILLAGER]
-        gods = [s for s in state.seats if start[s - 1] in GODS]
-        wolves_win = (bool(villagers) and not any(s in alive for s in villagers)) or (
-            bool(gods) and not any(s in alive for s in gods)
-        )
-    elif rule is WinRule.TOWN:
-        wolves_win = others == 0
-    else:
-        wolves_win = wolves >= others
-    if wolves_win:
-        return Outcome.WOLVES
-    if wolves == 0:
-        return Outcome.GOOD
-    return None
 
 
 # -- night ------------------------------------------------------------------------------------
@@ -118,14 +98,41 @@ def seer_targets(state: GameState) -> tuple[int, ...]:
     return tuple(s for s in state.living if s != seer)
 
 
+guard_targets = guard.targets
+doctor_targets = doctor.targets
+cupid_targets = cupid.targets
+
+
+def _survives_the_wolves(state: GameState, target: int) -> bool:
+    """The wolves' victim lives when saved by the witch, guarded or protected by the doctor;
+    guarded and saved at once (同守同救) he dies unless the config says otherwise."""
+    saved = state.saved == target
+    guarded = state.guarded == target
+    if saved and guarded:
+        return state.config.guard_witch_clash is GuardClash.LIVES
+    return saved or guarded or state.protected == target
+
+
+def heartbroken(state: GameState, dying: set[int] | frozenset[int]) -> tuple[int, ...]:
+    """The lovers who die of heartbreak (殉情) because their partner is among ``dying``."""
+    out = {
+        p
+        for s in dying
+        if (p := state.partner(s)) is not None and p in state.alive and p not in dying
+    }
+    return tuple(sorted(out))
+
+
 def resolve_night(state: GameState) -> tuple[int, ...]:
-    """Who dies at dawn: the wolves' victim unless saved, and the poisoned; by seat."""
+    """Who dies at dawn: the wolves' victim unless protected, the poisoned, and a lover
+    whose partner died; by seat."""
     died = set()
-    if state.wolf_target is not None and state.saved != state.wolf_target:
+    if state.wolf_target is not None and not _survives_the_wolves(state, state.wolf_target):
         died.add(state.wolf_target)
     if state.poisoned is not None:
         died.add(state.poisoned)
-    return tuple(sorted(died & state.alive))
+    died &= state.alive
+    return tuple(sorted(died | set(heartbroken(state, died))))
 
 
 def hunter_targets(state: GameState) -> tuple[int | None, ...]:
@@ -140,9 +147,7 @@ def speaking_order(state: GameState) -> tuple[int, ...]:
     if state.stage is Stage.PK:
         return tuple(sorted(state.pk))
     n = len(state.identities)
-    night_deaths = sorted(
-        d.seat for d in state.deaths if d.day == state.night and d.cause.value in ("wolf", "poison")
-    )
+    night_deaths = sorted(state.dawn_died)
     start = (night_deaths[0] % n) + 1 if night_deaths else ((state.night - 1) % n) + 1
     order = [((start - 1 + i) % n) + 1 for i in range(n)]
     return tuple(s for s in order if s in state.alive)
@@ -198,8 +203,10 @@ def floor_winner(state: GameState, bids: Mapping[int, int]) -> int:
 
 
 def voters(state: GameState) -> tuple[int, ...]:
-    """Who votes now: everyone alive, except the PK candidates in a PK re-vote."""
-    return tuple(s for s in state.living if s not in state.pk)
+    """Who votes now: everyone alive, except the PK candidates in a PK re-vote and a
+    revealed idiot."""
+    mute = state.idiot if state.idiot_revealed else None
+    return tuple(s for s in state.living if s not in state.pk and s != mute)
 
 
 def vote_options(state: GameState, voter: int) -> tuple[int | None, ...]:
@@ -208,6 +215,8 @@ def vote_options(state: GameState, voter: int) -> tuple[int | None, ...]:
         targets: list[int | None] = list(state.pk)
     else:
         targets = [s for s in state.living if config.allow_self_vote or s != voter]
+        if state.idiot_revealed and not config.idiot_second_exile:
+            targets = [s for s in targets if s != state.idiot]
     if config.allow_abstain:
         targets.append(None)
     return tuple(targets)

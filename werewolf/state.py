@@ -18,8 +18,10 @@ from .cast import Identity, Team, team_of
 from .config import GameConfig, parse_config
 from .errors import GameStateError, UnknownSeatError
 from .records import replace
+from .win import Outcome, winner
 
 __all__ = [
+    "NIGHT_PHASES",
     "Cause",
     "Check",
     "Death",
@@ -35,6 +37,10 @@ __all__ = [
 class Phase(StrEnum):
     """The phase roles of the workflow, in the order a day may use them."""
 
+    CUPID = "cupid-link"
+    LOVERS = "lovers-told"
+    GUARD = "guard-protect"
+    DOCTOR = "doctor-protect"
     WOLF_NIGHT = "wolf-night"
     WITCH = "witch-action"
     SEER = "seer-check"
@@ -45,6 +51,20 @@ class Phase(StrEnum):
     BID = "floor-bid"  # bidding discussions: who speaks next
     VOTE = "vote"
     GAME_END = "game-end"
+
+
+NIGHT_PHASES = frozenset(
+    {
+        Phase.CUPID,
+        Phase.LOVERS,
+        Phase.GUARD,
+        Phase.DOCTOR,
+        Phase.WOLF_NIGHT,
+        Phase.WITCH,
+        Phase.SEER,
+    }
+)
+"""The phases of a night: the first of them that runs begins the night."""
 
 
 class Stage(StrEnum):
@@ -62,12 +82,7 @@ class Cause(StrEnum):
     POISON = "poison"
     EXILE = "exile"
     SHOT = "shot"
-
-
-class Outcome(StrEnum):
-    WOLVES = "wolves"
-    GOOD = "good"
-    DRAW = "draw"
+    LOVE = "heartbreak"  # a lover dies when the other does (殉情)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +123,14 @@ class GameState:
     pk: tuple[int, ...] = ()
     checks: tuple[Check, ...] = ()
     exiles: tuple[tuple[int, int | None], ...] = ()  # (day, exiled seat or None)
+    dawn_died: tuple[int, ...] = ()  # who died at the latest dawn
+    guarded: int | None = None  # tonight's guarded seat
+    last_guarded: int | None = None  # last night's, which the guard may not repeat
+    protected: int | None = None  # tonight's doctor protection
+    last_protected: int | None = None
+    lovers: tuple[int, ...] = ()  # the two seats cupid linked, sorted
+    idiot_revealed: bool = False
+    skipped: tuple[tuple[str, int], ...] = ()  # (phase, seat) not run: the game was decided
     winner: Outcome | None = None
     ended: bool = False
 
@@ -147,6 +170,31 @@ class GameState:
 
     def is_alive(self, seat: int) -> bool:
         return seat in self.alive
+
+    @property
+    def tonight(self) -> int:
+        """The night being played, or the one about to begin."""
+        return self.night if self.stage is Stage.NIGHT else self.night + 1
+
+    @property
+    def guarded_before(self) -> int | None:
+        """Whom the guard protected the night before tonight (tonight may not have begun)."""
+        return self.last_guarded if self.stage is Stage.NIGHT else self.guarded
+
+    @property
+    def protected_before(self) -> int | None:
+        """Whom the doctor protected the night before tonight."""
+        return self.last_protected if self.stage is Stage.NIGHT else self.protected
+
+    @property
+    def idiot(self) -> int | None:
+        return self.seat_of(Identity.IDIOT)
+
+    def partner(self, seat: int) -> int | None:
+        """The other lover of a lover, else None."""
+        if seat in self.lovers:
+            return next(s for s in self.lovers if s != seat)
+        return None
 
     def cause_of_death(self, seat: int) -> Cause | None:
         for death in self.deaths:
@@ -191,51 +239,88 @@ def _parse_start(meta: dict[str, Any]) -> GameState:
     )
 
 
-def _kill(state: GameState, deaths: list[Death]) -> GameState:
-    """Apply a batch of deaths and the win check that follows every batch."""
-    from .rules import winner  # rules reads GameState; imported here to avoid a cycle
-
-    alive = state.alive - {d.seat for d in deaths}
+def _kill(state: GameState, deaths: list[Death]) -> tuple[GameState, list[Death]]:
+    """Apply a batch of deaths (with the lovers who die of heartbreak at once) and the win
+    check that follows every batch; returns the state and the whole batch."""
+    dying = {d.seat for d in deaths}
+    for death in list(deaths):
+        partner = state.partner(death.seat)
+        if partner is not None and partner in state.alive and partner not in dying:
+            deaths.append(Death(partner, death.day, Cause.LOVE))
+            dying.add(partner)
+    alive = state.alive - dying
     state = replace(state, alive=alive, deaths=state.deaths + tuple(deaths))
-    return replace(state, winner=winner(state))
+    return replace(state, winner=winner(state)), deaths
 
 
-def _after_deaths(state: GameState, deaths: list[Death], *, last_words: bool) -> GameState:
+def _shoots(state: GameState, death: Death) -> bool:
+    if state.identity(death.seat) is not Identity.HUNTER or state.hunter_fired:
+        return False
+    if death.cause is Cause.LOVE:
+        return state.config.heartbroken_hunter_shoots
+    return death.cause in (Cause.WOLF, Cause.EXILE)
+
+
+def _after_deaths(
+    state: GameState, deaths: list[Death], *, last_words: tuple[int, ...]
+) -> GameState:
     """Who shoots and who speaks after a batch of deaths, unless the game is decided."""
-    if state.winner is not None:
-        return replace(state, hunter_due=None, last_words_due=())
+    if state.winner is not None:  # the game ends at once: note what the deaths would have led to
+        skipped = [(Phase.HUNTER.value, d.seat) for d in deaths if _shoots(state, d)]
+        skipped += [(Phase.LAST_WORDS.value, s) for s in (*state.last_words_due, *last_words)]
+        return replace(
+            state, hunter_due=None, last_words_due=(), skipped=state.skipped + tuple(skipped)
+        )
     hunter_due = state.hunter_due
     for death in deaths:
-        if (
-            state.identity(death.seat) is Identity.HUNTER
-            and death.cause in (Cause.WOLF, Cause.EXILE)
-            and not state.hunter_fired
-        ):
+        if _shoots(state, death):
             hunter_due = death.seat
-    speakers = tuple(sorted(d.seat for d in deaths)) if last_words else ()
-    return replace(state, hunter_due=hunter_due, last_words_due=state.last_words_due + speakers)
+    return replace(
+        state, hunter_due=hunter_due, last_words_due=state.last_words_due + tuple(last_words)
+    )
+
+
+def _begin_night(state: GameState) -> GameState:
+    return replace(
+        state,
+        night=state.night + 1,
+        stage=Stage.NIGHT,
+        acted=frozenset(),
+        wolf_target=None,
+        saved=None,
+        poisoned=None,
+        last_guarded=state.guarded,
+        guarded=None,
+        last_protected=state.protected,
+        protected=None,
+        spoken=(),
+        pk=(),
+    )
 
 
 def evolve(state: GameState, phase: str, diff: dict[str, Any]) -> GameState:
     """Apply one phase event's diff. Pure and total over well-formed diffs."""
+    if phase in NIGHT_PHASES:
+        if state.stage is not Stage.NIGHT:  # the first night phase that runs begins it
+            state = _begin_night(state)
+        return _night_action(replace(state, acted=state.acted | {phase}), phase, diff)
+    return _day_event(state, phase, diff)
+
+
+def _night_action(state: GameState, phase: str, diff: dict[str, Any]) -> GameState:
     if phase == Phase.WOLF_NIGHT:
-        return replace(
-            state,
-            night=state.night + 1,
-            stage=Stage.NIGHT,
-            acted=frozenset({Phase.WOLF_NIGHT.value}),
-            wolf_target=diff.get("target"),
-            saved=None,
-            poisoned=None,
-            spoken=(),
-            pk=(),
-        )
+        return replace(state, wolf_target=diff.get("target"))
+    if phase == Phase.GUARD:
+        return replace(state, guarded=diff.get("target"))
+    if phase == Phase.DOCTOR:
+        return replace(state, protected=diff.get("target"))
+    if phase == Phase.CUPID:
+        return replace(state, lovers=tuple(sorted(int(s) for s in diff["lovers"])))
     if phase == Phase.WITCH:
         save = bool(diff.get("save"))
         poisoned = diff.get("poison")
         return replace(
             state,
-            acted=state.acted | {Phase.WITCH.value},
             saved=state.wolf_target if save else None,
             poisoned=poisoned,
             antidote=state.antidote and not save,
@@ -243,22 +328,31 @@ def evolve(state: GameState, phase: str, diff: dict[str, Any]) -> GameState:
         )
     if phase == Phase.SEER:
         check = Check(state.night, int(diff["target"]), bool(diff["wolf"]))
-        return replace(state, acted=state.acted | {Phase.SEER.value}, checks=(*state.checks, check))
+        return replace(state, checks=(*state.checks, check))
+    return state  # lovers-told only tells
+
+
+def _night_cause(state: GameState, seat: int) -> Cause:
+    if seat == state.poisoned:
+        return Cause.POISON
+    return Cause.WOLF if seat == state.wolf_target else Cause.LOVE
+
+
+def _day_event(state: GameState, phase: str, diff: dict[str, Any]) -> GameState:
     if phase == Phase.DAWN:
-        deaths = [
-            Death(s, state.night, Cause.POISON if s == state.poisoned else Cause.WOLF)
-            for s in diff.get("died", [])
-        ]
-        state = replace(state, stage=Stage.MORNING, spoken=(), pk=())
-        state = _kill(state, deaths)
-        return _after_deaths(state, deaths, last_words=state.night == 1)
+        died = tuple(int(s) for s in diff.get("died", []))
+        deaths = [Death(s, state.night, _night_cause(state, s)) for s in died]
+        state = replace(state, stage=Stage.MORNING, spoken=(), pk=(), dawn_died=died)
+        state, deaths = _kill(state, deaths)
+        words = tuple(sorted(d.seat for d in deaths)) if state.night == 1 else ()
+        return _after_deaths(state, deaths, last_words=words)
     if phase == Phase.HUNTER:
         state = replace(state, hunter_due=None, hunter_fired=True)
         target = diff.get("target")
         if target is None:
             return state
-        state = _kill(state, [Death(int(target), state.night, Cause.SHOT)])
-        return _after_deaths(state, [], last_words=False)
+        state, deaths = _kill(state, [Death(int(target), state.night, Cause.SHOT)])
+        return _after_deaths(state, deaths[1:], last_words=())
     if phase == Phase.LAST_WORDS:
         speaker = int(diff["speaker"])
         return replace(state, last_words_due=tuple(s for s in state.last_words_due if s != speaker))
@@ -277,9 +371,10 @@ def evolve(state: GameState, phase: str, diff: dict[str, Any]) -> GameState:
         state = replace(state, stage=Stage.EVENING, exiles=(*state.exiles, (state.night, exiled)))
         if exiled is None:
             return state
-        deaths = [Death(int(exiled), state.night, Cause.EXILE)]
-        state = _kill(state, deaths)
-        return _after_deaths(state, deaths, last_words=True)
+        if exiled == state.idiot and not state.idiot_revealed:
+            return replace(state, idiot_revealed=True)  # he shows his card and lives on
+        state, deaths = _kill(state, [Death(int(exiled), state.night, Cause.EXILE)])
+        return _after_deaths(state, deaths, last_words=(int(exiled),))
     if phase == Phase.GAME_END:
         return replace(state, winner=Outcome(diff["winner"]), ended=True, stage=Stage.OVER)
     return state  # events of other kinds (seat swaps, notes) do not change the game

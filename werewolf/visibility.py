@@ -75,10 +75,13 @@ def _public_deaths(observation: Observation) -> list[int]:
     diff = observation.diff
     if observation.phase == Phase.DAWN:
         return [int(s) for s in diff.get("died", [])]
+    # a lover who dies of heartbreak by day is named in the vote or the shot
+    broken = [int(s) for s in diff.get("heartbroken", [])]
     if observation.phase == Phase.VOTE and diff.get("exiled") is not None:
-        return [int(diff["exiled"])]
+        # an idiot who shows his card is exiled but stays alive
+        return [] if diff.get("revealed") is not None else [int(diff["exiled"]), *broken]
     if observation.phase == Phase.HUNTER and diff.get("target") is not None:
-        return [int(diff["target"])]
+        return [int(diff["target"]), *broken]
     return []
 
 

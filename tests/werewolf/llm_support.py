@@ -22,6 +22,7 @@ from typing import Any
 
 from pulse_core import Event, EventStore, MemoryEventStore, SQLiteEventStore, WorkflowRule
 from tests.openai_server import TEST_API_KEY, JSONContent, OpenAIServer, Reply, ToolCall
+from werewolf.config import GameConfig
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.lineup import SeatSpec
 from werewolf.players import SpecSeating, seating_from_specs
@@ -167,6 +168,7 @@ def play(
     *,
     seed: int = 1,
     store_path: Path | None = None,
+    config: GameConfig | None = None,
     **seating_options: Any,
 ) -> Played:
     """Start and run one game (on SQLite at ``store_path``, else in memory); the chain as
@@ -176,7 +178,7 @@ def play(
     try:
         rule = WorkflowRule(werewolf_workflow(seating), store)
         players = [specs[s].public() for s in sorted(specs)]
-        game = start_game(rule, seed=seed, players=players)
+        game = start_game(rule, seed=seed, config=config, players=players)
 
         async def run() -> str:
             try:

@@ -14,12 +14,13 @@ import pytest
 from pulse_core import Event, MemoryEventStore, WorkflowRule
 from tests.oracle import check_log
 from werewolf.cast import Identity, team_of
-from werewolf.config import GameConfig, parse_config, rules_text
+from werewolf.config import GameConfig, parse_config
 from werewolf.decisions import Choice, DecisionKind, Request
 from werewolf.game import fold_chain, start_game, werewolf_workflow
 from werewolf.players import mock_seating
 from werewolf.players.schema import decision_tool
 from werewolf.rules import BIDS, floor_winner
+from werewolf.ruletext import rules_text
 from werewolf.state import GameState, Stage
 from werewolf.visibility import view
 

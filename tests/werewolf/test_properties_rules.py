@@ -109,15 +109,25 @@ def test_the_cast_is_fixed_and_roles_never_change(game: PlayedGame) -> None:
 @given(game=games())
 @checks_game
 def test_nights_and_days_alternate(game: PlayedGame) -> None:
-    """Night N (wolves, witch, seer, dawn, in that order) then day N, from night 1 on."""
-    night_order = ["wolf-night", "witch-action", "seer-check", "dawn"]
+    """Night N (cupid and the lovers on night 1, guard, doctor, wolves, witch, seer, dawn,
+    in that order) then day N, from night 1 on; the first night phase begins the night."""
+    night_order = [
+        "cupid-link",
+        "lovers-told",
+        "guard-protect",
+        "doctor-protect",
+        "wolf-night",
+        "witch-action",
+        "seer-check",
+        "dawn",
+    ]
     night, at = 0, len(night_order)  # `at`: position in the night, past the end by day
     for e in game.chain[1:]:
         day = e.meta["day"]
-        if e.role == "wolf-night":
-            assert at == len(night_order), "a night began before the last one dawned"
+        if e.role in night_order and at == len(night_order):  # a night begins
+            assert e.role != "dawn", "a dawn without a night"
             assert day == night + 1
-            night, at = day, 1
+            night, at = day, night_order.index(e.role) + 1
         elif e.role in night_order:
             position = night_order.index(e.role)
             assert at <= position < len(night_order), f"{e.role} out of the night's order"
@@ -126,7 +136,11 @@ def test_nights_and_days_alternate(game: PlayedGame) -> None:
         else:
             assert at == len(night_order), f"{e.role} during the night"
             assert day == night
-    assert game.chain[1].role == "wolf-night"
+        if e.role in ("cupid-link", "lovers-told"):
+            assert day == 1
+    assert game.chain[1].role in night_order[:-1]
+    wolves = [e for e in game.chain if e.role == "wolf-night"]
+    assert len(wolves) == len([e for e in game.chain if e.role == "dawn"])
 
 
 @GAMES

@@ -53,6 +53,7 @@ ROOT = Path(__file__).resolve().parents[2]
 REPLAYS = ROOT / "replays"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SAMPLES = ("good-win", "wolf-win", "pk-and-hunter", "unruly-seat")
+BOARD_SAMPLES = ("guard-12", "idiot-12", "cupid-10", "seer-doctor-8")
 
 
 def _script(name: str) -> ModuleType:
@@ -72,7 +73,9 @@ def make_replays() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def logs() -> dict[str, GameLog]:
-    return {name: load_replay_file(REPLAYS / f"{name}.jsonl") for name in SAMPLES}
+    return {
+        name: load_replay_file(REPLAYS / f"{name}.jsonl") for name in (*SAMPLES, *BOARD_SAMPLES)
+    }
 
 
 def _without_code_rev(text: str) -> list[dict[str, Any]]:
@@ -85,7 +88,8 @@ def _without_code_rev(text: str) -> list[dict[str, Any]]:
 # -- samples and goldens ---------------------------------------------------------------------
 def test_sample_replays_and_goldens_regenerate_identically(make_replays: ModuleType) -> None:
     files: dict[Path, str] = make_replays.build_samples()
-    assert {p.name for p in files if p.suffix == ".jsonl"} == {f"{n}.jsonl" for n in SAMPLES}
+    names = {f"{n}.jsonl" for n in (*SAMPLES, *BOARD_SAMPLES)}
+    assert {p.name for p in files if p.suffix == ".jsonl"} == names
     stale = []
     for path, text in files.items():
         on_disk = path.read_text(encoding="utf-8")
@@ -99,7 +103,7 @@ def test_sample_replays_and_goldens_regenerate_identically(make_replays: ModuleT
     assert not stale, f"run scripts/make_replays.py and review the diff: {stale}"
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", [*SAMPLES, *BOARD_SAMPLES])
 def test_golden_god_public_and_seat_views(name: str, logs: dict[str, GameLog]) -> None:
     golden = sorted(GOLDEN.glob(f"{name}.*.txt"))
     assert len(golden) == 3  # the god view, the public view and one seat's view
@@ -123,6 +127,20 @@ def test_samples_show_what_they_are_for(logs: dict[str, GameLog]) -> None:
     assert "reveals his card and shoots" in god
 
 
+def test_board_samples_show_their_identity_at_work(logs: dict[str, GameLog]) -> None:
+    guard = replay_text(logs["guard-12"], width=80)
+    assert "The guard (" in guard
+    idiot = logs["idiot-12"]
+    assert any(e.role == "vote" and e.meta["diff"].get("revealed") for e in idiot.chain)
+    assert "reveals the idiot card" in replay_text(idiot, ViewSpec(ViewKind.PUBLIC), width=80)
+    cupid = replay_text(logs["cupid-10"], ViewSpec(ViewKind.PUBLIC), width=80)
+    assert "dies of heartbreak" in cupid
+    assert "links" not in cupid  # the link is cupid's secret
+    doctor = logs["seer-doctor-8"]
+    assert doctor.state.config.win_rule == "parity"
+    assert "The doctor (" in replay_text(doctor, width=80)
+
+
 def test_every_replay_file_loads_and_renders_in_every_view() -> None:
     files = sorted(REPLAYS.rglob("*.jsonl"))  # archived older files too
     assert len(files) >= len(SAMPLES)
@@ -143,12 +161,12 @@ def _entries(log: GameLog, spec: ViewSpec) -> list[Any]:
     return [entry for event in log.chain for entry in stream.feed(event)]
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", [*SAMPLES, *BOARD_SAMPLES])
 def test_seat_view_is_exactly_what_visibility_gives_the_seat(
     name: str, logs: dict[str, GameLog]
 ) -> None:
     log = logs[name]
-    for seat in range(1, 10):
+    for seat in range(1, len(log.state.identities) + 1):
         seen = view(list(log.chain), seat)
         entries = _entries(log, ViewSpec.of_seat(seat))
         assert [(e.version, e.phase, e.diff, e.detail) for e in entries] == [
@@ -295,7 +313,8 @@ def test_the_schema_names_every_event_kind() -> None:
     assert "werewolf.vote" in kinds
     assert "werewolf.__error__" in kinds
     assert "werewolf.seat-swap" in kinds
-    assert len(kinds) == 14  # floor-bid: bidding discussions
+    assert "werewolf.guard-protect" in kinds
+    assert len(kinds) == 18  # floor-bid: bidding discussions; 4 of the new identities
 
 
 @pytest.mark.parametrize(

@@ -87,8 +87,8 @@ def test_seat_and_public_files_hold_only_their_view(path: Path) -> None:
     god_page = replay_html(log)
     assert hidden_texts(log, None), "the sample has private text to look for"
     assert all(in_file(t, god_page) for t in hidden_texts(log, None))
-    views = [ViewSpec(ViewKind.PUBLIC), *(ViewSpec.of_seat(s) for s in range(1, 10))]
     deal = [c["identity"] for c in page_data(log)["cast"]]
+    views = [ViewSpec(ViewKind.PUBLIC), *(ViewSpec.of_seat(s) for s in range(1, len(deal) + 1))]
     for spec in views:
         page = replay_html(log, spec)
         data = embedded(page)
@@ -110,11 +110,22 @@ def test_seat_and_public_files_hold_only_their_view(path: Path) -> None:
         # and the entries are exactly the view's: private phases only for their audience
         phases = {e["phase"] for e in data["entries"]}
         if spec.seat is None:
-            assert not phases & {"wolf-night", "witch-action", "seer-check"}
+            assert not phases & {
+                "wolf-night",
+                "witch-action",
+                "seer-check",
+                "guard-protect",
+                "doctor-protect",
+                "cupid-link",
+                "lovers-told",
+            }
         else:
             identity = deal[spec.seat - 1]
             assert ("wolf-night" in phases) == (identity == "werewolf")
             assert ("seer-check" in phases) == (identity == "seer")
+            assert ("guard-protect" in phases) == (identity == "guard")
+            assert ("doctor-protect" in phases) == (identity == "doctor")
+            assert ("cupid-link" in phases) == (identity == "cupid")
 
 
 @dataclass(frozen=True)

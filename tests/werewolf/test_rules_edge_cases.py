@@ -203,7 +203,7 @@ def test_without_empty_kill_a_split_still_kills() -> None:
 
 
 def test_the_split_rule_is_what_the_players_are_told() -> None:
-    from werewolf.config import rules_text
+    from werewolf.ruletext import rules_text
 
     assert "nobody dies" in rules_text(GameConfig())
     assert "the most-proposed seat dies (a tie kills nobody)" in rules_text(

@@ -47,6 +47,7 @@ from ..argtypes import (
     whole_number,
     width,
 )
+from ..boards import BOARDS, board_config, with_board
 from ..config import GameConfig, parse_config
 from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
@@ -125,10 +126,11 @@ def _new_run(
     prices = dict(roster.prices) if roster else {}
     budget = roster.budget if roster else ArenaBudget()
     seating: tuple[str, ...] | None = None
+    config = _run_config(args)
     if lineup is not None:
         if args.players:
             raise ConfigError([("--lineup", "a lineup names its players: leave out --players")])
-        players, seating = _lineup_players(lineup, 9)
+        players, seating = _lineup_players(lineup, config.seats)
         prices |= lineup.prices
         if lineup.budget.tokens is not None:
             budget = _budget(budget, tokens=lineup.budget.tokens)
@@ -140,7 +142,6 @@ def _new_run(
         schedule = Schedule(
             args.schedule or ("head-to-head" if len(players) == 2 else "round-robin")
         )
-    config = _run_config(args)
     if getattr(args, "beliefs", False) or (lineup is not None and lineup.beliefs):
         config = config.model_copy(update={"beliefs": True})
     fields: dict[str, Any] = {
@@ -155,19 +156,21 @@ def _new_run(
         "created_ms": time.time_ns() // 1_000_000 if created_ms is None else created_ms,
         "games": 1,
     }
-    unit = max(1, balance_unit(schedule, len(players), len(seating) if seating else 9))
+    unit = max(1, balance_unit(schedule, len(players), config.seats))
     fields["games"] = args.games or games or unit * math.ceil(60 / unit)
     return make_run(**fields)
 
 
 def _run_config(args: argparse.Namespace) -> GameConfig:
-    """``--config FILE``: the rules every game of the run plays (the default board else)."""
+    """``--board NAME`` and ``--config FILE``: the rules every game of the run plays (the
+    file's fields over the board's; the default board else)."""
+    board = getattr(args, "board", None)  # the baseline command has neither
     if getattr(args, "config", None) is None:
-        return GameConfig()
+        return board_config(board, "--board") if board else GameConfig()
     data = read_document(args.config)
     if not isinstance(data, dict):
         raise ConfigError([(str(args.config), "must hold a table of config fields")])
-    return parse_config(data)
+    return parse_config(with_board(data, board))
 
 
 def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
@@ -629,6 +632,9 @@ def add_arena(subparsers: Any) -> None:
         help="head-to-head (2 players) or round-robin (default by player count)",
     )
     run.add_argument("--seed", type=whole_number, metavar="N", help="the run seed (default 0)")
+    run.add_argument(
+        "--board", choices=list(BOARDS), help="the board every game plays (default standard-9)"
+    )
     run.add_argument(
         "--beliefs",
         action="store_true",

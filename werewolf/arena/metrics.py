@@ -61,6 +61,7 @@ __all__ = [
 ]
 
 ROLES = (Identity.WEREWOLF, Identity.SEER, Identity.WITCH, Identity.HUNTER, Identity.VILLAGER)
+"""The roles every report lists; the other identities are listed when a run deals them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,8 +321,10 @@ def _player(
         for team in Team
     }
     roles = {}
-    for role in ROLES:
+    for role in (*ROLES, *(i for i in Identity if i not in ROLES)):
         held = [s for s in seats if s.identity is role]
+        if not held and role not in ROLES:
+            continue
         roles[role.value] = RoleMetrics(
             len(held),
             wilson(sum(s.won for s in held), len(held)),

@@ -23,8 +23,8 @@ from rich.text import Text
 from ..cast import Identity
 from ..errors import ConfigError
 from ..pricing import bundled_prices
-from .intervals import NONE, Estimate
-from .metrics import ROLES, PlayerMetrics, TournamentMetrics
+from .intervals import NONE, Estimate, wilson
+from .metrics import ROLES, PlayerMetrics, RoleMetrics, TournamentMetrics
 from .results import RunGames
 from .spec import RunSpec
 
@@ -90,9 +90,17 @@ class _Section:
     note: str = ""
 
 
+def _role(player: PlayerMetrics, role: str) -> RoleMetrics:
+    held = player.roles.get(role)
+    return held if held is not None else RoleMetrics(0, wilson(0, 0), wilson(0, 0))
+
+
 def _sections(report: Report) -> list[_Section]:
     m = report.metrics
     ranked = report.ranked()
+    # the five roles of the nine-player board, then any other identity the run dealt
+    roles = [r.value for r in ROLES]
+    roles += sorted({r for p in ranked for r in p.roles} - set(roles))
     sections = [
         _Section(
             "Leaderboard (win rates in %, 95% intervals in brackets)",
@@ -124,13 +132,13 @@ def _sections(report: Report) -> list[_Section]:
         ),
         _Section(
             "Win rate by role",
-            ("Player", *(r.value for r in ROLES)),
-            [(p.name, *(_pct(p.roles[r.value].win) for r in ROLES)) for p in ranked],
+            ("Player", *roles),
+            [(p.name, *(_pct(_role(p, r).win) for r in roles)) for p in ranked],
         ),
         _Section(
             "Survival by role",
-            ("Player", *(r.value for r in ROLES)),
-            [(p.name, *(_pct(p.roles[r.value].survival) for r in ROLES)) for p in ranked],
+            ("Player", *roles),
+            [(p.name, *(_pct(_role(p, r).survival) for r in roles)) for p in ranked],
         ),
         _Section(
             "Judgement",

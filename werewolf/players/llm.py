@@ -228,6 +228,7 @@ class LLMPlayer:
             tools = (
                 stable_tools(
                     self.lang,
+                    frozenset(config.identities),
                     bidding=config.discussion is Discussion.BIDDING,
                     beliefs=config.beliefs,
                 )

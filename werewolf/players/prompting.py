@@ -33,9 +33,10 @@ from typing import Any
 
 from pulse_core.template import render
 
-from ..config import GameConfig, rules_text
+from ..config import GameConfig
 from ..decisions import DecisionKind, Request
 from ..errors import ConfigError
+from ..ruletext import rules_text
 from ..text import one_line, visible
 from ..visibility import Observation, SeatView
 from .random_player import decision_rng
@@ -69,11 +70,23 @@ TOOL_NAMES: Mapping[DecisionKind, str] = {
     DecisionKind.HUNTER: "hunter_shot",
     DecisionKind.VOTE: "vote",
     DecisionKind.WITCH: "witch_action",
+    DecisionKind.GUARD: "guard_protect",
+    DecisionKind.DOCTOR: "doctor_protect",
+    DecisionKind.CUPID: "cupid_link",
     DecisionKind.BID: "bid",
 }
 _NIGHT_KINDS = frozenset(
-    {DecisionKind.WOLF_TALK, DecisionKind.WOLF_KILL, DecisionKind.WITCH, DecisionKind.SEER}
+    {
+        DecisionKind.WOLF_TALK,
+        DecisionKind.WOLF_KILL,
+        DecisionKind.WITCH,
+        DecisionKind.SEER,
+        DecisionKind.GUARD,
+        DecisionKind.DOCTOR,
+        DecisionKind.CUPID,
+    }
 )
+_CORE_FILES = frozenset({"system.txt", "decision.txt", "phrases.txt"})
 _DELIMITER_RUN = re.compile(r"<{3,}|>{3,}")
 
 
@@ -126,11 +139,13 @@ def prompt_set(lang: str) -> PromptSet:
     def read(name: str) -> str:
         return (folder / name).read_text(encoding="utf-8")
 
+    phrases = _parse_phrases(read("phrases.txt"), f"prompts/{lang}/phrases.txt")
+    # one more file per identity beyond the nine-player board (guard.txt, cupid.txt, ...)
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".txt") and entry.name not in _CORE_FILES:
+            phrases |= _parse_phrases(read(entry.name), f"prompts/{lang}/{entry.name}")
     return PromptSet(
-        lang=lang,
-        system=read("system.txt"),
-        decision=read("decision.txt"),
-        phrases=_parse_phrases(read("phrases.txt"), f"prompts/{lang}/phrases.txt"),
+        lang=lang, system=read("system.txt"), decision=read("decision.txt"), phrases=phrases
     )
 
 
@@ -269,9 +284,16 @@ def _observation(ps: PromptSet, names: Sequence[str], obs: Observation) -> str |
     if obs.phase == "hunter-shot":
         if d.get("target") is None:
             return ps.say("obs.hunter.kept", day=day)
-        return ps.say(
-            "obs.hunter.shot", day=day, shooter=seat(d.get("shooter")), target=seat(d["target"])
-        ) + _revealed(ps, names, detail)
+        return (
+            ps.say(
+                "obs.hunter.shot", day=day, shooter=seat(d.get("shooter")), target=seat(d["target"])
+            )
+            + _revealed(ps, names, detail)
+            + _heartbreak(ps, names, d)
+        )
+    identity_line = _identity_observation(ps, names, obs)
+    if identity_line is not None:
+        return identity_line
     if obs.phase == "floor-bid":
         bids = ps.say("list.sep").join(f"{seat(s)} {b}" for s, b in detail.get("bids", []))
         return ps.say(
@@ -302,9 +324,42 @@ def _observation(ps: PromptSet, names: Sequence[str], obs: Observation) -> str |
             lines.append(ps.say("obs.vote.tie", seats=_seats(ps, names, d["pk"])))
         elif d.get("exiled") is not None:
             lines.append(ps.say("obs.vote.exiled", seat=seat(d["exiled"])))
+            if d.get("revealed") is not None:
+                lines.append(ps.say("obs.idiot.revealed", seat=seat(d["revealed"])))
         else:
             lines.append(ps.say("obs.vote.nobody"))
-        return " ".join(lines) + _revealed(ps, names, detail)
+        return " ".join(lines) + _revealed(ps, names, detail) + _heartbreak(ps, names, d)
+    return None
+
+
+def _heartbreak(ps: PromptSet, names: Sequence[str], diff: Mapping[str, Any]) -> str:
+    broken = diff.get("heartbroken") or []
+    return " " + ps.say("obs.heartbroken", seats=_seats(ps, names, broken)) if broken else ""
+
+
+def _identity_observation(ps: PromptSet, names: Sequence[str], obs: Observation) -> str | None:
+    """The night events of the guard, the doctor, cupid and the lovers, as text."""
+    d, day = obs.diff, obs.day
+
+    def seat(s: int | None) -> str:
+        return seat_label(ps, names, s)
+
+    if obs.phase in ("guard-protect", "doctor-protect"):
+        key = "obs.guard" if obs.phase == "guard-protect" else "obs.doctor"
+        return ps.say(key, day=day, target=seat(d.get("target")))
+    if obs.phase == "cupid-link":
+        a, b = d["lovers"]
+        return ps.say("obs.cupid", day=day, a=seat(a), b=seat(b))
+    if obs.phase == "lovers-told":
+        a, b = d["lovers"]
+        lines = [ps.say("obs.lovers", day=day, a=seat(a), b=seat(b))]
+        shown = obs.detail.get("identities")
+        if shown:
+            ia, ib = (ps.say(f"identity.{i}") for i in shown)
+            lines.append(ps.say("obs.lovers.identities", a=seat(a), b=seat(b), ia=ia, ib=ib))
+            if (shown[0] == "werewolf") != (shown[1] == "werewolf"):
+                lines.append(ps.say("obs.lovers.third"))
+        return " ".join(lines)
     return None
 
 
@@ -372,6 +427,16 @@ def task_lines(request: Request, lang: str, *, for_model: bool = True) -> list[s
         lines += _witch_task(ps, request, night, for_model=for_model)
     elif kind is DecisionKind.SEER:
         lines.append(ps.say("task.seer", night=night))
+    elif kind in (DecisionKind.GUARD, DecisionKind.DOCTOR):
+        lines.append(ps.say(f"task.{kind.value}", night=night))
+        if ctx.get("last") is not None:
+            lines.append(ps.say(f"task.{kind.value}.last", seat=seat(ctx["last"])))
+    elif kind is DecisionKind.CUPID:
+        first = ctx.get("first")
+        if first is None:
+            lines.append(ps.say("task.cupid.a", night=night))
+        else:
+            lines.append(ps.say("task.cupid.b", night=night, first=seat(first)))
     elif kind is DecisionKind.HUNTER:
         lines.append(ps.say("task.hunter"))
     elif kind is DecisionKind.SPEECH:

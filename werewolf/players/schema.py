@@ -30,6 +30,7 @@ from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
+from ..cast import Identity
 from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, DecisionKind, Request, Speech, WitchChoice
 from .prompting import TOOL_NAMES, PromptSet, option_order, options_text, prompt_set, tool_name
 
@@ -154,15 +155,29 @@ def decision_tool(request: Request, lang: str, *, stable: bool = False) -> Decis
     return DecisionTool(name, ps.say(f"tool.{name}"), model, kind)
 
 
+# the tools only a deck holding their identity needs: a board without them offers none
+_IDENTITY_TOOLS = {
+    "guard_protect": Identity.GUARD,
+    "doctor_protect": Identity.DOCTOR,
+    "cupid_link": Identity.CUPID,
+}
+
+
 @cache
 def stable_tools(
-    lang: str, *, bidding: bool = False, beliefs: bool = False
+    lang: str,
+    deck: frozenset[Identity] = frozenset(),
+    *,
+    bidding: bool = False,
+    beliefs: bool = False,
 ) -> tuple[dict[str, Any], ...]:
     """Every function a seat may be asked to call, the same for the whole game and for every
     seat (the array reveals no card): targets are plain integers, the options are in the
-    request's message. Build the request's ``tools`` from it as it is. A game whose config
-    bids for the floor adds ``bid``; one that asks for beliefs gives ``vote`` a ``beliefs``
-    object (both come from the config, so the array still never changes in a game)."""
+    request's message. Build the request's ``tools`` from it as it is. ``deck`` (the
+    identities dealt) adds the guard's, the doctor's and cupid's tools when the game has
+    them; a game whose config bids for the floor adds ``bid``; one that asks for beliefs
+    gives ``vote`` a ``beliefs`` object (all from the config: the array never changes in a
+    game)."""
     ps = prompt_set(lang)
     reasoning = _reasoning(ps)
     target = (int, Field(ge=0, description=ps.say("field.target.any")))
@@ -198,6 +213,8 @@ def stable_tools(
         }
     tools: list[dict[str, Any]] = []
     for name in dict.fromkeys(TOOL_NAMES.values()):  # one per name, in a fixed order
+        if name in _IDENTITY_TOOLS and _IDENTITY_TOOLS[name] not in deck:
+            continue
         if name == "bid" and not bidding:
             continue
         fields = fields_by_name.get(name, {"reasoning": reasoning, "target": target})

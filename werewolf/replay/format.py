@@ -33,6 +33,7 @@ from ..errors import GameFileError
 
 __all__ = [
     "CONTROL_KINDS",
+    "EVENTS_VERSION",
     "FORMAT_VERSION",
     "KIND_PREFIX",
     "META_MODELS",
@@ -45,6 +46,10 @@ __all__ = [
 FORMAT_VERSION = 2
 """The pulse topic file version this code writes (the header's ``version``); version 1
 files, without chain hashes, are still read."""
+EVENTS_VERSION = 2
+"""The version of what werewolf events hold (the models below). 2 added the guard, doctor,
+cupid and lovers events, the idiot's reveal and heartbreak deaths in the vote and the shot,
+the lovers' win and the referee's record; every version-1 log is a valid version-2 log."""
 KIND_PREFIX = "werewolf."
 """Every event of a werewolf game has a kind starting with this."""
 
@@ -109,7 +114,9 @@ class _PhaseMeta(_Strict):
     attachments: dict[str, str] = Field(
         default_factory=dict,
         description="reasoning/<seat>/<decision> -> object hash of that private reasoning; "
-        "exchange/<seat>/<decision> -> the model exchanges behind it (JSON Lines)",
+        "exchange/<seat>/<decision> -> the model exchanges behind it (JSON Lines); with "
+        "referee_record, offered/<seat>/<decision> -> the legal options of each ask (JSON "
+        "Lines: key and options, or the witch's told/can_save/poison/both)",
     )
 
 
@@ -213,6 +220,9 @@ class DawnMeta(_PhaseMeta):
 class HunterDiff(_Strict):
     shooter: Seat
     target: Seat | None
+    heartbroken: list[Seat] = Field(
+        default_factory=list, description="lovers who died of heartbreak (written when any)"
+    )
 
 
 class HunterMeta(_PhaseMeta):
@@ -266,6 +276,12 @@ class BidMeta(_PhaseMeta):
 class VoteDiff(_Strict):
     exiled: Seat | None
     pk: list[Seat] = Field(description="the tied seats; non-empty: a PK round follows")
+    revealed: Seat | None = Field(
+        None, description="the exiled idiot, who shows his card and lives (written when so)"
+    )
+    heartbroken: list[Seat] = Field(
+        default_factory=list, description="lovers who died of heartbreak (written when any)"
+    )
 
 
 class VoteDetail(_Strict):
@@ -282,19 +298,68 @@ class VoteMeta(_PhaseMeta):
 
 
 class GameEndDiff(_Strict):
-    winner: Literal["wolves", "good", "draw"]
+    winner: Literal["wolves", "good", "draw", "lovers"]
+
+
+class SkippedStep(_Strict):
+    phase: Literal["hunter-shot", "last-words"]
+    seat: Seat
 
 
 class GameEndDetail(_Strict):
     identities: list[Identity] = Field(description="revealed: the identity of each seat")
     reason: str
     alive: list[Seat]
+    skipped: list[SkippedStep] = Field(
+        default_factory=list,
+        description="with referee_record: the shots and last words the deaths that decided "
+        "the game would have led to, not run",
+    )
 
 
 class GameEndMeta(_PhaseMeta):
     phase: Literal["game-end"]
     diff: GameEndDiff
     detail: GameEndDetail
+
+
+# -- the identities beyond the nine-player board ---------------------------------------------
+class ProtectDiff(_Strict):
+    target: Seat | None = Field(description="the protected seat; null: nobody (the guard only)")
+
+
+class GuardMeta(_PhaseMeta):
+    phase: Literal["guard-protect"]
+    diff: ProtectDiff
+    detail: Empty
+
+
+class DoctorMeta(_PhaseMeta):
+    phase: Literal["doctor-protect"]
+    diff: ProtectDiff
+    detail: Empty
+
+
+class LoversDiff(_Strict):
+    lovers: tuple[Seat, Seat] = Field(description="the two lovers, sorted")
+
+
+class CupidMeta(_PhaseMeta):
+    phase: Literal["cupid-link"]
+    diff: LoversDiff
+    detail: Empty
+
+
+class LoversDetail(_Strict):
+    identities: tuple[Identity, Identity] | None = Field(
+        description="the lovers' identities when the config tells them, else null"
+    )
+
+
+class LoversMeta(_PhaseMeta):
+    phase: Literal["lovers-told"]
+    diff: LoversDiff
+    detail: LoversDetail
 
 
 # -- seat swaps (werewolf resume --seat N=KIND) ---------------------------------------------
@@ -336,6 +401,10 @@ class ResumeMeta(BaseModel):
 
 META_MODELS: dict[str, type[BaseModel]] = {
     "werewolf.__start__": StartMeta,
+    "werewolf.cupid-link": CupidMeta,
+    "werewolf.lovers-told": LoversMeta,
+    "werewolf.guard-protect": GuardMeta,
+    "werewolf.doctor-protect": DoctorMeta,
     "werewolf.wolf-night": WolfNightMeta,
     "werewolf.witch-action": WitchMeta,
     "werewolf.seer-check": SeerMeta,
@@ -410,7 +479,8 @@ def replay_schema() -> dict[str, Any]:
         "title": "werewolf replay line",
         "description": (
             "One line of a werewolf replay file (JSON Lines): line 1 is the header, each "
-            f"further line one event. Format version {FORMAT_VERSION}; see "
+            f"further line one event. Format version {FORMAT_VERSION}, events version "
+            f"{EVENTS_VERSION}; see "
             "docs/replay-format.md."
         ),
         **schema,

@@ -34,7 +34,17 @@ __all__ = ["PAGE_DATA_VERSION", "entry_data", "page_data", "viewer_page"]
 
 PAGE_DATA_VERSION = 1
 _MARK = re.compile(r"\{\{(title|style|data|script)\}\}")
-_NIGHT_PHASES = frozenset({"wolf-night", "witch-action", "seer-check"})
+_NIGHT_PHASES = frozenset(
+    {
+        "cupid-link",
+        "lovers-told",
+        "guard-protect",
+        "doctor-protect",
+        "wolf-night",
+        "witch-action",
+        "seer-check",
+    }
+)
 
 
 def _parts(name: str) -> tuple[int, str]:

@@ -25,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..argtypes import is_number
+from ..boards import board_of
 from ..cast import Identity, Team, team_of
 from ..config import GameConfig
 from ..decisions import DecisionKind
@@ -51,13 +52,29 @@ REASONING_STYLE = "dim italic"
 FALLBACK_STYLE = "magenta"
 INDENT = 4
 
-_WINNER_TEXT = {"wolves": "The wolves win", "good": "The good side wins", "draw": "A draw"}
-_NIGHT_PHASES = frozenset({"wolf-night", "witch-action", "seer-check"})
+_WINNER_TEXT = {
+    "wolves": "The wolves win",
+    "good": "The good side wins",
+    "draw": "A draw",
+    "lovers": "Cupid and the lovers win",
+}
+_NIGHT_PHASES = frozenset(
+    {
+        "cupid-link",
+        "lovers-told",
+        "guard-protect",
+        "doctor-protect",
+        "wolf-night",
+        "witch-action",
+        "seer-check",
+    }
+)
 _CAUSES = {
     Cause.WOLF: "killed by wolves, night {n}",
     Cause.POISON: "poisoned, night {n}",
     Cause.EXILE: "exiled, day {n}",
     Cause.SHOT: "shot by the hunter, day {n}",
+    Cause.LOVE: "died of heartbreak, day {n}",
 }
 
 
@@ -72,16 +89,21 @@ SEEN_DIED = "died"
 
 def seen_deaths(entries: Iterable[Entry]) -> dict[int, tuple[str, int]]:
     """Each dead seat's death as the public learned it: ``(how, day)``, ``how`` being
-    ``died`` (at night: no cause), ``exile`` or ``shot``."""
+    ``died`` (at night: no cause), ``exile``, ``shot`` or ``heartbreak`` (a lover who died
+    with the exiled or shot partner). An idiot who showed his card lives: no death."""
     deaths: dict[int, tuple[str, int]] = {}
     for e in entries:
         if e.phase == "dawn":
             for seat in e.diff.get("died", []):
                 deaths[seat] = (SEEN_DIED, e.day)
+        elif e.phase == "vote" and e.diff.get("revealed") is not None:
+            continue
         elif e.phase == "vote" and e.diff.get("exiled") is not None:
             deaths[e.diff["exiled"]] = (Cause.EXILE.value, e.day)
         elif e.phase == "hunter-shot" and e.diff.get("target") is not None:
             deaths[e.diff["target"]] = (Cause.SHOT.value, e.day)
+        for seat in e.diff.get("heartbroken", []):
+            deaths[seat] = (Cause.LOVE.value, e.day)
     return deaths
 
 
@@ -94,7 +116,11 @@ def seen_fates(entries: Iterable[Entry]) -> dict[int, str]:
 def variants_line(config: GameConfig) -> str:
     """The rules in one line: the board and every variant that differs from the default."""
     default = GameConfig()
-    board = "standard nine" if config.identities == default.identities else "custom deck"
+    name = board_of(config)
+    if config.identities == default.identities:
+        board = "standard nine"
+    else:
+        board = f"board {name}" if name is not None else "custom deck"
     changed = [
         f"{name.replace('_', ' ')}: {getattr(config, name)}"
         for name in type(config).model_fields
@@ -345,7 +371,46 @@ class StoryRenderer:
         if target is None:
             return [Text.assemble(who, " keeps his bullet.")]
         shot = Text.assemble(who, " reveals his card and shoots ", self.seat(target), ".")
-        return [shot, *self._revealed(e)]
+        return [shot, *self._revealed(e), *self._heartbreak(e)]
+
+    def _heartbreak(self, e: Entry) -> list[RenderableType]:
+        broken = list(e.diff.get("heartbroken", []))
+        if not broken:
+            return []
+        return [Text.assemble(self.seats(broken), " dies of heartbreak.")]
+
+    def _protect(self, e: Entry, title: str) -> list[RenderableType]:
+        who = Text(title, style="bold")
+        actor = e.audience[0] if e.audience else self.spec.seat
+        if actor:
+            who = Text.assemble(who, " (", self.seat(actor), ")")
+        return [Text.assemble(who, " protects ", self.seat(e.diff.get("target")), ".")]
+
+    def _guard_protect(self, e: Entry) -> list[RenderableType]:
+        return self._protect(e, "The guard")
+
+    def _doctor_protect(self, e: Entry) -> list[RenderableType]:
+        return self._protect(e, "The doctor")
+
+    def _cupid_link(self, e: Entry) -> list[RenderableType]:
+        a, b = e.diff["lovers"]
+        who = Text("Cupid", style="bold")
+        actor = e.audience[0] if e.audience else self.spec.seat
+        if actor:
+            who = Text.assemble(who, " (", self.seat(actor), ")")
+        return [Text.assemble(who, " links ", self.seat(a), " and ", self.seat(b), " as lovers.")]
+
+    def _lovers_told(self, e: Entry) -> list[RenderableType]:
+        a, b = e.diff["lovers"]
+        shown = e.detail.get("identities")
+        if shown and self.spec.kind is ViewKind.SEAT:
+            for seat, identity in zip((a, b), shown, strict=True):
+                self.known.setdefault(seat, Identity(identity))
+        line = Text.assemble(
+            Text("The lovers", style="bold"), " ", self.seat(a), " and ", self.seat(b)
+        )
+        line.append(" learn of each other" + (", with their cards." if shown else "."))
+        return [line]
 
     def _speech_block(self, label: str, e: Entry, decision: str) -> list[RenderableType]:
         speaker = int(e.diff["speaker"])
@@ -380,11 +445,24 @@ class StoryRenderer:
         exiled, pk = e.diff.get("exiled"), list(e.diff.get("pk", []))
         if pk:
             result = Text.assemble("Tie between ", self.seats(pk), ": a PK round follows.")
+        elif e.diff.get("revealed") is not None:
+            idiot = int(e.diff["revealed"])
+            self.known.setdefault(idiot, Identity.IDIOT)  # the reveal shows the card
+            result = Text.assemble(
+                self.seat(idiot), " is exiled, reveals the idiot card and stays alive (no vote)."
+            )
         elif exiled is not None:
             result = Text.assemble(self.seat(exiled), " is exiled.")
         else:
             result = Text("Nobody is exiled.")
-        return [Text(""), table, Text.assemble("→ ", result), *self._revealed(e), *self._beliefs(e)]
+        return [
+            Text(""),
+            table,
+            Text.assemble("→ ", result),
+            *self._revealed(e),
+            *self._heartbreak(e),
+            *self._beliefs(e),
+        ]
 
     def _beliefs(self, e: Entry) -> list[RenderableType]:
         """The god view's belief reports with a vote: who gave each seat what P(wolf); a

@@ -19,6 +19,7 @@ from ...decisions import Answer, Choice, DecisionKind, Request
 from ...errors import ConfigError, GameStateError
 from ...visibility import SeatView
 from ..random_player import decision_rng
+from . import idiot, lovers
 from .beliefs import Mind, infer
 from .grammar import Said, parse_speech
 from .lang import LANGS
@@ -85,8 +86,10 @@ class MockPlayer:
         table = read_table(request.view)
         mind, public = self._minds(table)
         rng = decision_rng(self.game_seed, self.seat, request.key, "mock")
+        request = idiot.spare_the_idiot(request)  # a good voter never exiles a shown idiot
         turn = Turn(request, table, mind, public, self.temper, rng, self.lang)
         answer = handler_for(table.identity, request.kind)(turn)
+        answer = lovers.keep_partner(request.kind, request.view, request.options, answer)
         asked = request.kind is DecisionKind.VOTE and request.context.get("beliefs")
         if asked and isinstance(answer, Choice):  # a belief report rides with the vote
             answer = replace(answer, beliefs=self.beliefs(mind))

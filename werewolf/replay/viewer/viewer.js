@@ -36,6 +36,10 @@
       public_view: "public view", god_view: "god view", seat_n: "seat {0}",
       werewolf: "werewolf", villager: "villager", witch_r: "witch", seer_r: "seer", hunter_r: "hunter",
       guard: "guard", idiot: "idiot", wolves: "wolves", good: "good", games: "games",
+      cupid: "cupid", doctor: "doctor", guard_a: "The guard", doctor_a: "The doctor", protects: "protects",
+      cupid_a: "Cupid", links: "links", and: "and", as_lovers: "as lovers.", lovers_told: "The lovers",
+      learn: "learn of each other", with_cards: "with their cards", heartbreak: "dies of heartbreak.",
+      reveals_idiot: "is exiled, reveals the idiot card and stays alive (no vote).", lovers_win: "Cupid and the lovers win",
     },
     zh: {
       title: "狼人杀", game: "对局 {0}", seed: "种子 {0}", god: "上帝视角", public: "公开视角",
@@ -66,6 +70,10 @@
       public_view: "公开视角", god_view: "上帝视角", seat_n: "{0}号玩家视角",
       werewolf: "狼人", villager: "村民", witch_r: "女巫", seer_r: "预言家", hunter_r: "猎人",
       guard: "守卫", idiot: "白痴", wolves: "狼人阵营", good: "好人阵营", games: "对局列表",
+      cupid: "丘比特", doctor: "医生", guard_a: "守卫", doctor_a: "医生", protects: "守护",
+      cupid_a: "丘比特", links: "连接", and: "和", as_lovers: "为情侣。", lovers_told: "情侣",
+      learn: "互相得知", with_cards: "并知道身份", heartbreak: "殉情。",
+      reveals_idiot: "被放逐，翻开白痴牌免死（此后无投票权）。", lovers_win: "丘比特与情侣胜利",
     },
   };
   const DECISIONS = { witch: "witch_r", seer: "seer_r", hunter: "hunter_d", speech: "speech_d", vote: "vote_d" };
@@ -113,6 +121,8 @@
     for (const e of data.entries.slice(0, limit)) {
       if (e.phase === "hunter-shot") { known[e.diff.shooter] = known[e.diff.shooter] || "hunter"; teams[e.diff.shooter] = teams[e.diff.shooter] || "good"; }
       if (e.phase === "seer-check" && data.view.kind === "seat" && !(e.diff.target in teams)) teams[e.diff.target] = e.diff.wolf ? "wolves" : "good";
+      if (e.phase === "vote" && e.diff.revealed != null) { known[e.diff.revealed] = known[e.diff.revealed] || "idiot"; teams[e.diff.revealed] = teams[e.diff.revealed] || "good"; }
+      if (e.phase === "lovers-told" && data.view.kind === "seat" && e.detail.identities) e.diff.lovers.forEach((s, i) => { known[s] = known[s] || e.detail.identities[i]; teams[s] = teams[s] || (e.detail.identities[i] === "werewolf" ? "wolves" : "good"); });
       if (e.phase === "game-end") (e.detail.identities || []).forEach((id, i) => { known[i + 1] = id; teams[i + 1] = id === "werewolf" ? "wolves" : "good"; });
     }
   }
@@ -121,8 +131,9 @@
     const dead = new Set();
     for (const e of data.entries.slice(0, limit)) {
       if (e.phase === "dawn") (e.diff.died || []).forEach((s) => dead.add(s));
-      if (e.phase === "vote" && e.diff.exiled != null) dead.add(e.diff.exiled);
+      if (e.phase === "vote" && e.diff.exiled != null && e.diff.revealed == null) dead.add(e.diff.exiled);
       if (e.phase === "hunter-shot" && e.diff.target != null) dead.add(e.diff.target);
+      (e.diff.heartbroken || []).forEach((s) => dead.add(s));
     }
     return dead;
   }
@@ -230,6 +241,18 @@
       const verdict = e.diff.wolf ? el("span", { class: "verdict-wolf" }, t("is_wolf")) : el("span", { class: "verdict-good" }, t("is_good"));
       return [[el("div", {}, el("span", { class: "what" }, t("seer")), " ", seer ? chip(seer) : "", " ", t("checks"), " ", chip(e.diff.target), ": ", verdict)], [seer, e.diff.target]];
     },
+    "guard-protect"(e) { return protect(e, t("guard_a")); },
+    "doctor-protect"(e) { return protect(e, t("doctor_a")); },
+    "cupid-link"(e) {
+      const cupid = e.audience ? e.audience[0] : data.view.seat;
+      const [a, b] = e.diff.lovers;
+      return [[el("div", {}, el("span", { class: "what" }, t("cupid_a")), " ", cupid ? chip(cupid) : "", " ", t("links"), " ", chip(a), " ", t("and"), " ", chip(b), " ", t("as_lovers"))], [cupid, a, b]];
+    },
+    "lovers-told"(e) {
+      const [a, b] = e.diff.lovers;
+      const cards = e.detail.identities ? [", ", t("with_cards"), " (", roleName(e.detail.identities[0]), ", ", roleName(e.detail.identities[1]), ")"] : [];
+      return [[el("div", {}, el("span", { class: "what" }, t("lovers_told")), " ", chip(a), " ", t("and"), " ", chip(b), " ", t("learn"), cards, ".")], [a, b]];
+    },
     dawn(e) {
       const died = e.diff.died || [];
       const body = died.length ? [t("died"), ": ", chips(died)] : [t("peaceful")];
@@ -256,21 +279,22 @@
       }
       let result;
       if ((e.diff.pk || []).length) result = [t("tie"), " ", chips(e.diff.pk)];
+      else if (e.diff.revealed != null) result = [chip(e.diff.revealed), " ", t("reveals_idiot")];
       else if (e.diff.exiled != null) result = [chip(e.diff.exiled), " ", t("exiled")];
       else result = [t("nobody_exiled")];
       const title = e.detail.round === 2 ? t("revote", e.day) : t("vote", e.day);
-      const out = [el("div", { class: "what" }, title), el("div", { class: "votes" }, rows), el("div", { class: "result" }, "→ ", result)];
+      const out = [el("div", { class: "what" }, title), el("div", { class: "votes" }, rows), el("div", { class: "result" }, "→ ", result), ...heartbreak(e)];
       out.push(...takeDecisions(e, null, ["vote"]));
       const seats = (e.detail.ballots || []).flat().filter((s) => s != null);
       return [out, seats];
     },
     "hunter-shot"(e) {
       const body = e.diff.target == null ? [t("keeps")] : [t("shoots"), " ", chip(e.diff.target), "."];
-      return [[el("div", {}, el("span", { class: "what" }, t("hunter")), " ", chip(e.diff.shooter), " ", body)], [e.diff.shooter, e.diff.target]];
+      return [[el("div", {}, el("span", { class: "what" }, t("hunter")), " ", chip(e.diff.shooter), " ", body), ...heartbreak(e)], [e.diff.shooter, e.diff.target]];
     },
     "game-end"(e) {
       const winner = e.diff.winner;
-      const text = { wolves: t("wolves_win"), good: t("good_wins") }[winner] || t("draw");
+      const text = { wolves: t("wolves_win"), good: t("good_wins"), lovers: t("lovers_win") }[winner] || t("draw");
       return [[el("div", { class: "what winner-" + winner }, `${t("result")}: ${text}`),
         el("div", {}, e.detail.reason || ""), el("div", {}, t("survivors"), ": ", chips(e.detail.alive || []))], []];
     },
@@ -280,6 +304,14 @@
     __error__(e) { return [[el("div", { class: "what" }, t("error", e.detail.role ?? "?")), el("pre", { class: "text" }, e.note || "")], []]; },
     __resume__() { return [[el("div", { class: "what" }, t("resumed"))], []]; },
   };
+  function protect(e, who) {
+    const actor = e.audience ? e.audience[0] : data.view.seat;
+    return [[el("div", {}, el("span", { class: "what" }, who), " ", actor ? chip(actor) : "", " ", t("protects"), " ", chip(e.diff.target), ".")], [actor, e.diff.target]];
+  }
+  function heartbreak(e) {
+    const broken = e.diff.heartbroken || [];
+    return broken.length ? [el("div", { class: "line" }, chips(broken), " ", t("heartbreak"))] : [];
+  }
   function speech(e, label, kind) {
     const seat = e.diff.speaker;
     const out = [el("div", {}, el("span", { class: "what" }, label), " ", withRole(seat)), el("p", { class: "text" }, e.detail.text)];

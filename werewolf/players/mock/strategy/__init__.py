@@ -15,7 +15,10 @@ from ....cast import Identity
 from ....decisions import Answer, DecisionKind
 from ..turn import Turn
 from .bid import floor_bid
+from .cupid import cupid_link
+from .doctor import doctor_protect
 from .good import good_last_words, good_speech, good_vote
+from .guard import guard_protect
 from .hunter import hunter_shot
 from .seer import seer_check, seer_speech
 from .witch import witch_night
@@ -41,6 +44,9 @@ _HANDLERS: dict[tuple[Identity | None, DecisionKind], Handler] = {
     (Identity.WEREWOLF, DecisionKind.SPEECH): wolf_speech,
     (Identity.WEREWOLF, DecisionKind.LAST_WORDS): partial(wolf_speech, last_words=True),
     (Identity.WEREWOLF, DecisionKind.VOTE): wolf_vote,
+    (None, DecisionKind.GUARD): guard_protect,
+    (None, DecisionKind.DOCTOR): doctor_protect,
+    (None, DecisionKind.CUPID): cupid_link,
 }
 
 

@@ -1,0 +1,41 @@
+"""The idiot (白痴): exiled by the vote, he shows his card and stays alive without a vote
+(he still speaks); the wolves, the poison and the hunter kill him as anyone."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..config import GameConfig
+
+if TYPE_CHECKING:
+    from ..state import GameState
+
+__all__ = ["reveals", "rules_en", "rules_zh"]
+
+
+def reveals(state: GameState, exiled: int | None) -> bool:
+    """True when this exile only reveals the idiot instead of killing him."""
+    return exiled is not None and exiled == state.idiot and not state.idiot_revealed
+
+
+def rules_en(config: GameConfig) -> str:
+    return (
+        "Idiot: when exiled by the vote he reveals his card and stays alive, but never votes "
+        "again (he still speaks); "
+        + (
+            "exiled a second time he dies"
+            if config.idiot_second_exile
+            else "once revealed he can no longer be voted for"
+        )
+        + "; the wolves, the poison and the hunter kill him as anyone"
+        + ("; revealed, he still counts as a living god." if config.idiot_counts_as_god else ".")
+    )
+
+
+def rules_zh(config: GameConfig) -> str:
+    return (
+        "白痴：被放逐时翻牌免死，此后失去投票权（仍可发言）；"
+        + ("再次被放逐则出局" if config.idiot_second_exile else "翻牌后不可再被投票")
+        + "；被狼杀、被毒、被枪杀则正常出局"
+        + ("；翻牌后仍算存活的神。" if config.idiot_counts_as_god else "。")
+    )

@@ -1,0 +1,38 @@
+"""Lovers in the mock: a lover never harms the partner (no vote, kill, poison or shot at
+him) while another choice is legal; the partner comes from the lovers' night-1 event."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...decisions import Answer, Choice, DecisionKind, WitchChoice
+from ...visibility import SeatView
+
+__all__ = ["keep_partner", "partner"]
+
+_HARMFUL = frozenset({DecisionKind.VOTE, DecisionKind.WOLF_KILL, DecisionKind.HUNTER})
+
+
+def partner(view: SeatView) -> int | None:
+    for obs in view.observations:
+        if obs.phase == "lovers-told":
+            pair = [int(s) for s in obs.diff.get("lovers", [])]
+            return next((s for s in pair if s != view.seat), None)
+    return None
+
+
+def keep_partner(
+    kind: DecisionKind, view: SeatView, options: tuple[int | None, ...], answer: Answer
+) -> Answer:
+    mate = partner(view)
+    if mate is None:
+        return answer
+    if isinstance(answer, WitchChoice) and answer.poison == mate:
+        return replace(answer, poison=None, reasoning=answer.reasoning + "; not my lover")
+    if kind in _HARMFUL and isinstance(answer, Choice) and answer.target == mate:
+        others = [o for o in options if o != mate]
+        if not others:
+            return answer
+        pick = None if None in others else others[0]
+        return Choice(pick, reasoning=f"{answer.reasoning}; but never my lover, seat {mate}")
+    return answer

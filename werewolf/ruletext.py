@@ -1,0 +1,271 @@
+"""The rules as players are told them, generated from the config the engine reads.
+
+``rules_text(config, lang)`` writes them in English or Chinese; each identity beyond the
+nine-player board adds its own line from its module in ``werewolf.identities``.
+"""
+
+from __future__ import annotations
+
+from .cast import Identity
+from .config import Discussion, GameConfig, Reveal, SelfSave, TiePolicy, WinRule, WolfSplit
+from .errors import ConfigError
+from .identities import cupid, doctor, guard, idiot
+
+__all__ = ["rules_text"]
+
+# the gods in the order the first line lists them, with their Chinese names
+_GODS = (
+    (Identity.SEER, "预言家"),
+    (Identity.WITCH, "女巫"),
+    (Identity.HUNTER, "猎人"),
+    (Identity.GUARD, "守卫"),
+    (Identity.IDIOT, "白痴"),
+    (Identity.CUPID, "丘比特"),
+    (Identity.DOCTOR, "医生"),
+)
+# identity -> (en line, zh line) for the identities with a module of their own
+_LINES = {
+    Identity.GUARD: (guard.rules_en, guard.rules_zh),
+    Identity.IDIOT: (idiot.rules_en, idiot.rules_zh),
+    Identity.CUPID: (cupid.rules_en, cupid.rules_zh),
+    Identity.DOCTOR: (doctor.rules_en, doctor.rules_zh),
+}
+
+
+def _extra(config: GameConfig, lang: str) -> list[str]:
+    index = 0 if lang == "en" else 1
+    return [lines[index](config) for identity, lines in _LINES.items() if config.has(identity)]
+
+
+def _count(config: GameConfig, identity: Identity) -> int:
+    return sum(1 for i in config.identities if i is identity)
+
+
+def _split_en(config: GameConfig) -> str:
+    if not config.allow_empty_kill:
+        return "if they still disagree after a second round, the most-proposed seat dies"
+    if config.wolf_split is WolfSplit.PLURALITY:
+        return (
+            "if they still disagree after a second round, the most-proposed seat dies "
+            "(a tie kills nobody)"
+        )
+    return "if they still disagree after a second round, nobody dies"
+
+
+def _split_zh(config: GameConfig) -> str:
+    if not config.allow_empty_kill or config.wolf_split is WolfSplit.PLURALITY:
+        return "两轮后仍不一致则按多数击杀" + ("（平票空刀）" if config.allow_empty_kill else "")
+    return "两轮后仍不一致则空刀"
+
+
+def _discussion_en(config: GameConfig) -> str:
+    budget = config.speech_budget
+    cap = f", at most {budget} speeches a day" if budget is not None else ""
+    if config.discussion is Discussion.BIDDING:
+        each = (
+            "each may speak once"
+            if config.speech_rounds == 1
+            else f"each may speak up to {config.speech_rounds} times"
+        )
+        return (
+            "then the floor is bid for: before each speech every living player bids 0 to 3, "
+            "the highest bid speaks (a tie: who spoke least today, then today's seat order); "
+            f"{each}{cap}"
+        )
+    if config.speech_rounds == 1 and budget is None:
+        return "every living player speaks once in turn"
+    rounds = "once" if config.speech_rounds == 1 else f"{config.speech_rounds} times"
+    return f"every living player speaks {rounds} in turn, round after round{cap}"
+
+
+def _discussion_zh(config: GameConfig) -> str:
+    budget = config.speech_budget
+    cap = f"，每天最多{budget}次发言" if budget is not None else ""
+    if config.discussion is Discussion.BIDDING:
+        return (
+            "随后竞价发言：每次发言前存活玩家各出价0到3，出价最高者发言"
+            f"（平价时今天发言少者优先，再按座位顺序），每人最多发言{config.speech_rounds}次{cap}"
+        )
+    if config.speech_rounds == 1 and budget is None:
+        return "存活玩家依次发言一次"
+    return f"存活玩家依次轮流发言{config.speech_rounds}轮{cap}"
+
+
+def rules_text(config: GameConfig, lang: str = "en") -> str:
+    """The rules as players are told them, generated from ``config``."""
+    if lang == "zh":
+        return _rules_zh(config)
+    if lang != "en":
+        raise ConfigError([("lang", f"unknown language {lang!r}: use 'en' or 'zh'")])
+    wolves = _count(config, Identity.WEREWOLF)
+    lines = [
+        f"{config.seats} players: {wolves} werewolves"
+        + "".join(f", 1 {g.value}" for g, _ in _GODS if config.has(g))
+        + f", {_count(config, Identity.VILLAGER)} villagers. "
+        + {
+            Reveal.NOTHING: "Roles of the dead stay hidden.",
+            Reveal.TEAM: "When a player dies, everyone learns whether they were a wolf.",
+            Reveal.IDENTITY: "When a player dies, everyone learns their identity.",
+        }[config.reveal_on_death],
+        "Night: "
+        + _before_wolves_en(config)
+        + "the wolves agree on one victim"
+        + (" or on nobody" if config.allow_empty_kill else "")
+        + (" (they may pick a wolf)" if config.wolf_self_knife else " (never a wolf)")
+        + "; "
+        + _split_en(config)
+        + _after_wolves_en(config)
+        + ". Deaths are announced at dawn, without causes.",
+    ]
+    if _count(config, Identity.WITCH):
+        save = {
+            SelfSave.FIRST_NIGHT: "she may save herself on night 1 only",
+            SelfSave.NEVER: "she may never save herself",
+            SelfSave.ALWAYS: "she may save herself",
+        }[config.witch_self_save]
+        lines.append(
+            "Witch: one antidote and one poison for the whole game; "
+            + (
+                "she may use both in one night; "
+                if config.witch_both_potions
+                else "at most one potion a night; "
+            )
+            + f"{save}; she learns the wolves' victim only while she holds the antidote; "
+            "she never poisons herself."
+        )
+    if _count(config, Identity.SEER):
+        lines.append("Seer: each night checks one living player and learns good or wolf.")
+    if _count(config, Identity.HUNTER):
+        lines.append(
+            "Hunter: when killed by the wolves or exiled he may shoot one living player; "
+            "not when poisoned, and not when his death already decided the game."
+        )
+    tie = (
+        "a tie leads to one PK round (the tied speak, the others re-vote among them); "
+        "a second tie exiles nobody"
+        if config.tie_policy is TiePolicy.PK
+        else "a tie exiles nobody"
+    )
+    lines.append(
+        "Day: night-1 victims and every exiled player give last words; "
+        + _discussion_en(config)
+        + "; then everyone votes at once"
+        + (" (abstaining is allowed)" if config.allow_abstain else "")
+        + (", self-votes allowed" if config.allow_self_vote else ", never for yourself")
+        + f"; {tie}."
+    )
+    win = {
+        WinRule.SIDE: "wolves win when all villagers or all gods ("
+        + ", ".join(g.value for g, _ in _GODS if config.has(g))
+        + ") are dead",
+        WinRule.TOWN: "wolves win when every good player is dead",
+        WinRule.PARITY: "wolves win when living wolves are at least as many as everyone else",
+    }[config.win_rule]
+    lines.append(
+        f"Win: good wins when all wolves are dead; {win}; if both hold at once the wolves win. "
+        f"After {config.day_cap} days the game is a draw."
+    )
+    lines[-2:-2] = _extra(config, "en")
+    return "\n".join(lines)
+
+
+def _before_wolves_en(config: GameConfig) -> str:
+    first = [
+        text
+        for identity, text in (
+            (Identity.CUPID, "on night 1 cupid"),
+            (Identity.GUARD, "the guard"),
+            (Identity.DOCTOR, "the doctor"),
+        )
+        if config.has(identity)
+    ]
+    return "first " + ", then ".join(first) + " act; then " if first else ""
+
+
+_AFTER_WOLVES = ((Identity.WITCH, "witch", "女巫"), (Identity.SEER, "seer", "预言家"))
+
+
+def _after_wolves_en(config: GameConfig) -> str:
+    after = [name for identity, name, _ in _AFTER_WOLVES if config.has(identity)]
+    if not after:
+        return ""
+    return (
+        "; then "
+        + ", then ".join(f"the {name}" for name in after)
+        + (" act" if len(after) > 1 else " acts")
+    )
+
+
+def _after_wolves_zh(config: GameConfig) -> str:
+    after = [name for identity, _, name in _AFTER_WOLVES if config.has(identity)]
+    return "；随后" + "、".join(after) + "行动" if after else ""
+
+
+def _rules_zh(config: GameConfig) -> str:
+    wolves = _count(config, Identity.WEREWOLF)
+    gods = "".join(f"、{name}" for g, name in _GODS if config.has(g))
+    lines = [
+        f"{config.seats}人局：{wolves}狼{gods}、{_count(config, Identity.VILLAGER)}民。"
+        + {
+            Reveal.NOTHING: "死者身份不公开。",
+            Reveal.TEAM: "玩家死亡时公布其阵营（狼人或好人）。",
+            Reveal.IDENTITY: "玩家死亡时公布其身份。",
+        }[config.reveal_on_death],
+        "夜晚："
+        + "".join(
+            text
+            for identity, text in (
+                (Identity.CUPID, "首夜丘比特先行动，"),
+                (Identity.GUARD, "守卫先守护，"),
+                (Identity.DOCTOR, "医生先保护，"),
+            )
+            if config.has(identity)
+        )
+        + "狼人统一击杀一人"
+        + ("（可空刀）" if config.allow_empty_kill else "（不可空刀）")
+        + ("（可自刀）" if config.wolf_self_knife else "（不可刀狼）")
+        + "；"
+        + _split_zh(config)
+        + _after_wolves_zh(config)
+        + "。天亮公布死者，不公布死因。",
+    ]
+    if _count(config, Identity.WITCH):
+        save = {
+            SelfSave.FIRST_NIGHT: "仅首夜可自救",
+            SelfSave.NEVER: "不可自救",
+            SelfSave.ALWAYS: "可自救",
+        }[config.witch_self_save]
+        lines.append(
+            "女巫：解药毒药各一瓶，"
+            + ("同一夜可双药；" if config.witch_both_potions else "每晚最多用一瓶；")
+            + f"{save}；解药用掉后不再得知刀口；不能毒自己。"
+        )
+    if _count(config, Identity.SEER):
+        lines.append("预言家：每晚查验一名存活玩家，得知好人或狼人。")
+    if _count(config, Identity.HUNTER):
+        lines.append(
+            "猎人：被狼杀或被放逐时可开枪带走一人；被毒不能开枪；死亡已决定胜负时不能开枪。"
+        )
+    tie = (
+        "平票进入PK（平票者发言，其余人重投），再平票则无人出局"
+        if config.tie_policy is TiePolicy.PK
+        else "平票无人出局"
+    )
+    lines.append(
+        "白天：首夜死者与每位被放逐者有遗言；"
+        + _discussion_zh(config)
+        + "；随后同时投票"
+        + ("（可弃票）" if config.allow_abstain else "")
+        + ("，可投自己" if config.allow_self_vote else "，不可投自己")
+        + f"；{tie}。"
+    )
+    win = {
+        WinRule.SIDE: "屠边：民全死或神全死则狼胜",
+        WinRule.TOWN: "屠城：好人全死则狼胜",
+        WinRule.PARITY: "狼人数不少于其余存活人数则狼胜",
+    }[config.win_rule]
+    lines.append(
+        f"胜负：狼全死则好人胜；{win}；同时满足时狼胜（狼刀在先）。{config.day_cap}天后平局。"
+    )
+    lines[-2:-2] = _extra(config, "zh")
+    return "\n".join(lines)
