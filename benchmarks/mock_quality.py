@@ -14,6 +14,7 @@ Prints, per board:
 
     .venv/bin/python benchmarks/mock_quality.py                 # 200 games per board
     .venv/bin/python benchmarks/mock_quality.py --games 50 --balance-games 200   # quicker
+    .venv/bin/python benchmarks/mock_quality.py --board guard-12                 # one board
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from pulse_core import Event, MemoryEventStore, WorkflowRule
+from werewolf.boards import BOARDS as NAMED_BOARDS
+from werewolf.boards import board_config
 from werewolf.cast import Identity, Team, team_of
 from werewolf.config import GameConfig
 from werewolf.game import start_game, werewolf_workflow
@@ -34,8 +37,8 @@ from werewolf.players import MockPlayer, Player, RandomPlayer, cached_seating
 from werewolf.players.mock import parse_speech, pick_personality
 from werewolf.state import GameState
 
-BOARDS: dict[str, GameConfig] = {"standard": GameConfig()}
-"""Every board the benchmark plays; a new board is one entry."""
+BOARDS: dict[str, GameConfig] = {name: board_config(name) for name in NAMED_BOARDS}
+"""Every board the benchmark plays: each named board of werewolf.boards."""
 
 Make = Callable[[GameState, int], Player]
 
@@ -252,9 +255,14 @@ def main() -> None:
     parser.add_argument(
         "--balance-games", type=int, default=1000, help="standard-board balance games (1000)"
     )
+    parser.add_argument(
+        "--board", choices=sorted(BOARDS), action="append", help="only these boards (repeatable)"
+    )
     args = parser.parse_args()
     for name, config in BOARDS.items():
-        balance = args.balance_games if name == "standard" else args.games
+        if args.board and name not in args.board:
+            continue
+        balance = args.balance_games if name == "standard-9" else args.games
         print("\n".join(board_report(name, config, args.games, balance)))
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -88,3 +90,14 @@ def test_the_random_scan_can_fail(tmp_path: Path) -> None:
     sample = tmp_path / "bad.py"
     sample.write_text("import random\nrandom.choice([1, 2])\nrng = random.Random(3)\n")
     assert _random_calls(sample) == [f"{sample}:2: random.choice()"]
+
+
+def test_the_command_line_starts_without_the_heavy_optional_modules() -> None:
+    """`werewolf play` reaches its first request sooner when the CLI imports numpy (the
+    arena's statistics), openai (LLM seats) and the web stack only where they are used."""
+    heavy = ("numpy", "openai", "starlette", "uvicorn", "playwright")
+    probe = f"import sys, werewolf.cli\nprint(','.join(m for m in {heavy!r} if m in sys.modules))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout.strip()
+    assert loaded == ""

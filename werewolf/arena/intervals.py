@@ -13,10 +13,11 @@ import hashlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeAlias, TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy is imported where it is used: the CLI starts without it
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "NONE",
@@ -33,7 +34,7 @@ __all__ = [
 
 Z95 = 1.959963984540054
 T = TypeVar("T")
-Draws: TypeAlias = npt.NDArray[np.intp]  # rounds x n indices into the games
+Draws: TypeAlias = "npt.NDArray[np.intp]"  # rounds x n indices into the games
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +92,8 @@ def resamples(n: int, rounds: int, seed: int | str) -> Draws:
     """``rounds`` rows of ``n`` indices drawn with replacement (one shared set of draws lets
     every figure of a report use the same resampled tournaments). The seed, text or number,
     is hashed into numpy's generator, so the same seed gives the same draws everywhere."""
+    import numpy as np
+
     digest = hashlib.sha256(str(seed).encode()).digest()
     rng = np.random.default_rng(int.from_bytes(digest[:16], "big"))
     if not n:
@@ -100,6 +103,8 @@ def resamples(n: int, rounds: int, seed: int | str) -> Draws:
 
 def percentile_interval(value: float, samples: npt.NDArray[np.float64], n: int) -> Estimate:
     """``value`` with the 2.5% and 97.5% percentiles of ``samples`` (NaN left out)."""
+    import numpy as np
+
     kept = samples[~np.isnan(samples)]
     if not kept.size:
         return Estimate(value, None, None, n)
@@ -115,6 +120,8 @@ def bootstrap(
     """``statistic(items)`` with a 95% percentile interval over ``draws`` (from
     ``resamples``); draws where the statistic is undefined are left out. For statistics
     that are not sums: it calls ``statistic`` once per draw."""
+    import numpy as np
+
     value = statistic(items)
     if value is None:
         return Estimate(None, None, None, len(items))
@@ -128,6 +135,8 @@ def bootstrap_ratio(
 ) -> Estimate:
     """``sum(numerators) / sum(denominators)`` over games (one entry each), with a 95%
     percentile interval over ``draws``; a mean per game when every denominator is 1."""
+    import numpy as np
+
     total = sum(denominators)
     if not total:
         return Estimate(None, None, None, len(numerators))

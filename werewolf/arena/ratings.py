@@ -22,9 +22,11 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy is imported where it is used: the CLI starts without it
+    import numpy as np
+    import numpy.typing as npt
 
 from .intervals import Draws, Estimate, percentile_interval
 
@@ -44,7 +46,7 @@ ELO_BASE = 1500.0
 ELO_SCALE = 400 / math.log(10)  # logit units -> Elo points
 PRIOR_SD = 2.0  # of a rating, in logit units
 EDGE_PRIOR_SD = 10.0  # of the wolf edge: nearly flat
-Floats = npt.NDArray[np.float64]
+Floats: TypeAlias = "npt.NDArray[np.float64]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,8 @@ class Match:
 
 def _design(matches: Sequence[Match], players: Sequence[str]) -> tuple[Floats, Floats]:
     """The games as a matrix (one row per game: each player's weight) and their scores."""
+    import numpy as np
+
     index = {p: i for i, p in enumerate(players)}
     rows = np.zeros((len(matches), len(players)), dtype=np.float64)
     for g, match in enumerate(matches):
@@ -68,6 +72,8 @@ def _design(matches: Sequence[Match], players: Sequence[str]) -> tuple[Floats, F
 def _elo_runs(rows: Floats, scores: Floats, orders: Draws, k: float) -> Floats:
     """Elo after playing the games in each order (one row of ``orders`` per run), every
     run at once: one step per position, vectorised over the runs."""
+    import numpy as np
+
     rating = np.zeros((len(orders), rows.shape[1]), dtype=np.float64)  # minus ELO_BASE
     for position in range(orders.shape[1] if orders.ndim == 2 else 0):
         game = orders[:, position]
@@ -80,6 +86,8 @@ def _elo_runs(rows: Floats, scores: Floats, orders: Draws, k: float) -> Floats:
 
 def elo(matches: Sequence[Match], players: Sequence[str], *, k: float = 16.0) -> dict[str, float]:
     """Elo ratings after ``matches`` in the given order."""
+    import numpy as np
+
     rows, scores = _design(matches, players)
     order = np.arange(len(matches), dtype=np.intp)[None, :]
     final = _elo_runs(rows, scores, order, k)[0]
@@ -111,6 +119,8 @@ class BradleyTerry:
 def _patterns(rows: Floats, scores: Floats) -> tuple[Floats, Floats, npt.NDArray[np.intp]]:
     """The distinct (weights + edge column, score) rows, and each game's pattern number: a
     tournament has few distinct rows, so a fit works on their counts, not on every game."""
+    import numpy as np
+
     full = np.hstack([rows, np.ones((len(rows), 1)), scores[:, None]])
     distinct, which = np.unique(full, axis=0, return_inverse=True)
     return distinct[:, :-1], distinct[:, -1], which.reshape(-1).astype(np.intp)
@@ -119,6 +129,8 @@ def _patterns(rows: Floats, scores: Floats) -> tuple[Floats, Floats, npt.NDArray
 def _bt_fits(x: Floats, score: Floats, counts: Floats, start: Floats) -> Floats:
     """Bradley-Terry posterior modes, one per row of ``counts`` (games per pattern), all
     at once by Newton's method (the prior keeps each system positive definite)."""
+    import numpy as np
+
     size = x.shape[1]
     prior = np.full(size, 1 / PRIOR_SD**2)
     prior[-1] = 1 / EDGE_PRIOR_SD**2
@@ -138,6 +150,8 @@ def bradley_terry(
     matches: Sequence[Match], players: Sequence[str], start: BradleyTerry | None = None
 ) -> BradleyTerry:
     """The maximum a posteriori Bradley-Terry fit (see the module docstring)."""
+    import numpy as np
+
     x, score, which = _patterns(*_design(matches, players))
     counts = np.bincount(which, minlength=len(x)).astype(np.float64)[None, :]
     begin = np.zeros((1, len(players) + 1))
@@ -152,6 +166,8 @@ def bradley_terry_estimates(
 ) -> tuple[dict[str, Estimate], Estimate]:
     """Bradley-Terry ratings on the Elo scale with 95% bootstrap intervals, and the wolf
     edge as the wolves' win chance between equal sides."""
+    import numpy as np
+
     fit = bradley_terry(matches, players)
     n = len(matches)
     samples: Floats | None = None
