@@ -9,6 +9,7 @@ changes a report she already gave is lying.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from random import Random
 
 from ...cast import Identity
 from .table import Table
@@ -69,9 +70,11 @@ def claim_credibility(table: Table, claimer: int) -> tuple[float, tuple[str, int
     return points, caught
 
 
-def seer_belief(table: Table) -> SeerBelief:
+def seer_belief(table: Table, gut: Random | None = None, spread: float = 0.0) -> SeerBelief:
     """Trust a lone seer claim unless caught lying; between several, the best evidence (the
-    earlier claim gets a small edge: a real seer tends to speak up first)."""
+    earlier claim gets a small edge: a real seer tends to speak up first), weighed with the
+    seat's own impression of each claimer (``gut``, of sd ``spread`` points): where the
+    evidence is thin, a table splits over two seers."""
     if table.identity is Identity.SEER:
         others = tuple(s for s in table.seer_claims if s != table.me)
         mine: dict[int, tuple[str, int | None]] = {s: ("claims_my_role", None) for s in others}
@@ -84,7 +87,8 @@ def seer_belief(table: Table) -> SeerBelief:
     rated: list[tuple[float, int, tuple[str, int | None] | None]] = []
     for i, claimer in enumerate(claimers):
         points, caught = claim_credibility(table, claimer)
-        rated.append((points + (0.5 if i == 0 else 0.0), claimer, caught))
+        impression = gut.gauss(0.0, spread) if gut is not None and spread > 0 else 0.0
+        rated.append((points + (0.5 if i == 0 else 0.0) + impression, claimer, caught))
     if len(rated) == 1:
         points, claimer, lie = rated[0]
         if points <= -4.0:  # a lone claimer caught lying

@@ -7,7 +7,7 @@ knowledge (its checks, its potions, the wolves' night plan). Beliefs are built o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...cast import Identity
 from ...visibility import SeatView
@@ -65,6 +65,8 @@ class Table:
     seat_count: int
     wolf_count: int  # wolves in the deck
     deck: tuple[Identity, ...] = ()  # every identity dealt (whom a quiet night points to)
+    knifed: dict[int, int | None] = field(default_factory=dict)  # wolves: night -> our target
+    shield_repeats: bool = False  # a doctor or guard in the deck may protect a seat every night
 
     @property
     def night_killed(self) -> frozenset[int]:
@@ -87,6 +89,17 @@ class Table:
                 if u.speaker == witches[0]:
                     seats.update(u.said.saved)
         return frozenset(s for s in seats if s is not None)
+
+    @property
+    def blocked(self) -> dict[int, int]:
+        """Wolves: the seats our knife reached that lived (protected or saved), with how
+        many times."""
+        found: dict[int, int] = {}
+        for night, target in self.knifed.items():
+            if target is not None and night in self.night_deaths:
+                if target not in self.night_deaths[night]:
+                    found[target] = found.get(target, 0) + 1
+        return found
 
     @property
     def my_checks_by_seat(self) -> dict[int, bool]:
@@ -122,6 +135,7 @@ def read_table(view: SeatView) -> Table:
     saved: list[int] = []
     poisoned: list[int] = []
     fake_seer: int | None = None
+    knifed: dict[int, int | None] = {}
     for order, obs in enumerate(view.observations):
         diff, detail, phase = obs.diff, obs.detail, obs.phase
         if phase in ("day-speech", "last-words"):
@@ -157,6 +171,7 @@ def read_table(view: SeatView) -> Table:
             if diff.get("poison") is not None:
                 poisoned.append(int(diff["poison"]))
         elif phase == "wolf-night":
+            knifed[obs.day] = diff.get("target")
             for line in detail.get("discussion", []):
                 said = parse_speech(str(line.get("text", "")))
                 if said.plan_said and fake_seer is None:
@@ -205,4 +220,15 @@ def read_table(view: SeatView) -> Table:
         seat_count=len(view.names),
         wolf_count=sum(1 for i in view.config.identities if i is Identity.WEREWOLF),
         deck=tuple(view.config.identities),
+        knifed=knifed,
+        shield_repeats=_shield_repeats(view),
+    )
+
+
+def _shield_repeats(view: SeatView) -> bool:
+    """True when a protector in the deck may guard the same seat night after night (then a
+    seat our knife could not reach stays out of reach)."""
+    deck, config = view.config.identities, view.config
+    return (Identity.DOCTOR in deck and config.doctor_repeat) or (
+        Identity.GUARD in deck and config.guard_repeat
     )
