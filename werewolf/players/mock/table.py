@@ -96,9 +96,9 @@ class Table:
         many times."""
         found: dict[int, int] = {}
         for night, target in self.knifed.items():
-            if target is not None and night in self.night_deaths:
-                if target not in self.night_deaths[night]:
-                    found[target] = found.get(target, 0) + 1
+            lived = night in self.night_deaths and target not in self.night_deaths[night]
+            if target is not None and lived:
+                found[target] = found.get(target, 0) + 1
         return found
 
     @property

@@ -42,9 +42,10 @@ def pack_target(turn: Turn, pool: list[int] | None = None) -> int | None:
         if u.day != table.day or u.last_words or u.speaker == turn.me:
             continue
         seat = u.said.vote
-        if u.speaker in table.wolves and seat is not None and seat not in table.wolves:
-            if table.is_alive(seat) and (pool is None or seat in pool):
-                return seat
+        if u.speaker not in table.wolves or seat is None or seat in table.wolves:
+            continue
+        if table.is_alive(seat) and (pool is None or seat in pool):
+            return seat
     return None
 
 
