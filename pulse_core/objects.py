@@ -10,9 +10,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import threading
-from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -21,6 +22,7 @@ from .errors import CorruptObjectError, ObjectNotFoundError
 __all__ = ["FileObjectStore", "MemoryObjectStore", "ObjectStore", "PutMany", "digest_of"]
 
 _TMP_SUFFIX = ".tmp"
+_HEX64 = re.compile("[0-9a-f]{64}")
 
 
 def digest_of(data: bytes) -> str:
@@ -71,6 +73,31 @@ class MemoryObjectStore:
         return digest in self._objects
 
 
+_SYNC_THREADS = 16
+_pool: tuple[int, ThreadPoolExecutor] | None = None
+_pool_lock = threading.Lock()
+
+
+def _sync_pool() -> ThreadPoolExecutor:
+    """The threads that wait on the disk for ``put_many``: made once per process (a fork
+    gets its own, the parent's threads do not exist there), since starting a thread costs
+    about as much as the fsync it would wait on."""
+    global _pool
+    with _pool_lock:
+        if _pool is None or _pool[0] != os.getpid():
+            _pool = (os.getpid(), ThreadPoolExecutor(_SYNC_THREADS, "pulse-fsync"))
+        return _pool[1]
+
+
+def _all_done(job: Callable[[Path], None], paths: Iterable[Path]) -> None:
+    """``job`` on every path in the pool; waits for all of them (a failure too: no write
+    may land after the caller cleans up), then raises the first failure."""
+    futures = [_sync_pool().submit(job, path) for path in paths]
+    wait(futures)
+    for future in futures:
+        future.result()
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -93,7 +120,7 @@ class FileObjectStore:
         self.swept = self.sweep_temp_files()
 
     def path_of(self, digest: str) -> Path:
-        if len(digest) != 64 or not all(c in "0123456789abcdef" for c in digest):
+        if _HEX64.fullmatch(digest) is None:  # never a path outside the store
             raise ObjectNotFoundError(digest)
         return self.root / digest[:2] / digest[2:]
 
@@ -119,7 +146,6 @@ class FileObjectStore:
         final = self.path_of(digest)
         if final.exists():
             return digest
-        final.parent.mkdir(exist_ok=True)
         tmp = self._write_temp(final, data, sync=self._durable)
         try:
             os.replace(tmp, final)
@@ -147,20 +173,17 @@ class FileObjectStore:
             for data in new.values():
                 self.put(data)
             return digests
-        for final in new:
-            final.parent.mkdir(exist_ok=True)
         temps: dict[Path, Path] = {}
 
         def write(final: Path) -> None:
             temps[final] = self._write_temp(final, new[final], sync=True)
 
         try:
-            with ThreadPoolExecutor(min(16, len(new))) as pool:
-                list(pool.map(write, new))
-                for final in list(temps):
-                    os.replace(temps[final], final)
-                    del temps[final]
-                list(pool.map(self._fsync_dir, {final.parent for final in new}))
+            _all_done(write, new)
+            for final in list(temps):
+                os.replace(temps[final], final)
+                del temps[final]
+            _all_done(self._fsync_dir, {final.parent for final in new})
         finally:
             for tmp in temps.values():  # written but never renamed: a failure part way
                 with contextlib.suppress(FileNotFoundError):
@@ -177,7 +200,12 @@ class FileObjectStore:
         token = f"{n}-{os.urandom(4).hex()}"
         tmp = final.with_name(f"{final.name}.{os.getpid()}.{token}{_TMP_SUFFIX}")
         try:
-            with open(tmp, "wb") as fh:
+            try:
+                fh = open(tmp, "wb")  # noqa: SIM115 - closed by the with below
+            except FileNotFoundError:  # the object's fan-out folder does not exist yet
+                final.parent.mkdir(exist_ok=True)
+                fh = open(tmp, "wb")  # noqa: SIM115
+            with fh:
                 fh.write(data)
                 if sync:
                     fh.flush()
