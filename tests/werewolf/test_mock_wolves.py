@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import replace
 from random import Random
 
-from tests.werewolf.scripted import kill, play
+from tests.werewolf.scripted import kill, play, votes
 from werewolf.boards import board_config
 from werewolf.cast import Identity
-from werewolf.config import GameConfig
+from werewolf.config import GameConfig, Reveal
 from werewolf.decisions import Choice, Speech, WitchChoice
 from werewolf.players import MockPlayer
-from werewolf.players.mock import PERSONALITIES, read_table
+from werewolf.players.mock import PERSONALITIES, parse_speech, read_table
 from werewolf.players.mock.beliefs import infer
 
 W, V = Identity.WEREWOLF, Identity.VILLAGER
@@ -89,3 +89,49 @@ def test_two_seer_claims_with_nothing_between_them_split_the_table() -> None:
     assert infer(table, calm, Random(0)).seer.trusted == 1  # the earlier claim (seat 1 spoke first)
     trusted = {infer(table, steady, Random(s)).seer.trusted for s in range(40)}
     assert trusted == {1, 4}  # seats weigh the two claimers by their own impression
+
+
+SHOWN = GameConfig(day_cap=2, reveal_on_death=Reveal.IDENTITY)
+
+
+def test_where_death_shows_the_card_a_revealed_seer_unmasks_her_rival() -> None:
+    script = {
+        **kill(1, 9),
+        "d1.speech.s1": Speech("I am the seer. Night 1: I checked seat 4: a wolf. Vote seat 4."),
+        "d1.speech.s4": Speech("I am the seer. Night 1: I checked seat 1: a wolf. Vote seat 1."),
+        **votes(1, 4),
+    }
+    played = play(script, config=SHOWN)
+    [request] = played.asked_for("d2.vote.r1.s8")
+    table = read_table(request.view)
+    assert table.revealed == {4: False, 9: False}  # the exiled seer and the night victim
+    mind = infer(table, replace(PERSONALITIES["steady"], noise=0.0), Random(0))
+    assert mind.seer.caught[1] == ("rival_shown", 4)
+    assert mind.p(1) > 0.95
+
+
+def test_where_death_shows_the_card_the_pack_plans_no_fake_seer() -> None:
+    played = play(kill(1, 9), config=SHOWN)
+    [request] = played.asked_for("n1.wolf-talk.s1")
+    for seed in range(30):
+        answer = MockPlayer(seed, 1, "bold").answer(request)
+        assert isinstance(answer, Speech)
+        said = parse_speech(answer.text)
+        assert said.fake_seer is None, answer.text
+
+
+def test_the_witch_never_poisons_a_seer_claimer_only_out_argued() -> None:
+    script = {
+        **kill(1, 9),
+        "d1.speech.s1": Speech("I am the seer. Night 1: I checked seat 7: a wolf. Vote seat 7."),
+        "d1.speech.s4": Speech("I am the seer. Night 1: I checked seat 1: a wolf. Vote seat 1."),
+        **kill(2, 8),
+    }
+    played = play(script, config=SHORT)
+    [request] = played.asked_for("n2.witch.s5")
+    poisoned = set()
+    for seed in range(30):
+        answer = MockPlayer(seed, 5, "bold").answer(request)
+        assert isinstance(answer, WitchChoice)
+        poisoned.add(answer.poison)
+    assert not poisoned & {1, 4}, poisoned  # one of them lies, but which is an impression

@@ -26,6 +26,11 @@ class SeerBelief:
     liars: tuple[int, ...]
     caught: dict[int, tuple[str, int | None]]  # liar -> (how he was caught, the seat involved)
 
+    @property
+    def outargued(self) -> frozenset[int]:
+        """Liars caught in no lie: a rival's claim only fits the facts better."""
+        return frozenset(c for c, (how, _) in self.caught.items() if how == "counter_claim")
+
 
 def _contradicts(table: Table, claimer: int) -> bool:
     """True when the claimer gave two different results for one seat."""
@@ -43,6 +48,10 @@ def claim_credibility(table: Table, claimer: int) -> tuple[float, tuple[str, int
     """Points for a seer claim as this seat sees it, with the worst lie found (or None)."""
     points = 3.0 if claimer in table.night_killed else 0.0
     caught: tuple[str, int | None] | None = None
+    if claimer in table.revealed:  # death showed the card: a good claimer is the seer
+        if table.revealed[claimer]:
+            return -20.0, ("revealed", None)
+        points += 20.0
     if _contradicts(table, claimer):
         points -= 10.0
         caught = ("changed_report", None)
@@ -99,5 +108,8 @@ def seer_belief(table: Table, gut: Random | None = None, spread: float = 0.0) ->
     second = rated[1][0]
     confidence = min(1.0, 0.35 + 0.12 * (top - second))
     liars = tuple(c for _, c, _ in rated[1:])
-    lies = {c: why or ("counter_claim", trusted) for _, c, why in rated[1:]}
+    shown = trusted in table.revealed  # death showed her card: the rivals are proven liars
+    lies = {
+        c: why or ("rival_shown" if shown else "counter_claim", trusted) for _, c, why in rated[1:]
+    }
     return SeerBelief(trusted, confidence, liars, lies)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...cast import Identity
+from ...cast import Identity, Team
+from ...config import Reveal
 from ...visibility import SeatView
 from .grammar import Said, parse_speech
 
@@ -67,6 +68,8 @@ class Table:
     deck: tuple[Identity, ...] = ()  # every identity dealt (whom a quiet night points to)
     knifed: dict[int, int | None] = field(default_factory=dict)  # wolves: night -> our target
     shield_repeats: bool = False  # a doctor or guard in the deck may protect a seat every night
+    revealed: dict[int, bool] = field(default_factory=dict)  # a dead seat shown: -> a wolf
+    death_shows: bool = False  # death shows the team or the card (config reveal_on_death)
 
     @property
     def night_killed(self) -> frozenset[int]:
@@ -136,8 +139,11 @@ def read_table(view: SeatView) -> Table:
     poisoned: list[int] = []
     fake_seer: int | None = None
     knifed: dict[int, int | None] = {}
+    revealed: dict[int, bool] = {}
     for order, obs in enumerate(view.observations):
         diff, detail, phase = obs.diff, obs.detail, obs.phase
+        for seat, shown in detail.get("revealed", ()):  # what death revealed (config)
+            revealed[int(seat)] = shown in (Team.WOLVES.value, Identity.WEREWOLF.value)
         if phase in ("day-speech", "last-words"):
             speaker = diff.get("speaker")
             if isinstance(speaker, int):
@@ -222,6 +228,8 @@ def read_table(view: SeatView) -> Table:
         deck=tuple(view.config.identities),
         knifed=knifed,
         shield_repeats=_shield_repeats(view),
+        revealed=revealed,
+        death_shows=view.config.reveal_on_death is not Reveal.NOTHING,
     )
 
 

@@ -191,6 +191,13 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "Between the two seer claims, seat {b} is the one I believe over seat {a}.",
     ),
     "why.liar.claims_my_role": ("Seat {a} claims my role.",),
+    "why.liar.revealed": ("Seat {a} claimed the seer, and death showed a wolf's card.",),
+    "why.liar.rival_shown": ("Death showed that seat {b} was the seer, so seat {a} lied.",),
+    "why.revealed": ("Death showed seat {a}'s card.",),
+    "why.wolf_vouched": (
+        "Seat {b}, a wolf by the card death showed, vouched for seat {a}.",
+        "The dead wolf, seat {b}, spoke up for seat {a}.",
+    ),
     "why.liar.lies": ("Seat {a}'s reports do not add up.",),
     "why.trusted_seer": ("Seat {a}'s claim holds up.",),
     "why.seer_found": (

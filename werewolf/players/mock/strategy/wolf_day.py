@@ -72,7 +72,9 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     real = [s for s in table.seer_claims if s not in table.wolves and table.is_alive(s)]
     # a lone seer unanswered leads the table: one of us counter-claims rather than doubt
     # her bare-handed (a wolf who attacks a believed seer only marks himself)
-    jump = jump or (fake is None and bool(real) and rng.random() < temper.attack_seer)
+    # (not where death shows the card: the first claimer to die would unmask ours)
+    bluff = fake is None and bool(real) and not table.death_shows
+    jump = jump or (bluff and rng.random() < temper.attack_seer)
     if fake == turn.me or jump:
         return fake_seer_speech(turn, public, last_words=last_words)
     lines = [Line("lw.farewell"), Line("lw.good")] if last_words else opener(turn)
@@ -105,10 +107,8 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     else:
         lines.append(Line("vote", target))
     if last_words:
+        # reads that spare the pack, but no word for a mate: a dying wolf's praise marks him
         lines += last_reads(turn, public, set(table.wolves))[:1]
-        living = [s for s in table.wolves if s != turn.me and table.is_alive(s)]
-        if living and rng.random() < 0.5:
-            lines.append(Line("lw.clean", living[0]))
     today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]
     return turn.say(lines, why or turn.think("wolf.blend"), avoid=today)
 

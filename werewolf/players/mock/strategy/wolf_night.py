@@ -99,7 +99,8 @@ def _plan(turn: Turn) -> list[Line]:
         return [Line("plan.keep", fake)] if table.claims_seer(fake) else []
     if turn.context.get("night", 1) != 1:
         return []
-    if turn.rng.random() >= turn.temper.fake_claim:
+    # where death shows the card, the first claimer to die would unmask a fake seer
+    if table.death_shows or turn.rng.random() >= turn.temper.fake_claim:
         return [Line("plan.none")]
     living = [w for w in table.wolves if table.is_alive(w)]
     return [Line("plan.fake", turn.rng.choice(living))]
