@@ -47,6 +47,13 @@ The identities beyond the nine-player board (defaults in docs/rules.md, variants
   from then on he never votes, and he can be voted again only if configured;
 - a wolf and a good lover make a third side with cupid: it wins when only its members are
   left; while the lovers live nobody else wins; its members count for no camp;
+- the kaggle-8 fields: ``seer_before_wolves`` puts the seer after the doctor, before the
+  wolves; ``seer_learns = "identity"`` adds the target's true identity to her check;
+  ``wolf_kill = "vote"``: no wolf talk, one ballot per living wolf, the most-voted dies;
+  ``tie_policy = "random"`` and ``all_abstain = "random"`` exile a drawn seat; every draw
+  is recorded (``detail.draw``: key, the exact set it picked among, a member of it that the
+  event applied) exactly where the rules call for one; ``speech_order = "seat"`` opens
+  each day at the lowest living seat; ``last_words = false``: nobody gives last words;
 - with ``referee_record``: every decision's recorded offer (``offered/<seat>/<decision>``
   attachments, given as ``attachments`` beside ``meta``) is exactly the legal set, and the
   end names the hunter shots and last words the deciding deaths cut off (``skipped``).
