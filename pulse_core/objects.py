@@ -10,9 +10,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import threading
-from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -21,6 +22,7 @@ from .errors import CorruptObjectError, ObjectNotFoundError
 __all__ = ["FileObjectStore", "MemoryObjectStore", "ObjectStore", "PutMany", "digest_of"]
 
 _TMP_SUFFIX = ".tmp"
+_HEX64 = re.compile("[0-9a-f]{64}")
 
 
 def digest_of(data: bytes) -> str:
@@ -71,6 +73,31 @@ class MemoryObjectStore:
         return digest in self._objects
 
 
+_SYNC_THREADS = 16
+_pool: tuple[int, ThreadPoolExecutor] | None = None
+_pool_lock = threading.Lock()
+
+
+def _sync_pool() -> ThreadPoolExecutor:
+    """The threads that wait on the disk for ``put_many``: made once per process (a fork
+    gets its own, the parent's threads do not exist there), since starting a thread costs
+    about as much as the fsync it would wait on."""
+    global _pool
+    with _pool_lock:
+        if _pool is None or _pool[0] != os.getpid():
+            _pool = (os.getpid(), ThreadPoolExecutor(_SYNC_THREADS, "pulse-fsync"))
+        return _pool[1]
+
+
+def _all_done(job: Callable[[str], None], paths: Iterable[str]) -> None:
+    """``job`` on every path in the pool; waits for all of them (a failure too: no write
+    may land after the caller cleans up), then raises the first failure."""
+    futures = [_sync_pool().submit(job, path) for path in paths]
+    wait(futures)
+    for future in futures:
+        future.result()
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -86,6 +113,7 @@ class FileObjectStore:
 
     def __init__(self, root: str | os.PathLike[str], *, durable: bool = True) -> None:
         self.root = Path(root)
+        self._root = str(self.root)
         self.root.mkdir(parents=True, exist_ok=True)
         self._durable = durable
         self._counter = 0
@@ -93,9 +121,13 @@ class FileObjectStore:
         self.swept = self.sweep_temp_files()
 
     def path_of(self, digest: str) -> Path:
-        if len(digest) != 64 or not all(c in "0123456789abcdef" for c in digest):
+        return Path(self._path(digest))
+
+    def _path(self, digest: str) -> str:
+        # a string, not a Path: building Paths was a measurable share of a write
+        if _HEX64.fullmatch(digest) is None:  # never a path outside the store
             raise ObjectNotFoundError(digest)
-        return self.root / digest[:2] / digest[2:]
+        return f"{self._root}{os.sep}{digest[:2]}{os.sep}{digest[2:]}"
 
     def sweep_temp_files(self) -> int:
         """Remove temp files left by writers that died; return how many were removed."""
@@ -116,80 +148,83 @@ class FileObjectStore:
 
     def put(self, data: bytes) -> str:
         digest = digest_of(data)
-        final = self.path_of(digest)
-        if final.exists():
-            return digest
-        final.parent.mkdir(exist_ok=True)
+        final = self._path(digest)
+        if not os.path.exists(final):
+            self._put_new(final, data)
+        return digest
+
+    def _put_new(self, final: str, data: bytes) -> None:
         tmp = self._write_temp(final, data, sync=self._durable)
         try:
             os.replace(tmp, final)
         except BaseException:
             with contextlib.suppress(FileNotFoundError):
-                tmp.unlink()
+                os.unlink(tmp)
             raise
         if self._durable:
-            self._fsync_dir(final.parent)
-        return digest
+            self._fsync_dir(os.path.dirname(final))
 
     def put_many(self, blobs: Iterable[bytes]) -> list[str]:
         """Store many objects; their hashes in order. When durable, the new files and then
         their folders are synced in parallel: the disk is waited for about once, not once
         per object. Each object is whole and durable before this returns, as with ``put``."""
         digests: list[str] = []
-        new: dict[Path, bytes] = {}
+        new: dict[str, bytes] = {}
         for data in blobs:
             digest = digest_of(data)
             digests.append(digest)
-            final = self.path_of(digest)
-            if final not in new and not final.exists():
+            final = self._path(digest)
+            if final not in new and not os.path.exists(final):
                 new[final] = data
         if not self._durable or len(new) < 2:
-            for data in new.values():
-                self.put(data)
+            for final, data in new.items():
+                self._put_new(final, data)
             return digests
-        for final in new:
-            final.parent.mkdir(exist_ok=True)
-        temps: dict[Path, Path] = {}
+        temps: dict[str, str] = {}
 
-        def write(final: Path) -> None:
+        def write(final: str) -> None:
             temps[final] = self._write_temp(final, new[final], sync=True)
 
         try:
-            with ThreadPoolExecutor(min(16, len(new))) as pool:
-                list(pool.map(write, new))
-                for final in list(temps):
-                    os.replace(temps[final], final)
-                    del temps[final]
-                list(pool.map(self._fsync_dir, {final.parent for final in new}))
+            _all_done(write, new)
+            for final in list(temps):
+                os.replace(temps[final], final)
+                del temps[final]
+            _all_done(self._fsync_dir, {os.path.dirname(final) for final in new})
         finally:
             for tmp in temps.values():  # written but never renamed: a failure part way
                 with contextlib.suppress(FileNotFoundError):
-                    tmp.unlink()
+                    os.unlink(tmp)
         return digests
 
-    def _write_temp(self, final: Path, data: bytes, *, sync: bool) -> Path:
+    def _write_temp(self, final: str, data: bytes, *, sync: bool) -> str:
         """``data`` in a new temp file beside ``final`` (synced if ``sync``)."""
         with self._lock:
             self._counter += 1
             n = self._counter
         # pid first (the sweep reads it), then a per-instance counter and a random token, so
         # two stores in one process writing the same content never share a temp file
-        token = f"{n}-{os.urandom(4).hex()}"
-        tmp = final.with_name(f"{final.name}.{os.getpid()}.{token}{_TMP_SUFFIX}")
+        tmp = f"{final}.{os.getpid()}.{n}-{os.urandom(4).hex()}{_TMP_SUFFIX}"
         try:
-            with open(tmp, "wb") as fh:
+            try:
+                fh = open(tmp, "wb")  # noqa: SIM115 - closed by the with below
+            except FileNotFoundError:  # the object's fan-out folder does not exist yet
+                with contextlib.suppress(FileExistsError):  # made by another writer
+                    os.mkdir(os.path.dirname(final))
+                fh = open(tmp, "wb")  # noqa: SIM115
+            with fh:
                 fh.write(data)
                 if sync:
                     fh.flush()
                     os.fsync(fh.fileno())
         except BaseException:
             with contextlib.suppress(FileNotFoundError):
-                tmp.unlink()
+                os.unlink(tmp)
             raise
         return tmp
 
     @staticmethod
-    def _fsync_dir(path: Path) -> None:
+    def _fsync_dir(path: str) -> None:
         fd = os.open(path, os.O_RDONLY)
         try:
             os.fsync(fd)
@@ -197,16 +232,18 @@ class FileObjectStore:
             os.close(fd)
 
     def get(self, digest: str) -> bytes:
+        path = self._path(digest)
         try:
-            data = self.path_of(digest).read_bytes()
+            with open(path, "rb") as fh:
+                data = fh.read()
         except FileNotFoundError:
             raise ObjectNotFoundError(digest) from None
         if digest_of(data) != digest:
-            raise CorruptObjectError(digest, str(self.path_of(digest)))
+            raise CorruptObjectError(digest, path)
         return data
 
     def has(self, digest: str) -> bool:
         try:
-            return self.path_of(digest).exists()
+            return os.path.exists(self._path(digest))
         except ObjectNotFoundError:
             return False

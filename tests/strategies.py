@@ -174,12 +174,25 @@ TRICKY_TEXTS = (
 )
 
 
+@functools.cache
 def speeches() -> st.SearchStrategy[str]:
     """Short texts: tricky ones (injections, JSON, templates, CJK, emoji, controls) or any.
-    Never a bare identity name or the marker, so a leak check can search views for those."""
+    Never a bare identity name or the marker, so a leak check can search views for those.
+    Made once: a drawn player draws from it for every speech, and a new filtered strategy
+    costs hypothesis a parse of the filter's source."""
     return st.one_of(st.sampled_from(TRICKY_TEXTS), st.text(max_size=12)).filter(
         lambda t: t not in IDENTITY_WORDS and MARKER not in t
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def sampled(values: tuple[T, ...]) -> st.SearchStrategy[T]:
+    """``st.sampled_from(values)``, made once per tuple of values: the same strategy, so
+    the same draws, without building and validating a new strategy for every answer."""
+    return st.sampled_from(values)
+
+
+UNRULY = sampled((False, False, False, True))  # now and then: one answer in four is illegal
 
 
 # -- players ----------------------------------------------------------------------------------
@@ -246,15 +259,15 @@ class DrawnPlayer:
 
     def _answer(self, request: Request) -> Answer:
         reasoning = f"{MARKER}{request.seat}:{request.key}:{request.feedback is not None}"
-        if self.misbehave and self.draw(st.sampled_from([False, False, False, True])):
-            return self.draw(st.sampled_from(illegal_answers(request)))  # type: ignore[no-any-return]
+        if self.misbehave and self.draw(UNRULY):
+            return self.draw(sampled(tuple(illegal_answers(request))))  # type: ignore[no-any-return]
         if request.kind.speaks:
             return Speech(self.draw(speeches()), reasoning=reasoning)
         if request.kind is DecisionKind.WITCH:
             assert request.witch is not None
-            choice: WitchChoice = self.draw(st.sampled_from(witch_answers(request.witch)))
+            choice: WitchChoice = self.draw(sampled(tuple(witch_answers(request.witch))))
             return WitchChoice(choice.save, choice.poison, reasoning=reasoning)
-        return Choice(self.draw(st.sampled_from(request.options)), reasoning=reasoning)
+        return Choice(self.draw(sampled(request.options)), reasoning=reasoning)
 
 
 def decision_key(request: Request) -> str:
@@ -399,7 +412,7 @@ def games(
     have seats that now and then answer illegally (and are asked again, then fall back)."""
     game_config: GameConfig = draw(config if config is not None else configs())
     seed: int = draw(seeds())
-    unruly = misbehave and draw(st.sampled_from([False, False, False, True]))
+    unruly = misbehave and draw(UNRULY)
     transcript = Transcript()
     return play(
         game_config,

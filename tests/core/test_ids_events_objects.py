@@ -3,6 +3,7 @@
 import dataclasses
 import os
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -386,3 +387,21 @@ def test_opening_keeps_temp_files_of_live_writers(tmp_path: Path) -> None:
     assert FileObjectStore(root).swept == 1  # the writer is gone now; ours stays
     assert not theirs.exists()
     assert ours.exists()
+
+
+def test_put_many_works_in_a_forked_child_after_the_parent_used_it(tmp_path: Path) -> None:
+    """The sync threads are per process: a fork (the arena forks its game workers) makes
+    its own instead of waiting on the parent's, which do not exist in the child."""
+    store = FileObjectStore(tmp_path / "objects")
+    store.put_many([f"parent {i}".encode() for i in range(20)])
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through its exit status
+        signal.alarm(20)  # a child stuck waiting on threads it lacks dies, and the test fails
+        try:
+            digests = store.put_many([b"child 1", b"child 2", b"child 3"])
+            os._exit(0 if store.get(digests[2]) == b"child 3" else 1)
+        finally:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert store.get(digest_of(b"child 1")) == b"child 1"

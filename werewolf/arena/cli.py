@@ -52,6 +52,7 @@ from ..config import GameConfig, parse_config
 from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from ..outputs import check_output, write_output
+from ..players.prompting import LANGS
 from ..pricing import with_bundled
 from ..storefaults import STORAGE_ERRORS, StoreFault, explain, refuse_damaged
 from .metrics import tournament_metrics
@@ -76,7 +77,7 @@ from .runner import (
     play_run,
 )
 from .schedule import game_id
-from .seating import RunSeats, SeatFactory, check_keys, seat_player
+from .seating import RunSeats, SeatFactory, check_keys, mock_seats
 from .spec import RunSpec, Schedule, balance_unit, load_run, make_run, run_path, save_run
 
 __all__ = ["BASELINE_PLAYERS", "add_arena", "build_report", "seat_factory"]
@@ -90,7 +91,7 @@ def seat_factory(spec: RunSpec) -> SeatFactory:
     """How the run's seats are made; every player is tried once now (and LLM players' key
     variables checked), so a player that cannot be seated fails before a game starts."""
     check_keys({p.name: p.spec for p in spec.players})
-    factory: SeatFactory = RunSeats() if spec.uses_tokens else seat_player
+    factory = RunSeats(lang=spec.lang) if spec.uses_tokens else mock_seats(spec.lang)
     for player in spec.players:
         factory(player.spec, 0, 1)
     return factory
@@ -151,6 +152,7 @@ def _new_run(
         "schedule": schedule,
         "lineup": seating,
         "seed": args.seed if args.seed is not None else 0,
+        "lang": getattr(args, "lang", None) or "en",
         "prices": prices,
         "budget": budget,
         "created_ms": time.time_ns() // 1_000_000 if created_ms is None else created_ms,
@@ -192,6 +194,11 @@ def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
     if getattr(args, "config", None) is not None and rules != saved.config:
         raise ConfigError(
             [("--config", f"run {saved.name} exists with other rules: pick another --name")]
+        )
+    lang = getattr(args, "lang", None)
+    if lang is not None and lang != saved.lang:
+        raise ConfigError(
+            [("--lang", f"run {saved.name} was played in {saved.lang!r}: pick another --name")]
         )
     if getattr(args, "beliefs", False) and not saved.config.beliefs:
         raise ConfigError(
@@ -590,6 +597,11 @@ def _add_playing(parser: argparse.ArgumentParser, *, default_name: str) -> None:
         type=positive_int,
         metavar="W",
         help="processes for mock runs (default: every CPU core; 1 with LLM players)",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=LANGS,
+        help="the language mock and LLM seats speak and think in (en)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     _add_common(parser)

@@ -36,7 +36,7 @@ from ..scope import TopicScope, floor_seq
 from ..state import GameState
 from ..storefaults import STORAGE_ERRORS, StoreFault, explain
 from .schedule import GamePlan, game_id, plan_game
-from .seating import SeatFactory, run_seating, seat_player
+from .seating import SeatFactory, forkable, run_seating, seat_player
 from .spec import RunSpec, load_run
 
 __all__ = [
@@ -179,7 +179,7 @@ def check_play(spec: RunSpec, *, workers: int, factory: SeatFactory) -> None:
     the run file."""
     if workers < 1:
         raise ConfigError([("--workers", f"must be at least 1, not {workers}")])
-    if workers > 1 and (spec.uses_tokens or factory is not seat_player):
+    if workers > 1 and (spec.uses_tokens or not forkable(factory)):
         raise ConfigError(
             [
                 (

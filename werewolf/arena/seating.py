@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from functools import partial
 
 from ..errors import ConfigError
 from ..lineup import SeatSpec
@@ -16,20 +17,40 @@ from ..players import Player, cached_seating, make_player
 from ..state import GameState
 from .schedule import GamePlan
 
-__all__ = ["RunSeats", "SeatFactory", "check_keys", "run_seating", "seat_player"]
+__all__ = [
+    "RunSeats",
+    "SeatFactory",
+    "check_keys",
+    "forkable",
+    "mock_seats",
+    "run_seating",
+    "seat_player",
+]
 
 SeatFactory = Callable[[SeatSpec, int, int], Player]
 """Makes the player of one seat: ``(spec, game_seed, seat) -> Player``."""
 
 
-def seat_player(spec: SeatSpec, game_seed: int, seat: int) -> Player:
-    """The player of ``seat`` for ``spec``: mock (with its personality, if named), random."""
+def seat_player(spec: SeatSpec, game_seed: int, seat: int, lang: str = "en") -> Player:
+    """The player of ``seat`` for ``spec``: mock (with its personality, if named, speaking
+    and thinking in ``lang``), random."""
     if spec.kind == "mock":
         options = {"personality": spec.personality} if spec.personality else {}
-        return make_player("mock", game_seed=game_seed, seat=seat, **options)
+        return make_player("mock", game_seed=game_seed, seat=seat, lang=lang, **options)
     if spec.kind == "random":
         return make_player("random", game_seed=game_seed, seat=seat)
     raise ConfigError([("players", f"{spec.label()}: this build cannot seat {spec.kind} players")])
+
+
+def mock_seats(lang: str) -> SeatFactory:
+    """The factory of a run without LLM seats, its mocks speaking ``lang``."""
+    return seat_player if lang == "en" else partial(seat_player, lang=lang)
+
+
+def forkable(factory: SeatFactory) -> bool:
+    """True for a factory a forked worker may use: it holds no clients (mock and random
+    seats only)."""
+    return factory is seat_player or (isinstance(factory, partial) and factory.func is seat_player)
 
 
 def check_keys(specs: Mapping[str, SeatSpec], env: Mapping[str, str] | None = None) -> None:
@@ -55,7 +76,7 @@ class RunSeats:
 
     def __call__(self, spec: SeatSpec, game_seed: int, seat: int) -> Player:
         if spec.kind != "llm":
-            return seat_player(spec, game_seed, seat)
+            return seat_player(spec, game_seed, seat, self.lang)
         return make_player(
             "llm", game_seed=game_seed, seat=seat, spec=spec, clients=self.clients, lang=self.lang
         )

@@ -65,6 +65,9 @@ class RunSpec(BaseModel):
     games: int = Field(ge=1)
     seed: int = Field(ge=0)
     config: GameConfig = GameConfig()
+    lang: Literal["en", "zh"] = Field(
+        "en", description="the language mock and LLM seats speak and think in"
+    )
     prices: dict[str, Price] = Field(default_factory=dict)
     budget: ArenaBudget = ArenaBudget()
     created_ms: int = Field(ge=0, description="fixes the game ids (ULID time part)")

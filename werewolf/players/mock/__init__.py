@@ -89,7 +89,7 @@ class MockPlayer:
         request = idiot.spare_the_idiot(request)  # a good voter never exiles a shown idiot
         turn = Turn(request, table, mind, public, self.temper, rng, self.lang)
         answer = handler_for(table.identity, request.kind)(turn)
-        answer = lovers.keep_partner(request.kind, request.view, request.options, answer)
+        answer = lovers.keep_partner(request.kind, request.view, request.options, answer, self.lang)
         asked = request.kind is DecisionKind.VOTE and request.context.get("beliefs")
         if asked and isinstance(answer, Choice):  # a belief report rides with the vote
             answer = replace(answer, beliefs=self.beliefs(mind))

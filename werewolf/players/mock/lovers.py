@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from ...decisions import Answer, Choice, DecisionKind, WitchChoice
 from ...visibility import SeatView
+from .lang.thoughts import think
 
 __all__ = ["keep_partner", "partner"]
 
@@ -22,17 +23,24 @@ def partner(view: SeatView) -> int | None:
 
 
 def keep_partner(
-    kind: DecisionKind, view: SeatView, options: tuple[int | None, ...], answer: Answer
+    kind: DecisionKind,
+    view: SeatView,
+    options: tuple[int | None, ...],
+    answer: Answer,
+    lang: str = "en",
 ) -> Answer:
     mate = partner(view)
     if mate is None:
         return answer
     if isinstance(answer, WitchChoice) and answer.poison == mate:
-        return replace(answer, poison=None, reasoning=answer.reasoning + "; not my lover")
+        return replace(
+            answer, poison=None, reasoning=think(lang, "lover.spare", rest=answer.reasoning)
+        )
     if kind in _HARMFUL and isinstance(answer, Choice) and answer.target == mate:
         others = [o for o in options if o != mate]
         if not others:
             return answer
         pick = None if None in others else others[0]
-        return Choice(pick, reasoning=f"{answer.reasoning}; but never my lover, seat {mate}")
+        why = think(lang, "lover.never", a=mate, rest=answer.reasoning)
+        return Choice(pick, reasoning=why)
     return answer

@@ -27,7 +27,8 @@ def opener(turn: Turn) -> list[Line]:
     if died:
         return [Line("open.victims", seats=tuple(died))]
     if table.day in table.night_deaths and table.day > 1 and rng.random() < 0.5:
-        return [Line("open.peaceful", n=table.day)]
+        saved_by = "open.peaceful" if Identity.WITCH in table.deck else "open.protected"
+        return [Line(saved_by, n=table.day)]
     if table.day <= 1:
         return [Line("open.first", n=table.day)]
     return [Line("open.later", n=table.day)]

@@ -64,6 +64,7 @@ class Table:
     fake_seer: int | None  # wolves: the teammate planned to claim seer
     seat_count: int
     wolf_count: int  # wolves in the deck
+    deck: tuple[Identity, ...] = ()  # every identity dealt (whom a quiet night points to)
 
     @property
     def night_killed(self) -> frozenset[int]:
@@ -203,4 +204,5 @@ def read_table(view: SeatView) -> Table:
         fake_seer=fake_seer,
         seat_count=len(view.names),
         wolf_count=sum(1 for i in view.config.identities if i is Identity.WEREWOLF),
+        deck=tuple(view.config.identities),
     )

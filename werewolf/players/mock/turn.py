@@ -11,6 +11,7 @@ from ...cast import Identity
 from ...decisions import Request, Speech
 from .beliefs import Mind
 from .lang import Line, render
+from .lang.thoughts import think
 from .table import Table
 from .temper import Temper
 
@@ -66,8 +67,13 @@ class Turn:
         """Private reasoning in the seat's language (first phrasings, no draw)."""
         return render(lines, self.lang)
 
+    def think(self, key: str, **fields: object) -> str:
+        """A private thought in the seat's language (``lang.thoughts``)."""
+        return think(self.lang, key, **fields)
+
     def beliefs_note(self, seats: Sequence[int] | None = None) -> str:
         """The top of the seat's beliefs, for the private reasoning."""
         probs = self.mind.wolf_probabilities()
         chosen = seats if seats is not None else sorted(probs, key=lambda s: -probs[s])[:3]
-        return "P(wolf) " + ", ".join(f"{s}={probs.get(s, 0.0):.2f}" for s in chosen)
+        each = [self.think("p.seat", a=s, p=f"{probs.get(s, 0.0):.2f}") for s in chosen]
+        return self.think("p.wolf", rest=("、" if self.lang == "zh" else ", ").join(each))

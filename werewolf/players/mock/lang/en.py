@@ -25,6 +25,11 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "Nobody died last night; someone was saved.",
         "A peaceful night, which tells us the antidote is gone.",
     ),
+    "open.protected": (
+        "Nobody died last night: someone was protected.",
+        "A quiet night: the wolves' target was protected.",
+        "Nobody died, so the protection landed on the right seat.",
+    ),
     "open.later": (
         "Day {n}, and the picture is getting clearer.",
         "Let me go through what we know on day {n}.",

@@ -15,16 +15,17 @@ __all__ = ["floor_bid"]
 
 def floor_bid(turn: Turn) -> Answer:
     spoken = int(turn.context.get("spoken", 0))
-    level, why = (2, "not heard yet today") if spoken == 0 else (1, "already spoke today")
+    level, why = (2, "bid.first") if spoken == 0 else (1, "bid.again")
     suspect = turn.mind.likeliest(turn.others_alive())
     if (
         suspect is not None
         and turn.mind.p(suspect) >= 0.8
         and turn.identity is not Identity.WEREWOLF
     ):
-        level, why = level + 1, f"sure of seat {suspect}"
+        level, why = level + 1, "bid.sure"
     if turn.identity is Identity.SEER and spoken == 0:
-        level, why = 3, "a seer with checks to tell"
+        level, why = 3, "bid.seer"
     if spoken and turn.rng.random() < 0.5:
-        level, why = level - 1, "let others speak"
-    return Choice(max(0, min(3, level)), reasoning=f"bid {max(0, min(3, level))}: {why}")
+        level, why = level - 1, "bid.yield"
+    level = max(0, min(3, level))
+    return Choice(level, reasoning=turn.think("bid", n=level, rest=turn.think(why, a=suspect)))

@@ -12,7 +12,7 @@ __all__ = ["cupid_link"]
 def cupid_link(turn: Turn) -> Answer:
     options = [s for s in turn.request.options if s is not None]
     if turn.context.get("first") is None and turn.me in options and turn.rng.random() < 0.6:
-        return Choice(turn.me, reasoning="I link myself: one lover I can be sure of")
+        return Choice(turn.me, reasoning=turn.think("cupid.self"))
     others = [s for s in options if s != turn.me] or options
     pick = turn.rng.choice(others)
-    return Choice(pick, reasoning=f"seat {pick} as a lover: a draw, I know nothing yet")
+    return Choice(pick, reasoning=turn.think("cupid.draw", a=pick))

@@ -14,8 +14,8 @@ def doctor_protect(turn: Turn) -> Answer:
     options = turn.request.options
     trusted = turn.mind.seer.trusted
     if trusted is not None and trusted in options:
-        return Choice(trusted, reasoning=f"protect seat {trusted}, the seer I believe")
+        return Choice(trusted, reasoning=turn.think("protect.seer", a=trusted))
     night = int(turn.context.get("night", 1))
     if turn.me in options and (night == 1 or turn.rng.random() < 0.4):
-        return Choice(turn.me, reasoning="protect myself: a doctor is worth keeping")
+        return Choice(turn.me, reasoning=turn.think("protect.self.doctor"))
     return _most_trusted(turn, options)

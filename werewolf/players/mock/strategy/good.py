@@ -56,8 +56,8 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         lines.append(Line("follow_seer"))
     if last_words:
         lines += last_reads(turn, mind, {target} if target else set())
-    why = f"vote seat {target}" if target else "no read"
-    return turn.say(lines, f"{turn.beliefs_note()}; {why}", avoid=_today(turn))
+    why = turn.think("good.vote", a=target) if target else turn.think("good.no_read")
+    return turn.say(lines, turn.think("and", a=turn.beliefs_note(), rest=why), avoid=_today(turn))
 
 
 def hesitation(turn: Turn, mind: Mind) -> list[Line]:
@@ -111,9 +111,10 @@ def good_vote(turn: Turn) -> Answer:
     if follows:
         for seat in seer_wolves_since(turn, order):
             if seat in options:
-                return Choice(seat, reasoning=f"the seer named seat {seat}, as my speech allowed")
+                return Choice(seat, reasoning=turn.think("vote.follow_seer", a=seat))
     if named is not None and named in options and _still_suspect(turn, named):
-        return Choice(named, reasoning=f"seat {named}, as I said: {turn.beliefs_note([named])}")
+        note = turn.beliefs_note([named])
+        return Choice(named, reasoning=turn.think("vote.as_said", a=named, rest=note))
     barred = set(turn.mind.cleared) | {turn.mind.seer.trusted or 0}
     target = turn.mind.likeliest(options, exclude=barred)
     if target is None:

@@ -12,12 +12,12 @@ __all__ = ["guard_protect"]
 def guard_protect(turn: Turn) -> Answer:
     options = turn.request.options
     if int(turn.context.get("night", 1)) == 1 and None in options:
-        return Choice(None, reasoning="night 1: nobody, so the witch's antidote cannot clash")
+        return Choice(None, reasoning=turn.think("guard.empty"))
     trusted = turn.mind.seer.trusted
     if trusted is not None and trusted in options:
-        return Choice(trusted, reasoning=f"protect seat {trusted}, the seer I believe")
+        return Choice(trusted, reasoning=turn.think("protect.seer", a=trusted))
     if turn.me in options and turn.rng.random() < 0.5:
-        return Choice(turn.me, reasoning="protect myself: the wolves may have guessed me")
+        return Choice(turn.me, reasoning=turn.think("protect.self.guard"))
     return _most_trusted(turn, options)
 
 
@@ -25,6 +25,7 @@ def _most_trusted(turn: Turn, options: tuple[int | None, ...]) -> Answer:
     seats = [s for s in options if s is not None and s != turn.me]
     if not seats:
         pick = None if None in options else options[0]
-        return Choice(pick, reasoning="no one else I may protect")
+        return Choice(pick, reasoning=turn.think("protect.nobody"))
     trusted = min(seats, key=lambda s: (turn.mind.p(s), s))
-    return Choice(trusted, reasoning=f"protect seat {trusted}: {turn.beliefs_note([trusted])}")
+    why = turn.think("protect.trusted", a=trusted, rest=turn.beliefs_note([trusted]))
+    return Choice(trusted, reasoning=why)

@@ -20,6 +20,7 @@ def hunter_shot(turn: Turn) -> Answer:
     target = mind.likeliest(grounded, exclude=barred)
     if target is None or mind.p(target) < 0.2:
         return Choice(
-            None if None in turn.request.options else target, reasoning="nobody likely enough"
+            None if None in turn.request.options else target, reasoning=turn.think("hunter.hold")
         )
-    return Choice(target, reasoning=f"shoot seat {target}: {turn.beliefs_note([target])}")
+    why = turn.think("hunter.shoot", a=target, rest=turn.beliefs_note([target]))
+    return Choice(target, reasoning=why)

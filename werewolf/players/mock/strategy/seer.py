@@ -22,23 +22,25 @@ def seer_check(turn: Turn) -> Answer:
         fresh or [s for s in turn.request.options if s is not None],
         key=lambda s: (mind.p(s) * (1.0 if s not in mind.cleared else 0.3), -s),
     )
-    return Choice(target, reasoning=f"check seat {target}: {turn.beliefs_note([target])}")
+    return Choice(
+        target, reasoning=turn.think("seer.check", a=target, rest=turn.beliefs_note([target]))
+    )
 
 
 def _should_claim(turn: Turn, last_words: bool) -> str | None:
     table = turn.table
     if last_words or table.claims_seer(turn.me):
-        return "I speak as the seer"
+        return turn.think("seer.speaks")
     if any(wolf and table.is_alive(s) for s, wolf in table.my_checks.values()):
-        return "I found a wolf"
+        return turn.think("seer.found")
     if any(s != turn.me for s in table.seer_claims):
-        return "someone else claims my role"
+        return turn.think("seer.rival")
     if turn.me in turn.pk_candidates:
-        return "I am up for exile"
+        return turn.think("seer.pk")
     if len(table.accusations(turn.me, since_day=table.day)) >= 2:
-        return "the table turns on me"
+        return turn.think("seer.pressed")
     if table.day >= 2 or turn.temper.seer_claims_early:
-        return "time to share my checks"
+        return turn.think("seer.time")
     return None
 
 
@@ -77,4 +79,4 @@ def seer_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     if last_words:
         lines += last_reads(turn, mind, set(mind.cleared) | ({target} if target else set()))
     today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]
-    return turn.say(lines, f"{why}; {turn.beliefs_note()}", avoid=today)
+    return turn.say(lines, turn.think("and", a=why, rest=turn.beliefs_note()), avoid=today)

@@ -15,7 +15,7 @@ __all__ = ["witch_night"]
 def witch_night(turn: Turn) -> Answer:
     options = turn.request.witch
     if options is None:
-        return WitchChoice(reasoning="no witch options")
+        return WitchChoice(reasoning=turn.think("witch.none"))
     mind, temper, rng = turn.mind, turn.temper, turn.rng
     night = int(turn.context.get("night", turn.table.day))
     told = options.told_target
@@ -23,8 +23,10 @@ def witch_night(turn: Turn) -> Answer:
         precious = told in mind.cleared or told == mind.seer.trusted
         chance = temper.save_first_night if night <= 1 else temper.save_later
         if mind.p(told) < 0.7 and (precious or rng.random() < chance):
-            why = "a cleared seat" if precious else f"night {night}"
-            return WitchChoice(save=True, reasoning=f"save seat {told}: {why}")
+            why = turn.think(
+                "witch.save.cleared" if precious else "witch.save.night", a=told, n=night
+            )
+            return WitchChoice(save=True, reasoning=why)
     if options.poison_targets:
         barred = set(mind.cleared) | {mind.seer.trusted or 0}
         if told is not None:
@@ -33,7 +35,6 @@ def witch_night(turn: Turn) -> Answer:
         target = mind.likeliest(grounded, exclude=barred)
         bar = max(0.35, temper.poison_at - 0.1 * (night - 1))
         if target is not None and mind.p(target) >= bar:
-            return WitchChoice(
-                poison=target, reasoning=f"poison seat {target}: {turn.beliefs_note([target])}"
-            )
-    return WitchChoice(reasoning=f"no potion tonight: {turn.beliefs_note()}")
+            why = turn.think("witch.poison", a=target, rest=turn.beliefs_note([target]))
+            return WitchChoice(poison=target, reasoning=why)
+    return WitchChoice(reasoning=turn.think("witch.keep", rest=turn.beliefs_note()))

@@ -59,29 +59,29 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         lines += [Line("framed", exposer), Line("liar", exposer)]
     real = [s for s in table.seer_claims if s not in table.wolves and table.is_alive(s)]
     target: int | None = exposers[0] if exposers else None
-    why = "counter the seer who named me" if exposers else ""
+    why = turn.think("wolf.counter") if exposers else ""
     if fake is not None and table.claims_seer(fake):
         lines.append(Line("trust", fake))
-        why = why or f"back our seer seat {fake}"
+        why = why or turn.think("wolf.back", a=fake)
         framed = [s for s, w in table.reports.get(fake, {}).items() if w and table.is_alive(s)]
         target = target or (framed[-1] if framed else None)
     elif real and not exposers:
         if rng.random() < temper.attack_seer:
             lines.append(Line("doubt_seer", real[0]))
-            target, why = real[0], f"doubt the seer seat {real[0]}"
+            target, why = real[0], turn.think("wolf.doubt", a=real[0])
         else:
             lines.append(Line("trust", real[0]))
-            why = f"blend in behind seer seat {real[0]}"
+            why = turn.think("wolf.behind", a=real[0])
     pool = [s for s in turn.pk_candidates if s != turn.me] if turn.context.get("pk") else None
     mate = _doomed_mate(turn, public)
     if target is None and mate is not None and rng.random() < temper.bus and not last_words:
-        target, why = mate, f"sell out seat {mate}: the table has convicted that seat"
+        target, why = mate, turn.think("wolf.bus", a=mate)
         lines += case_against(turn, public, mate)
     elif target is None:
         target = _push(turn, public, pool or turn.others_alive())
         if target is not None:
             lines += case_against(turn, public, target)
-            why = why or f"push seat {target}"
+            why = why or turn.think("wolf.push", a=target)
         else:
             lines += hesitation(turn, public)
     else:
@@ -92,7 +92,7 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         if living and rng.random() < 0.5:
             lines.append(Line("lw.clean", living[0]))
     today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]
-    return turn.say(lines, why or "blend in", avoid=today)
+    return turn.say(lines, why or turn.think("wolf.blend"), avoid=today)
 
 
 def wolf_vote(turn: Turn) -> Answer:
@@ -102,16 +102,16 @@ def wolf_vote(turn: Turn) -> Answer:
     public = turn.public if turn.public is not None else turn.mind
     named, _, _ = my_speech_today(turn)
     if named is not None and named in options:
-        return Choice(named, reasoning=f"seat {named}, as I said")
+        return Choice(named, reasoning=turn.think("wolf.as_said", a=named))
     mate = _doomed_mate(turn, public)
     if mate is not None and mate in options and turn.rng.random() < turn.temper.bus:
-        return Choice(mate, reasoning=f"seat {mate} is doomed: I vote with the table")
+        return Choice(mate, reasoning=turn.think("wolf.doomed", a=mate))
     goods = [s for s in options if s is not None and s not in table.wolves]
     if not goods:
         if None in options:
-            return Choice(None, reasoning="only fellow wolves to vote for: abstain")
-        return Choice(options[0], reasoning="forced to vote for a fellow wolf")
+            return Choice(None, reasoning=turn.think("wolf.abstain"))
+        return Choice(options[0], reasoning=turn.think("wolf.forced"))
     top = max(public.p(s) for s in goods)
     close = [s for s in goods if public.p(s) >= top - 0.03]  # no clear suspect: any of them
     target = close[0] if len(close) == 1 else turn.rng.choice(close)
-    return Choice(target, reasoning=f"push seat {target}, the table's suspect")
+    return Choice(target, reasoning=turn.think("wolf.suspect", a=target))

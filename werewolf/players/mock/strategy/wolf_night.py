@@ -102,20 +102,22 @@ def wolf_talk(turn: Turn) -> Answer:
         mine, why = _target(turn)
         if mine is not None and mine != proposed and why and turn.rng.random() < 0.15:
             lines = [*why, Line("kill.counter", mine)]
-            return turn.say(lines, f"I prefer seat {mine} to seat {proposed}")
+            return turn.say(lines, turn.think("night.prefer", a=mine, b=proposed))
         if proposed is None:
-            return turn.say([Line("kill.none"), *_tomorrow(turn)], f"I follow seat {by}: no kill")
+            return turn.say(
+                [Line("kill.none"), *_tomorrow(turn)], turn.think("night.follow_none", a=by)
+            )
         _, reasons = night_agenda(turn)
         lines = [Line("kill.agree", proposed)]
         if proposed in reasons and turn.rng.random() < 0.5:
             lines.append(reasons[proposed])
         lines += _tomorrow(turn)
-        return turn.say(lines, f"I follow seat {by}: seat {proposed}")
+        return turn.say(lines, turn.think("night.follow", a=by, b=proposed))
     target, why = _target(turn)
     kill = Line("kill.none") if target is None else Line("kill.propose", target)
     lines = [kill, *why, *_plan(turn)]
     # the reasoning is the god view's: worded apart from the line the pack hears
-    return turn.say(lines, f"my proposal, for the pack: {turn.note(lines)}")
+    return turn.say(lines, turn.think("night.proposal", rest=turn.note(lines)))
 
 
 def _tomorrow(turn: Turn) -> list[Line]:
@@ -135,13 +137,18 @@ def wolf_kill(turn: Turn) -> Answer:
     if proposals:  # a second round: join the lowest wolf's proposal
         target = proposals[0][1]
         if target in options:
-            return Choice(target, reasoning=f"joining seat {proposals[0][0]}'s proposal")
+            return Choice(target, reasoning=turn.think("night.join", a=proposals[0][0]))
     discussion = turn.context.get("discussion", [])
     said, _, _ = _first_proposal(discussion)
     if said:  # the last word in the discussion wins: a counter-proposal if there was one
-        for line in reversed(discussion):
-            heard = parse_speech(str(line.get("text", "")))
-            if heard.kill_said and heard.kill in options:
-                return Choice(heard.kill, reasoning=f"as seat {line.get('seat')} said")
+        named = [
+            (h.kill, int(line.get("seat", 0)))
+            for line in discussion
+            if (h := parse_speech(str(line.get("text", "")))).kill_said
+        ]
+        final = next((kill for kill, _ in reversed(named) if kill in options), None)
+        if final is not None:  # credit the seat that first named it, not the last to agree
+            by = next(seat for kill, seat in named if kill == final)
+            return Choice(final, reasoning=turn.think("night.as_said", a=by, b=final))
     target, _ = _target(turn)
-    return Choice(target, reasoning="my own pick")
+    return Choice(target, reasoning=turn.think("night.own"))

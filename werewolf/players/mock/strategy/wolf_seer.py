@@ -68,5 +68,5 @@ def fake_seer_speech(turn: Turn, public: Mind, *, last_words: bool = False) -> A
     if last_words:
         lines += last_reads(turn, public, set(table.wolves) | {target or 0})[:1]
     today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]
-    why = "I play the seer for the wolves" + (f"; frame seat {target}" if target else "")
+    why = turn.think("wolf.frame", a=target) if target else turn.think("wolf.fake")
     return turn.say(lines, why, avoid=today)
