@@ -20,6 +20,8 @@ from werewolf.config import AllAbstain, GameConfig, SeerLearns, SpeechOrder, Tie
 from werewolf.decisions import Answer, Choice, DecisionKind
 from werewolf.draws import draw
 from werewolf.game import fold_chain
+from werewolf.replay import load_replay_file, replay_text
+from werewolf.replay.format import check_meta
 from werewolf.ruletext import rules_text
 from werewolf.state import Outcome
 from werewolf.visibility import view
@@ -35,6 +37,8 @@ def _play(script: dict[str, Answer], config: GameConfig = KAGGLE, **kw: Any) -> 
     played = play(script, config=config, deal=kw.pop("deal", DEAL), **kw)
     records = [{"kind": e.kind, "meta": e.meta} for e in played.chain]
     assert check_log(records) == []
+    for e in played.chain:  # every event fits the replay format (the draws, the identity)
+        check_meta(e.kind, e.meta, e.role, seats=played.state.config.seats)
     return played
 
 
@@ -274,6 +278,11 @@ def test_play_and_an_arena_run_on_the_board(
     with SQLiteEventStore(store) as s:
         chains = [s.chain(g) for g in s.topics()]
     assert len(chains) == 3
+    # the exported replay file validates and renders (the seer's identity, the draws)
+    (replay,) = tmp_path.glob("*.jsonl")
+    text = replay_text(load_replay_file(replay), width=100)
+    assert "The seer (" in text
+    assert "vote: " in text
     for chain in chains:
         assert chain[0].meta["game"]["config"]["wolf_kill"] == "vote"
         assert check_log([{"kind": e.kind, "meta": e.meta} for e in chain]) == []
