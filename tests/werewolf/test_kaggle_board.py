@@ -13,7 +13,10 @@ from typing import Any
 import pytest
 
 from pulse_core import SQLiteEventStore, read_content
+from tests.openai_server import OpenAIServer
 from tests.oracle import check_log
+from tests.werewolf.llm_support import LegalTable, legal, llm_specs, seat_of, tool_of, user_text
+from tests.werewolf.llm_support import play as play_llm
 from werewolf.boards import BOARDS, board_config, board_of
 from werewolf.cast import Identity
 from werewolf.config import AllAbstain, GameConfig, SeerLearns, SpeechOrder, TiePolicy, WolfKill
@@ -287,3 +290,26 @@ def test_play_and_an_arena_run_on_the_board(
         assert chain[0].meta["game"]["config"]["wolf_kill"] == "vote"
         assert check_log([{"kind": e.kind, "meta": e.meta} for e in chain]) == []
         assert chain[-1].role == "game-end"
+
+
+def test_llm_seats_play_the_board_told_its_rules(tmp_path: Path) -> None:
+    with OpenAIServer(LegalTable(spread=True)) as server:
+        specs = llm_specs(server, seats=8, personality="terse")
+        played = play_llm(specs, seed=5, store_path=tmp_path / "g.sqlite3", config=KAGGLE)
+        bodies = server.bodies()
+    assert played.status == "ended"
+    assert check_log([{"kind": e.kind, "meta": e.meta} for e in played.chain]) == []
+    assert not any("fallbacks" in e.meta for e in played.chain)
+    system = bodies[0]["messages"][0]["content"]
+    assert "each wolf secretly votes for a victim" in system
+    assert "the dead give no last words" in system
+    kills = [b for b in bodies if tool_of(b)[0] == "wolf_kill"]
+    assert kills
+    assert all("vote for tonight's victim" in user_text(b) for b in kills)
+    assert any("Ballots so far" in user_text(b) for b in kills)  # the second wolf's
+    for body in kills:
+        assert set(legal(body, "target")) <= set(range(1, 9)) - set(fold_chain(played.chain).wolves)
+    # the seer is told her first check's identity in the prompts after it
+    seer = fold_chain(played.chain).seat_of(SEER)
+    told = next(e for e in played.chain if e.role == "seer-check").meta["diff"]["identity"]
+    assert any(f"the {told} (" in user_text(b) for b in bodies if seat_of(b) == seer)
