@@ -21,17 +21,15 @@ from .events import Draft, Event, meta_json
 __all__ = ["GENESIS", "chain_hash", "draft_chain", "event_chain", "first_broken"]
 
 GENESIS = "0" * 64  # the previous hash of a topic's first event
+# made once: json.dumps with options builds a new encoder on every call
+_RECORD = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def chain_hash(
     previous: str, kind: str, key: str, version: int, meta_text: str, content_hash: str
 ) -> str:
     """The chain hash of one event (``meta_text``: its meta as ``meta_json`` writes it)."""
-    record = json.dumps(
-        [previous, kind, key, version, meta_text, content_hash],
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
+    record = _RECORD.encode([previous, kind, key, version, meta_text, content_hash])
     return hashlib.sha256(record.encode("utf-8", "surrogatepass")).hexdigest()
 
 

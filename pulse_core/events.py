@@ -61,12 +61,14 @@ def split_kind(kind: str) -> tuple[str, str]:
     return workflow, role
 
 
+# made once: json.dumps with options builds a new encoder on every call
+_META = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def meta_json(meta: Meta) -> str:
     """The canonical JSON text of a meta object (sorted keys, no spaces, UTF-8 kept)."""
     try:
-        return json.dumps(
-            meta, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-        )
+        return _META.encode(meta)
     except (TypeError, ValueError) as exc:
         raise InvalidEventError(f"meta is not JSON: {exc}") from exc
 

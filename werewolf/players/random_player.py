@@ -27,9 +27,9 @@ class RandomPlayer:
         self.game_seed = game_seed
 
     async def decide(self, request: Request) -> Answer:
-        rng = decision_rng(self.game_seed, request.seat, request.key, "random")
-        if request.kind.speaks:
+        if request.kind.speaks:  # a speech draws nothing: no generator to seed
             return Speech(f"Seat {request.seat} has nothing to add.")
+        rng = decision_rng(self.game_seed, request.seat, request.key, "random")
         if request.kind is DecisionKind.WITCH:
             options = request.witch
             assert options is not None  # the witch phase always sends her options
