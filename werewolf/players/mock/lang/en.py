@@ -30,6 +30,12 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "A quiet night: the wolves' target was protected.",
         "Nobody died, so the protection landed on the right seat.",
     ),
+    "open.again": (
+        "Now that everyone has spoken, let me add to what I said.",
+        "A second word from me, after this round.",
+        "Having heard the whole table, here is where I stand now.",
+        "Round two: I have listened to all of you.",
+    ),
     "open.later": (
         "Day {n}, and the picture is getting clearer.",
         "Let me go through what we know on day {n}.",
