@@ -47,6 +47,13 @@ The identities beyond the nine-player board (defaults in docs/rules.md, variants
   from then on he never votes, and he can be voted again only if configured;
 - a wolf and a good lover make a third side with cupid: it wins when only its members are
   left; while the lovers live nobody else wins; its members count for no camp;
+- the kaggle-8 fields: ``seer_before_wolves`` puts the seer after the doctor, before the
+  wolves; ``seer_learns = "identity"`` adds the target's true identity to her check;
+  ``wolf_kill = "vote"``: no wolf talk, one ballot per living wolf, the most-voted dies;
+  ``tie_policy = "random"`` and ``all_abstain = "random"`` exile a drawn seat; every draw
+  is recorded (``detail.draw``: key, the exact set it picked among, a member of it that the
+  event applied) exactly where the rules call for one; ``speech_order = "seat"`` opens
+  each day at the lowest living seat; ``last_words = false``: nobody gives last words;
 - with ``referee_record``: every decision's recorded offer (``offered/<seat>/<decision>``
   attachments, given as ``attachments`` beside ``meta``) is exactly the legal set, and the
   end names the hunter shots and last words the deciding deaths cut off (``skipped``).
@@ -67,6 +74,8 @@ GUARD, IDIOT, CUPID, DOCTOR = "guard", "idiot", "cupid", "doctor"
 GODS = frozenset({SEER, WITCH, HUNTER, GUARD, IDIOT, CUPID, DOCTOR})
 NIGHT = ("cupid-link", "lovers-told", "guard-protect", "doctor-protect", "wolf-night")
 NIGHT += ("witch-action", "seer-check")
+# seer_before_wolves: the seer checks after the doctor, before the wolves
+SEER_FIRST = (*NIGHT[:4], "seer-check", "wolf-night", "witch-action")
 DEFAULT_CONFIG: dict[str, Any] = {
     "win_rule": "side",
     "witch_self_save": "first-night",
@@ -93,6 +102,12 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "speech_rounds": 1,
     "speech_budget": None,
     "reveal_on_death": "nothing",
+    "wolf_kill": "agree",
+    "all_abstain": "nobody",
+    "last_words": True,
+    "speech_order": "after-death",
+    "seer_learns": "team",
+    "seer_before_wolves": False,
 }
 PREFIX = "werewolf."
 
@@ -227,7 +242,7 @@ class Referee:
             "witch-action": WITCH,
             "seer-check": SEER,
         }
-        for step in NIGHT:
+        for step in SEER_FIRST if self.cfg["seer_before_wolves"] else NIGHT:
             if step in done:
                 continue
             if step == "cupid-link" and (night != 1 or not self.living(CUPID)):
@@ -267,6 +282,8 @@ class Referee:
         return [s for s in sorted(self.alive) if times[s] < this_round]
 
     def today_order(self) -> list[int]:
+        if self.cfg["speech_order"] == "seat":
+            return sorted(self.alive)
         n = len(self.deal)
         start = (min(self.night_dead) % n) + 1 if self.night_dead else ((self.night - 1) % n) + 1
         return [s for s in ((start - 1 + i) % n + 1 for i in range(n)) if s in self.alive]
@@ -393,7 +410,11 @@ class Referee:
             s for s in sorted(self.alive) if self.cfg["wolf_self_knife"] or self.role(s) != WOLF
         ]
         talk = [int(d["seat"]) for d in detail.get("discussion", [])]
+        if self.cfg["wolf_kill"] == "vote":
+            self.wolf_ballots(talk, living, options, diff, detail)
+            return
         self.require(talk == living, f"wolf talk by {talk}, living wolves are {living}")
+        self.require("draw" not in detail, "a draw where the wolves agree")
         rounds = detail.get("proposals", [])
         agreed: list[Any] = []
         for number, proposals in enumerate(rounds, start=1):
@@ -425,6 +446,54 @@ class Referee:
         self.require(self.wolf_target_ok(target, options), f"wolf target {target} is not legal")
         self.knife = target
 
+    def wolf_ballots(
+        self,
+        talk: list[int],
+        living: list[int],
+        options: list[int],
+        diff: Mapping[str, Any],
+        detail: Mapping[str, Any],
+    ) -> None:
+        """One ballot per living wolf, no talk: the most-voted dies, a tie by a draw."""
+        self.require(not talk, f"wolf talk by {talk} where the wolves only vote")
+        rounds = detail.get("proposals", [])
+        self.require(len(rounds) == 1, f"{len(rounds)} ballot rounds, not one")
+        ballots = [(int(p[0]), p[1]) for p in (rounds[0] if rounds else [])]
+        self.require([w for w, _ in ballots] == living, f"ballots by {ballots}, not {living}")
+        for _, target in ballots:
+            self.require(self.wolf_target_ok(target, options), f"a wolf voted {target}")
+        counts = Counter(t for _, t in ballots if t is not None)
+        top = max(counts.values(), default=0)
+        leaders = sorted(s for s, n in counts.items() if n == top)
+        target = diff.get("target")
+        self.drawn(
+            detail, leaders if len(leaders) > 1 else None, target, f"n{self.night}.wolf-kill"
+        )
+        if len(leaders) <= 1:
+            want = leaders[0] if leaders else None
+            self.require(target == want, f"wolf ballots {ballots} ended on target {target}")
+        self.require(self.wolf_target_ok(target, options), f"wolf target {target} is not legal")
+        self.knife = target
+
+    def drawn(
+        self, detail: Mapping[str, Any], among: list[int] | None, result: Any, key: str
+    ) -> None:
+        """A random draw is recorded exactly when the rules call for one (``among`` given):
+        its key, the seats it picked among, and a pick among them that the event applied."""
+        record = detail.get("draw")
+        if among is None:
+            self.require(record is None, f"a draw {record} the rules did not call for")
+            return
+        if not isinstance(record, Mapping):
+            self.fail(f"no draw recorded for a pick among {among}")
+            return
+        self.require(record.get("key") == key, f"draw key {record.get('key')}, not {key}")
+        self.require(
+            record.get("among") == among, f"drawn among {record.get('among')}, not {among}"
+        )
+        self.require(record.get("drawn") in among, f"drew {record.get('drawn')}, not in {among}")
+        self.require(result == record.get("drawn"), f"drew {record.get('drawn')}, applied {result}")
+
     def witch_action(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
         witch = self.holder(WITCH)
         told = self.knife if self.antidote else None
@@ -455,6 +524,8 @@ class Referee:
             self.require(
                 diff.get("wolf") is truth, f"seat {target} checked as wolf={diff.get('wolf')}"
             )
+            told = self.role(target) if self.cfg["seer_learns"] == "identity" else None
+            self.require(diff.get("identity") == told, f"seer told identity {diff.get('identity')}")
 
     def protect(self, role: str, diff: Mapping[str, Any]) -> None:
         """The guard's or the doctor's choice, against the config."""
@@ -465,8 +536,9 @@ class Referee:
         else:
             self.require(target in self.alive, f"the {role} protected seat {target}, not alive")
             self.require(target != me or self.cfg[f"{role}_self"], f"the {role} protected self")
+            others = [s for s in self.alive if s != last and (s != me or self.cfg[f"{role}_self"])]
             self.require(
-                target != last or self.cfg[f"{role}_repeat"],
+                target != last or self.cfg[f"{role}_repeat"] or (role == DOCTOR and not others),
                 f"the {role} protected seat {target} two nights running",
             )
         if role == GUARD:
@@ -508,7 +580,7 @@ class Referee:
         self.require(announced == everyone, f"died {announced}, the night killed {everyone}")
         self.stage, self.spoken, self.pk = "morning", [], []
         self.night_dead = everyone  # a heartbroken lover is a night death too
-        self.deaths(died, last_words=self.night == 1)
+        self.deaths(died, last_words=self.night == 1 and self.cfg["last_words"])
 
     def hunter_shot(self, diff: Mapping[str, Any], meta: Mapping[str, Any]) -> None:
         hunter, target = self.hunter_due, diff.get("target")
@@ -531,6 +603,9 @@ class Referee:
         if bidding:
             self.require(speaker == self.floor, f"seat {speaker} spoke without the floor")
             self.floor = None
+        elif not self.spoken and self.stage != "pk" and self.cfg["speech_order"] == "seat":
+            first = min(self.alive)
+            self.require(speaker == first, f"seat {speaker} opened the day, not seat {first}")
         elif self.spoken and speaker in left:
             # cyclic seat order: the next speaker is the next seat after the last still due
             last = self.spoken[-1]
@@ -573,6 +648,17 @@ class Referee:
         leaders = sorted(s for s, n in counts.items() if n == top)
         exiled = leaders[0] if len(leaders) == 1 else None
         pk = leaders if len(leaders) > 1 and not pk_round and self.cfg["tie_policy"] == "pk" else []
+        among: list[int] | None = None  # a draw: among the tied, or anyone when nobody voted
+        if len(leaders) > 1 and self.cfg["tie_policy"] == "random":
+            among = leaders
+        elif not leaders and self.cfg["all_abstain"] == "random":
+            idiot = (
+                self.holder(IDIOT) if self.revealed and not self.cfg["idiot_second_exile"] else None
+            )
+            among = list(self.pk) or [s for s in sorted(self.alive) if s != idiot] or None
+        self.drawn(detail, among, diff.get("exiled"), f"d{self.night}.vote.r{2 if pk_round else 1}")
+        if among is not None:
+            exiled = diff.get("exiled") if diff.get("exiled") in among else exiled
         self.require(
             diff.get("exiled") == exiled, f"exiled {diff.get('exiled')}, votes say {exiled}"
         )
@@ -591,7 +677,7 @@ class Referee:
         elif exiled is not None:
             broken = self.heartbreak([exiled])
             self.require(diff.get("heartbroken", []) == broken, f"heartbroken: {broken}")
-            self.deaths({exiled: "exile"}, last_words=True)
+            self.deaths({exiled: "exile"}, last_words=self.cfg["last_words"])
 
     def voters(self) -> list[int]:
         idiot = self.holder(IDIOT) if self.revealed else None
@@ -725,13 +811,10 @@ class Referee:
                 if (cfg["guard_self"] or s != seat)
                 and (cfg["guard_repeat"] or s != self.last_guarded)
             } | {None}
-        if decision == "doctor":
-            return {
-                s
-                for s in living
-                if (cfg["doctor_self"] or s != seat)
-                and (cfg["doctor_repeat"] or s != self.last_protected)
-            }
+        if decision == "doctor":  # last night's seat again only when nobody else is left
+            mine = {s for s in living if cfg["doctor_self"] or s != seat}
+            fresh = {s for s in mine if cfg["doctor_repeat"] or s != self.last_protected}
+            return fresh or mine
         if decision == "hunter":
             return {s for s in living if s != seat} | {None}
         if decision == "vote":

@@ -37,13 +37,17 @@ from werewolf.boards import BOARDS
 from werewolf.cast import Identity
 from werewolf.config import (
     STANDARD_NINE,
+    AllAbstain,
     Discussion,
     GameConfig,
     GuardClash,
     Reveal,
+    SeerLearns,
     SelfSave,
+    SpeechOrder,
     TiePolicy,
     WinRule,
+    WolfKill,
     WolfSplit,
 )
 from werewolf.decisions import (
@@ -135,6 +139,12 @@ def configs(
         speech_rounds=st.one_of(st.just(1), st.integers(1, 3)),
         speech_budget=st.one_of(st.none(), st.integers(1, 12)),
         reveal_on_death=st.sampled_from(list(Reveal)),
+        wolf_kill=st.sampled_from(list(WolfKill)),
+        all_abstain=st.sampled_from(list(AllAbstain)),
+        last_words=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
+        speech_order=st.sampled_from(list(SpeechOrder)),
+        seer_learns=st.sampled_from(list(SeerLearns)),
+        seer_before_wolves=st.booleans(),
     )
 
 

@@ -11,7 +11,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cast import Identity
-from .config import STANDARD_NINE, GameConfig, WinRule
+from .config import (
+    STANDARD_NINE,
+    AllAbstain,
+    GameConfig,
+    Reveal,
+    SeerLearns,
+    SpeechOrder,
+    TiePolicy,
+    WinRule,
+    WolfKill,
+)
 from .errors import ConfigError
 
 __all__ = ["BOARDS", "Board", "board_config", "board_of", "with_board"]
@@ -32,6 +42,26 @@ class Board:
         record = {} if self.identities == STANDARD_NINE else {"referee_record": True}
         return GameConfig(identities=self.identities, **{**record, **self.fields})
 
+
+KAGGLE_RULES: Mapping[str, Any] = {
+    "win_rule": WinRule.PARITY,
+    "seer_before_wolves": True,
+    "seer_learns": SeerLearns.IDENTITY,
+    "doctor_self": True,
+    "doctor_repeat": True,
+    "wolf_kill": WolfKill.VOTE,
+    "allow_empty_kill": False,
+    "wolf_self_knife": False,
+    "speech_rounds": 2,
+    "speech_order": SpeechOrder.SEAT,
+    "last_words": False,
+    "allow_self_vote": True,
+    "tie_policy": TiePolicy.RANDOM,
+    "all_abstain": AllAbstain.RANDOM,
+    "reveal_on_death": Reveal.IDENTITY,
+}
+"""The rules of the Kaggle Game Arena werewolf environment (kaggle-environments, its
+8-seat board), each as the config field that holds it."""
 
 BOARDS: dict[str, Board] = {
     b.name: b
@@ -62,6 +92,13 @@ BOARDS: dict[str, Board] = {
             (W,) * 2 + (Identity.SEER, Identity.DOCTOR) + (V,) * 4,
             {"win_rule": WinRule.PARITY},
         ),
+        Board(
+            "kaggle-8",
+            "Kaggle Game Arena 8 seats: 2 wolves, seer, doctor, 4 villagers; parity win, "
+            "random tie-breaks, roles revealed on death",
+            (W,) * 2 + (Identity.SEER, Identity.DOCTOR) + (V,) * 4,
+            KAGGLE_RULES,
+        ),
     )
 }
 """Every named board, by name."""
@@ -91,9 +128,11 @@ def with_board(data: Mapping[str, Any], board: str | None = None) -> dict[str, A
 
 
 def board_of(config: GameConfig) -> str | None:
-    """The name of the board whose deck ``config`` plays (in any order), else None."""
+    """The name of the board whose deck ``config`` plays (in any order), else None; of two
+    boards with one deck (seer-doctor-8, kaggle-8), the one whose rule fields it keeps."""
     deck = sorted(config.identities)
-    for board in BOARDS.values():
-        if sorted(board.identities) == deck:
+    same = [b for b in BOARDS.values() if sorted(b.identities) == deck]
+    for board in sorted(same, key=lambda b: -len(b.fields)):  # the most specific first
+        if all(getattr(config, k) == v for k, v in board.fields.items()):
             return board.name
-    return None
+    return same[0].name if same else None

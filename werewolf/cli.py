@@ -495,9 +495,9 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
     )
     rules.add_argument(
         "--tie-policy",
-        choices=["pk", "none"],
-        help="a tied vote: the tied speak and the others vote again (pk, default), or "
-        "nobody is exiled (none)",
+        choices=["pk", "none", "random"],
+        help="a tied vote: the tied speak and the others vote again (pk, default), "
+        "nobody is exiled (none), or one of the tied is drawn at random (random)",
     )
     rules.add_argument("--no-empty-kill", action="store_true", help="the wolves must kill")
     rules.add_argument("--no-self-knife", action="store_true", help="wolves never target wolves")

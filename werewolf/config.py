@@ -21,13 +21,17 @@ __all__ = [
     "DISCUSSION_FIELDS",
     "QUIET_FIELDS",
     "STANDARD_NINE",
+    "AllAbstain",
     "Discussion",
     "GameConfig",
     "GuardClash",
     "Reveal",
+    "SeerLearns",
     "SelfSave",
+    "SpeechOrder",
     "TiePolicy",
     "WinRule",
+    "WolfKill",
     "WolfSplit",
     "parse_config",
 ]
@@ -56,9 +60,32 @@ class WolfSplit(StrEnum):
     PLURALITY = "plurality"  # the most-proposed seat dies; a tied plurality kills nobody
 
 
+class WolfKill(StrEnum):
+    AGREE = "agree"  # the wolves talk, then propose until they agree (two rounds at most)
+    VOTE = "vote"  # no talk: each wolf casts one ballot; the most-voted dies, a tie drawn at random
+
+
 class TiePolicy(StrEnum):
     PK = "pk"  # tied players speak again, the others re-vote; a second tie exiles nobody
     NONE = "none"  # a tie exiles nobody
+    RANDOM = "random"  # one of the tied is drawn at random (from the game's seed) and exiled
+
+
+class AllAbstain(StrEnum):
+    """A day vote in which nobody votes for anyone."""
+
+    NOBODY = "nobody"  # nobody is exiled
+    RANDOM = "random"  # a living player drawn at random (from the game's seed) is exiled
+
+
+class SeerLearns(StrEnum):
+    TEAM = "team"  # good or wolf
+    IDENTITY = "identity"  # the target's identity (and so the team)
+
+
+class SpeechOrder(StrEnum):
+    AFTER_DEATH = "after-death"  # cyclic from the seat after the lowest night death, else the day
+    SEAT = "seat"  # from the lowest living seat up, every day
 
 
 class Discussion(StrEnum):
@@ -98,8 +125,22 @@ class GameConfig(BaseModel):
         description="wolves still split after two rounds: 'empty' kills nobody, 'plurality' "
         "kills the most-proposed seat (without 空刀, the lowest of the leading seats dies either way)",
     )
+    wolf_kill: WolfKill = Field(
+        WolfKill.AGREE,
+        description="how the wolves choose: 'agree' (they talk, then propose until they agree, "
+        "two rounds at most) or 'vote' (no talk: one ballot each, the most-voted dies, a tie "
+        "is drawn at random from the game's seed)",
+    )
     allow_abstain: bool = Field(True, description="may a voter abstain")
     allow_self_vote: bool = Field(False, description="may a voter vote for themself")
+    all_abstain: AllAbstain = Field(
+        AllAbstain.NOBODY,
+        description="a day vote where everyone abstains: 'nobody' is exiled, or a 'random' "
+        "living player (drawn from the game's seed)",
+    )
+    last_words: bool = Field(
+        True, description="night-1 victims and every exiled player give last words"
+    )
     day_cap: int = Field(20, ge=1, le=200, description="days after which the game is a draw")
     # -- the discussion and what death reveals (see DISCUSSION_FIELDS) --
     discussion: Discussion = Field(
@@ -107,6 +148,11 @@ class GameConfig(BaseModel):
         description="who speaks next in a day's discussion: 'seat-order' (today's order, "
         "round after round) or 'bidding' (every living player bids 0-3 for the floor, the "
         "highest bid speaks; ties go to who spoke least today, then to today's order)",
+    )
+    speech_order: SpeechOrder = Field(
+        SpeechOrder.AFTER_DEATH,
+        description="where a day's speeches start: 'after-death' (the seat after the lowest "
+        "night death, else the seat the day number points at) or 'seat' (the lowest living seat)",
     )
     speech_rounds: int = Field(
         1, ge=1, le=5, description="speeches each living player has in a day's discussion"
@@ -136,6 +182,14 @@ class GameConfig(BaseModel):
     guard_witch_clash: GuardClash = Field(
         GuardClash.DIES,
         description="a player guarded and saved by the witch the same night (同守同救)",
+    )
+    seer_learns: SeerLearns = Field(
+        SeerLearns.TEAM, description="what the seer learns of her target: its 'team' or 'identity'"
+    )
+    seer_before_wolves: bool = Field(
+        False,
+        description="the seer checks before the wolves, together with the doctor (false: "
+        "after the wolves and the witch)",
     )
     doctor_self: bool = Field(True, description="may the doctor protect herself")
     doctor_repeat: bool = Field(
@@ -215,9 +269,15 @@ QUIET_FIELDS = (
     "lovers_see_identity",
     "heartbroken_hunter_shoots",
     "referee_record",
+    "wolf_kill",
+    "all_abstain",
+    "last_words",
+    "speech_order",
+    "seer_learns",
+    "seer_before_wolves",
 )
 """The fields added after the nine-player board (the guard, idiot, cupid and doctor, the
-referee's record): written to a log only when changed."""
+referee's record, the Kaggle-style variants of kaggle-8): written to a log only when changed."""
 
 
 def parse_config(data: dict[str, Any]) -> GameConfig:

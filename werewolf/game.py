@@ -129,7 +129,7 @@ class _GameCache:
             self.immediate[game_id] = (players, immediate)
 
     def ahead(self, game_id: str) -> dict[str, Any]:
-        """Decisions of this game asked ahead of their phase (see phases._ask_seer_ahead)."""
+        """Decisions of this game asked ahead of their phase (see phases.ask_seer_ahead)."""
         return self._ahead.setdefault(game_id, {})
 
     def views(self, game_id: str) -> ViewCache:

@@ -2,7 +2,8 @@
 
 Order of concerns: a finished game ends; a decided game goes to ``game-end``; a due hunter
 shoots before anything else; last words are heard; then the night or day goes on. The
-night's phases come from ``NIGHT_ORDER``, filtered by the deck: a phase runs when its
+night's phases come from ``NIGHT_ORDER`` (``SEER_FIRST_ORDER`` when the seer checks before
+the wolves), filtered by the deck: a phase runs when its
 identity was dealt and its holder is alive (the wolves: while the game goes on).
 """
 
@@ -17,7 +18,7 @@ from .config import Discussion
 from .rules import floor_bidders, next_speaker
 from .state import GameState, Phase, Stage
 
-__all__ = ["NIGHT_ORDER", "NightStep", "next_phase", "night_phase"]
+__all__ = ["NIGHT_ORDER", "SEER_FIRST_ORDER", "NightStep", "next_phase", "night_phase"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,14 @@ NIGHT_ORDER: tuple[NightStep, ...] = (
 )
 """Every night phase in the order they run; the deck decides which of them do."""
 
+SEER_FIRST_ORDER: tuple[NightStep, ...] = (
+    *NIGHT_ORDER[:4],  # cupid, the lovers told, the guard, the doctor
+    NightStep(Phase.SEER, Identity.SEER),
+    *(step for step in NIGHT_ORDER[4:] if step.phase is not Phase.SEER),
+)
+"""The night under ``seer_before_wolves``: the seer right after the doctor (the two are
+asked together), before the wolves."""
+
 
 def _runs(state: GameState, step: NightStep, night: int) -> bool:
     if step.first_night_only and night != 1:
@@ -58,7 +67,8 @@ def night_phase(state: GameState) -> Phase:
     its start: deaths resolve at dawn."""
     night = state.night if state.stage is Stage.NIGHT else state.night + 1
     acted = state.acted if state.stage is Stage.NIGHT else frozenset()
-    for step in NIGHT_ORDER:
+    order = SEER_FIRST_ORDER if state.config.seer_before_wolves else NIGHT_ORDER
+    for step in order:
         if step.phase not in acted and _runs(state, step, night):
             return step.phase
     return Phase.DAWN

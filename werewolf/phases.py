@@ -22,7 +22,7 @@ from typing import Any
 from pulse_core import Event, RoleResult
 
 from .cast import Identity, Team
-from .config import GameConfig, Reveal, WinRule, WolfSplit
+from .config import GameConfig, Reveal, SeerLearns, WinRule, WolfKill, WolfSplit
 from .decisions import (
     Answer,
     Choice,
@@ -52,12 +52,13 @@ from .rules import (
     vote_options,
     voters,
     witch_options,
+    wolf_ballot_target,
     wolf_targets,
 )
 from .state import GameState, Outcome, Phase
 from .visibility import ViewCache
 
-__all__ = ["PHASES", "PhaseContext", "outcome_reason", "seat_text"]
+__all__ = ["PHASES", "PhaseContext", "ask_seer_ahead", "outcome_reason", "seat_text"]
 
 
 @dataclass
@@ -267,7 +268,10 @@ def split_target(config: GameConfig, proposals: Mapping[int, int | None]) -> int
 async def wolf_night(ctx: PhaseContext) -> RoleResult:
     state = ctx.state
     night = state.tonight
-    _ask_seer_ahead(ctx, night)
+    if not state.config.seer_before_wolves:  # else she checked with the doctor already
+        ask_seer_ahead(ctx, night)
+    if state.config.wolf_kill is WolfKill.VOTE:
+        return await _wolf_ballots(ctx)
     wolves = [s for s in state.wolves if state.is_alive(s)]
     options = wolf_targets(state)
     discussion: list[dict[str, Any]] = []
@@ -320,6 +324,50 @@ async def wolf_night(ctx: PhaseContext) -> RoleResult:
     )
 
 
+async def _wolf_ballots(ctx: PhaseContext) -> RoleResult:
+    """``wolf_kill = "vote"``: no talk; the living wolves cast one ballot each, in seat
+    order, each seeing the ballots before his; the most-voted seat dies and a tie is drawn
+    at random (the draw recorded in the detail)."""
+    state = ctx.state
+    night = state.tonight
+    options = wolf_targets(state)
+    ballots: dict[int, int | None] = {}
+    for wolf in (s for s in state.wolves if state.is_alive(s)):
+        request = ctx.request(
+            DecisionKind.WOLF_KILL,
+            wolf,
+            f"n{night}.wolf-kill.r1.s{wolf}",
+            options=options,
+            context={
+                "night": night,
+                "discussion": [],
+                "round": 1,
+                "proposals": [[s, t] for s, t in ballots.items()],  # the ballots so far
+                "ballot": True,
+            },
+        )
+        ballots[wolf] = _choice(await ctx.ask(request))
+    target, drawn = wolf_ballot_target(state, ballots)
+    shown = ", ".join(f"{w}->{'nobody' if t is None else t}" for w, t in sorted(ballots.items()))
+    text = f"Night {night}: the wolves voted ({shown}) and chose {_seat(state, target)}"
+    if drawn is not None:
+        text += " (a tie between seats " + ", ".join(map(str, drawn.among)) + ", drawn at random)"
+    detail: dict[str, Any] = {
+        "discussion": [],
+        "proposals": [[[seat, t] for seat, t in sorted(ballots.items())]],
+    }
+    if drawn is not None:
+        detail["draw"] = drawn.record()
+    return ctx.result(
+        Phase.WOLF_NIGHT,
+        text + ".",
+        diff={"target": target},
+        detail=detail,
+        visible_to=state.wolves,
+        day=night,
+    )
+
+
 async def witch_action(ctx: PhaseContext) -> RoleResult:
     state = ctx.state
     options = witch_options(state)
@@ -363,7 +411,7 @@ def _seer_request(ctx: PhaseContext, night: int) -> Request:
     )
 
 
-def _ask_seer_ahead(ctx: PhaseContext, night: int) -> None:
+def ask_seer_ahead(ctx: PhaseContext, night: int) -> None:
     """Start the seer's check as the night begins, so it runs while the wolves and the
     witch decide: her view and options cannot change before her phase (she sees neither
     event, and deaths resolve at dawn). Her own context keeps her reasoning, fallbacks and
@@ -386,25 +434,30 @@ async def seer_check(ctx: PhaseContext) -> RoleResult:
     state = ctx.state
     seer = state.seat_of(Identity.SEER)
     assert seer is not None  # the moderator runs this phase only for a living seer
+    night = state.tonight  # she may open the night (seer_before_wolves, no living doctor)
     ahead = ctx.ahead.pop("seer", None)
     own: PhaseContext
     answer: Answer
-    if ahead is not None and ahead[0] == state.night:
+    if ahead is not None and ahead[0] == night:
         _, own, task = ahead
         answer = await task
     else:
         own = ctx
-        answer = await ctx.ask(_seer_request(ctx, state.night))
+        answer = await ctx.ask(_seer_request(ctx, night))
     target = _choice(answer)
     assert target is not None  # seer options never include None
     wolf = state.team(target) is Team.WOLVES
+    diff: dict[str, Any] = {"target": target, "wolf": wolf}
+    told = "a wolf" if wolf else "good"
+    if state.config.seer_learns is SeerLearns.IDENTITY:  # the key only when asked for
+        diff["identity"] = state.identity(target).value
+        told = f"the {diff['identity']} ({'wolf' if wolf else 'good'})"
     return own.result(
         Phase.SEER,
-        f"Night {state.night}: the seer checked {_seat(state, target)}: "
-        + ("a wolf." if wolf else "good."),
-        diff={"target": target, "wolf": wolf},
+        f"Night {night}: the seer checked {_seat(state, target)}: {told}.",
+        diff=diff,
         visible_to=[seer],
-        day=state.night,
+        day=night,
     )
 
 
@@ -576,6 +629,12 @@ async def vote(ctx: PhaseContext) -> RoleResult:
     ]
     if result.pk:
         lines.append("Tie between seats " + ", ".join(map(str, result.pk)) + ": PK round.")
+    elif result.drawn is not None:
+        why = "Nobody voted" if not result.counts else "A tie"
+        among = ", ".join(map(str, result.drawn.among))
+        lines.append(
+            f"{why}: drawn at random among seats {among}, exiled: {_seat(state, result.exiled)}."
+        )
     elif result.exiled is not None:
         lines.append(f"Exiled: {_seat(state, result.exiled)}.")
     else:
@@ -603,6 +662,7 @@ async def vote(ctx: PhaseContext) -> RoleResult:
             "round": round_no,
             "ballots": [[v, t] for v, t in sorted(ballots.items())],
             "counts": [[s, c] for s, c in result.counts.items()],
+            **({"draw": result.drawn.record()} if result.drawn is not None else {}),
             **revealed,
         },
     )

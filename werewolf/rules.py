@@ -1,6 +1,7 @@
 """The rules as pure functions of the state: legal options, night resolution, votes, wins.
 
-No I/O, no randomness, no asyncio. Every function reads a ``GameState`` (and its config)
+No I/O, no asyncio, and no randomness but the seeded draws of ``werewolf.draws`` (a tie
+broken at random), which are pure functions of the game's seed. Every function reads a ``GameState`` (and its config)
 and returns plain values; the phase roles call these to decide, and the checks of player
 answers call them to validate.
 """
@@ -12,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .cast import Identity
-from .config import Discussion, GuardClash, SelfSave, TiePolicy
+from .config import AllAbstain, Discussion, GuardClash, SelfSave, SpeechOrder, TiePolicy
+from .draws import Draw, draw
 from .identities import cupid, doctor, guard
 from .state import GameState, Stage
 from .win import winner
@@ -38,6 +40,7 @@ __all__ = [
     "voters",
     "winner",
     "witch_options",
+    "wolf_ballot_target",
     "wolf_targets",
 ]
 
@@ -55,6 +58,23 @@ def wolf_targets(state: GameState) -> tuple[int | None, ...]:
     if config.allow_empty_kill or not seats:
         seats.append(None)
     return tuple(seats)
+
+
+def wolf_ballot_target(
+    state: GameState, ballots: Mapping[int, int | None]
+) -> tuple[int | None, Draw | None]:
+    """The victim when each wolf casts one ballot (``wolf_kill = "vote"``): the most-voted
+    seat; a tie is drawn at random from the game's seed (the draw is returned to be
+    recorded); no ballot for anyone kills nobody."""
+    counts = Counter(t for t in ballots.values() if t is not None)
+    top = max(counts.values(), default=0)
+    leaders = sorted(s for s, c in counts.items() if c == top)
+    if not leaders:
+        return None, None
+    if len(leaders) == 1:
+        return leaders[0], None
+    drawn = draw(state.seed, f"n{state.tonight}.wolf-kill", leaders)
+    return drawn.drawn, drawn
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,9 +163,12 @@ def hunter_targets(state: GameState) -> tuple[int | None, ...]:
 # -- day --------------------------------------------------------------------------------------
 def speaking_order(state: GameState) -> tuple[int, ...]:
     """Today's order: cyclic from the seat after the lowest night death, else from the seat
-    the day number points at; PK rounds go by seat."""
+    the day number points at (``speech_order = "seat"``: by seat from the lowest living
+    seat); PK rounds go by seat."""
     if state.stage is Stage.PK:
         return tuple(sorted(state.pk))
+    if state.config.speech_order is SpeechOrder.SEAT:
+        return state.living
     n = len(state.identities)
     night_deaths = sorted(state.dawn_died)
     start = (night_deaths[0] % n) + 1 if night_deaths else ((state.night - 1) % n) + 1
@@ -227,20 +250,41 @@ class VoteResult:
     counts: dict[int, int]
     exiled: int | None
     pk: tuple[int, ...]  # non-empty when the tie sends the tied players to a PK round
+    drawn: Draw | None = None  # the random draw that chose the exiled, if one did
+
+
+def _exilable(state: GameState) -> tuple[int, ...]:
+    """Who a vote could exile: the PK candidates in a PK round, else the living (a
+    revealed idiot only if he may be voted out again)."""
+    if state.pk:
+        return state.pk
+    keep_idiot = not state.idiot_revealed or state.config.idiot_second_exile
+    return tuple(s for s in state.living if keep_idiot or s != state.idiot)
 
 
 def tally(state: GameState, ballots: Mapping[int, int | None]) -> VoteResult:
     """Count the ballots: a unique top exiles; a first tie goes to PK (if the config says
-    so); a tie in the PK round, a tie under the 'none' policy, or no votes exiles nobody."""
+    so) or to a draw among the tied (the 'random' policy); a tie in the PK round or under
+    the 'none' policy exiles nobody; no votes at all exile nobody, or a living player drawn
+    at random (``all_abstain = "random"``)."""
+    config = state.config
     counts = Counter(t for t in ballots.values() if t is not None)
     ordered = dict(sorted(counts.items()))
+    key = f"d{state.night}.vote.r{2 if state.pk else 1}"
     if not counts:
+        pool = _exilable(state)
+        if config.all_abstain is AllAbstain.RANDOM and pool:
+            drawn = draw(state.seed, key, pool)
+            return VoteResult(ordered, drawn.drawn, (), drawn)
         return VoteResult(ordered, None, ())
     top = max(counts.values())
     leaders = tuple(sorted(s for s, c in counts.items() if c == top))
     if len(leaders) == 1:
         return VoteResult(ordered, leaders[0], ())
+    if config.tie_policy is TiePolicy.RANDOM:
+        drawn = draw(state.seed, key, leaders)
+        return VoteResult(ordered, drawn.drawn, (), drawn)
     first_round = not state.pk
-    if first_round and state.config.tie_policy is TiePolicy.PK:
+    if first_round and config.tie_policy is TiePolicy.PK:
         return VoteResult(ordered, None, leaders)
     return VoteResult(ordered, None, ())

@@ -7,7 +7,19 @@ nine-player board adds its own line from its module in ``werewolf.identities``.
 from __future__ import annotations
 
 from .cast import Identity
-from .config import Discussion, GameConfig, Reveal, SelfSave, TiePolicy, WinRule, WolfSplit
+from .config import (
+    AllAbstain,
+    Discussion,
+    GameConfig,
+    Reveal,
+    SeerLearns,
+    SelfSave,
+    SpeechOrder,
+    TiePolicy,
+    WinRule,
+    WolfKill,
+    WolfSplit,
+)
 from .errors import ConfigError
 from .identities import cupid, doctor, guard, idiot
 
@@ -72,10 +84,11 @@ def _discussion_en(config: GameConfig) -> str:
             "the highest bid speaks (a tie: who spoke least today, then today's seat order); "
             f"{each}{cap}"
         )
+    turn = "in turn" if config.speech_order is SpeechOrder.AFTER_DEATH else "in seat order"
     if config.speech_rounds == 1 and budget is None:
-        return "every living player speaks once in turn"
+        return f"every living player speaks once {turn}"
     rounds = "once" if config.speech_rounds == 1 else f"{config.speech_rounds} times"
-    return f"every living player speaks {rounds} in turn, round after round{cap}"
+    return f"every living player speaks {rounds} {turn}, round after round{cap}"
 
 
 def _discussion_zh(config: GameConfig) -> str:
@@ -86,9 +99,10 @@ def _discussion_zh(config: GameConfig) -> str:
             "随后竞价发言：每次发言前存活玩家各出价0到3，出价最高者发言"
             f"（平价时今天发言少者优先，再按座位顺序），每人最多发言{config.speech_rounds}次{cap}"
         )
+    turn = "依次" if config.speech_order is SpeechOrder.AFTER_DEATH else "按座位号从小到大"
     if config.speech_rounds == 1 and budget is None:
-        return "存活玩家依次发言一次"
-    return f"存活玩家依次轮流发言{config.speech_rounds}轮{cap}"
+        return f"存活玩家{turn}发言一次"
+    return f"存活玩家{turn}轮流发言{config.speech_rounds}轮{cap}"
 
 
 def rules_text(config: GameConfig, lang: str = "en") -> str:
@@ -109,11 +123,7 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
         }[config.reveal_on_death],
         "Night: "
         + _before_wolves_en(config)
-        + "the wolves agree on one victim"
-        + (" or on nobody" if config.allow_empty_kill else "")
-        + (" (they may pick a wolf)" if config.wolf_self_knife else " (never a wolf)")
-        + "; "
-        + _split_en(config)
+        + _wolves_en(config)
         + _after_wolves_en(config)
         + ". Deaths are announced at dawn, without causes.",
     ]
@@ -134,20 +144,34 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
             "she never poisons herself."
         )
     if _count(config, Identity.SEER):
-        lines.append("Seer: each night checks one living player and learns good or wolf.")
+        lines.append(
+            "Seer: each night checks one living player and learns "
+            + (
+                "their identity (and so good or wolf)."
+                if config.seer_learns is SeerLearns.IDENTITY
+                else "good or wolf."
+            )
+        )
     if _count(config, Identity.HUNTER):
         lines.append(
             "Hunter: when killed by the wolves or exiled he may shoot one living player; "
             "not when poisoned, and not when his death already decided the game."
         )
-    tie = (
-        "a tie leads to one PK round (the tied speak, the others re-vote among them); "
-        "a second tie exiles nobody"
-        if config.tie_policy is TiePolicy.PK
-        else "a tie exiles nobody"
-    )
+    tie = {
+        TiePolicy.PK: "a tie leads to one PK round (the tied speak, the others re-vote among "
+        "them); a second tie exiles nobody",
+        TiePolicy.NONE: "a tie exiles nobody",
+        TiePolicy.RANDOM: "a tie is broken at random",
+    }[config.tie_policy]
+    if config.all_abstain is AllAbstain.RANDOM:
+        tie += "; if nobody votes for anyone, a random living player is exiled"
     lines.append(
-        "Day: night-1 victims and every exiled player give last words; "
+        "Day: "
+        + (
+            "night-1 victims and every exiled player give last words; "
+            if config.last_words
+            else "the dead give no last words; "
+        )
         + _discussion_en(config)
         + "; then everyone votes at once"
         + (" (abstaining is allowed)" if config.allow_abstain else "")
@@ -169,6 +193,10 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
+def _seer_first(config: GameConfig) -> bool:
+    return config.seer_before_wolves and config.has(Identity.SEER)
+
+
 def _before_wolves_en(config: GameConfig) -> str:
     first = [
         text
@@ -179,14 +207,47 @@ def _before_wolves_en(config: GameConfig) -> str:
         )
         if config.has(identity)
     ]
-    return "first " + ", then ".join(first) + " act; then " if first else ""
+    if _seer_first(config):  # with the doctor at the same time, else on her own
+        if config.has(Identity.DOCTOR):
+            first[-1] = "the doctor and the seer, at the same time,"
+        else:
+            first.append("the seer")
+    if not first:
+        return ""
+    return "first " + ", then ".join(first) + " act; then "
+
+
+def _wolves_en(config: GameConfig) -> str:
+    victim = " (they may pick a wolf)" if config.wolf_self_knife else " (never a wolf)"
+    if config.wolf_kill is WolfKill.VOTE:
+        return (
+            "each wolf secretly votes for a victim"
+            + (" or for nobody" if config.allow_empty_kill else "")
+            + victim
+            + "; the most-voted player dies, a tie is broken at random"
+        )
+    return (
+        "the wolves agree on one victim"
+        + (" or on nobody" if config.allow_empty_kill else "")
+        + victim
+        + "; "
+        + _split_en(config)
+    )
 
 
 _AFTER_WOLVES = ((Identity.WITCH, "witch", "女巫"), (Identity.SEER, "seer", "预言家"))
 
 
+def _after(config: GameConfig) -> list[tuple[Identity, str, str]]:
+    return [
+        (identity, en, zh)
+        for identity, en, zh in _AFTER_WOLVES
+        if config.has(identity) and not (identity is Identity.SEER and _seer_first(config))
+    ]
+
+
 def _after_wolves_en(config: GameConfig) -> str:
-    after = [name for identity, name, _ in _AFTER_WOLVES if config.has(identity)]
+    after = [name for _, name, _ in _after(config)]
     if not after:
         return ""
     return (
@@ -197,8 +258,17 @@ def _after_wolves_en(config: GameConfig) -> str:
 
 
 def _after_wolves_zh(config: GameConfig) -> str:
-    after = [name for identity, _, name in _AFTER_WOLVES if config.has(identity)]
+    after = [name for _, _, name in _after(config)]
     return "；随后" + "、".join(after) + "行动" if after else ""
+
+
+def _wolves_zh(config: GameConfig) -> str:
+    rules = ("（可空刀）" if config.allow_empty_kill else "（不可空刀）") + (
+        "（可自刀）" if config.wolf_self_knife else "（不可刀狼）"
+    )
+    if config.wolf_kill is WolfKill.VOTE:
+        return "狼人各自暗投一名击杀对象" + rules + "；得票最多者死亡，平票随机决定"
+    return "狼人统一击杀一人" + rules + "；" + _split_zh(config)
 
 
 def _rules_zh(config: GameConfig) -> str:
@@ -221,11 +291,8 @@ def _rules_zh(config: GameConfig) -> str:
             )
             if config.has(identity)
         )
-        + "狼人统一击杀一人"
-        + ("（可空刀）" if config.allow_empty_kill else "（不可空刀）")
-        + ("（可自刀）" if config.wolf_self_knife else "（不可刀狼）")
-        + "；"
-        + _split_zh(config)
+        + ("预言家同时查验，" if _seer_first(config) else "")
+        + _wolves_zh(config)
         + _after_wolves_zh(config)
         + "。天亮公布死者，不公布死因。",
     ]
@@ -241,18 +308,28 @@ def _rules_zh(config: GameConfig) -> str:
             + f"{save}；解药用掉后不再得知刀口；不能毒自己。"
         )
     if _count(config, Identity.SEER):
-        lines.append("预言家：每晚查验一名存活玩家，得知好人或狼人。")
+        lines.append(
+            "预言家：每晚查验一名存活玩家，得知"
+            + (
+                "其身份（从而知道好人或狼人）。"
+                if config.seer_learns is SeerLearns.IDENTITY
+                else "好人或狼人。"
+            )
+        )
     if _count(config, Identity.HUNTER):
         lines.append(
             "猎人：被狼杀或被放逐时可开枪带走一人；被毒不能开枪；死亡已决定胜负时不能开枪。"
         )
-    tie = (
-        "平票进入PK（平票者发言，其余人重投），再平票则无人出局"
-        if config.tie_policy is TiePolicy.PK
-        else "平票无人出局"
-    )
+    tie = {
+        TiePolicy.PK: "平票进入PK（平票者发言，其余人重投），再平票则无人出局",
+        TiePolicy.NONE: "平票无人出局",
+        TiePolicy.RANDOM: "平票随机放逐其中一人",
+    }[config.tie_policy]
+    if config.all_abstain is AllAbstain.RANDOM:
+        tie += "；无人投票时随机放逐一名存活玩家"
     lines.append(
-        "白天：首夜死者与每位被放逐者有遗言；"
+        "白天："
+        + ("首夜死者与每位被放逐者有遗言；" if config.last_words else "死者没有遗言；")
         + _discussion_zh(config)
         + "；随后同时投票"
         + ("（可弃票）" if config.allow_abstain else "")

@@ -344,7 +344,8 @@ def _day_event(state: GameState, phase: str, diff: dict[str, Any]) -> GameState:
         deaths = [Death(s, state.night, _night_cause(state, s)) for s in died]
         state = replace(state, stage=Stage.MORNING, spoken=(), pk=(), dawn_died=died)
         state, deaths = _kill(state, deaths)
-        words = tuple(sorted(d.seat for d in deaths)) if state.night == 1 else ()
+        first = state.night == 1 and state.config.last_words
+        words = tuple(sorted(d.seat for d in deaths)) if first else ()
         return _after_deaths(state, deaths, last_words=words)
     if phase == Phase.HUNTER:
         state = replace(state, hunter_due=None, hunter_fired=True)
@@ -374,7 +375,8 @@ def _day_event(state: GameState, phase: str, diff: dict[str, Any]) -> GameState:
         if exiled == state.idiot and not state.idiot_revealed:
             return replace(state, idiot_revealed=True)  # he shows his card and lives on
         state, deaths = _kill(state, [Death(int(exiled), state.night, Cause.EXILE)])
-        return _after_deaths(state, deaths, last_words=(int(exiled),))
+        words = (int(exiled),) if state.config.last_words else ()
+        return _after_deaths(state, deaths, last_words=words)
     if phase == Phase.GAME_END:
         return replace(state, winner=Outcome(diff["winner"]), ended=True, stage=Stage.OVER)
     return state  # events of other kinds (seat swaps, notes) do not change the game

@@ -36,7 +36,7 @@ from werewolf.players.random_player import RandomPlayer
 from werewolf.state import GameState
 from werewolf.visibility import view
 
-BOARDS = ("guard-12", "idiot-12", "cupid-10", "seer-doctor-8")
+BOARDS = ("guard-12", "idiot-12", "cupid-10", "seer-doctor-8", "kaggle-8")
 
 
 def _games(board: str, seating: Any, seeds: range) -> list[list[dict[str, Any]]]:

@@ -58,7 +58,11 @@ def test_protections_follow_the_config_and_stay_private(game: PlayedGame) -> Non
             if target == me:
                 assert self_ok
             if last is not None and last[0] == night - 1 and target is not None:
-                assert repeat or target != last[1], f"{role} repeated seat {target}"
+                # the doctor repeats only when nobody else is left to protect
+                alive = fold_chain(game.chain[: game.chain.index(e)]).alive
+                others = [s for s in alive if s != last[1] and (self_ok or s != me)]
+                forced = identity is Identity.DOCTOR and not others
+                assert repeat or forced or target != last[1], f"{role} repeated seat {target}"
             last = (night, target)
 
 

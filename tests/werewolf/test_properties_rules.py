@@ -21,7 +21,7 @@ from pulse_core import Event
 from tests.oracle import check_log
 from tests.strategies import PlayedGame, checks_game, game_settings, games
 from werewolf.cast import GODS, Identity
-from werewolf.config import GameConfig, SelfSave, TiePolicy, WinRule
+from werewolf.config import AllAbstain, GameConfig, SelfSave, TiePolicy, WinRule
 from werewolf.decisions import problem
 from werewolf.game import fold_event
 from werewolf.state import Cause, GameState, Outcome
@@ -110,7 +110,8 @@ def test_the_cast_is_fixed_and_roles_never_change(game: PlayedGame) -> None:
 @checks_game
 def test_nights_and_days_alternate(game: PlayedGame) -> None:
     """Night N (cupid and the lovers on night 1, guard, doctor, wolves, witch, seer, dawn,
-    in that order) then day N, from night 1 on; the first night phase begins the night."""
+    in that order; the seer after the doctor, before the wolves under seer_before_wolves)
+    then day N, from night 1 on; the first night phase begins the night."""
     night_order = [
         "cupid-link",
         "lovers-told",
@@ -121,6 +122,9 @@ def test_nights_and_days_alternate(game: PlayedGame) -> None:
         "seer-check",
         "dawn",
     ]
+    if game.config.seer_before_wolves:
+        night_order.remove("seer-check")
+        night_order.insert(night_order.index("wolf-night"), "seer-check")
     night, at = 0, len(night_order)  # `at`: position in the night, past the end by day
     for e in game.chain[1:]:
         day = e.meta["day"]
@@ -444,9 +448,17 @@ def test_at_most_one_exile_a_day_and_a_tie_after_pk_exiles_nobody(game: PlayedGa
             top = [s for s, n in counts.items() if n == max(counts.values())] if counts else []
             tied = len(top) > 1
             diff = v.meta["diff"]
+            draw = v.meta["detail"].get("draw")
             if len(top) == 1:
                 assert diff["exiled"] == top[0]
                 assert diff["pk"] == []
+                assert draw is None
+            elif tied and game.config.tie_policy is TiePolicy.RANDOM:
+                assert draw["among"] == sorted(top)  # one of the tied, drawn and recorded
+                assert diff["exiled"] == draw["drawn"] in top
+                assert diff["pk"] == []
+            elif not top and game.config.all_abstain is AllAbstain.RANDOM and draw is not None:
+                assert diff["exiled"] == draw["drawn"] in draw["among"]
             elif tied and v.meta["detail"]["round"] == 1 and game.config.tie_policy is TiePolicy.PK:
                 assert diff["exiled"] is None
                 assert diff["pk"] == sorted(top)
@@ -519,7 +531,10 @@ def test_every_living_player_speaks_once_a_day(game: PlayedGame) -> None:
 @checks_game
 def test_last_words_exactly_for_night_one_deaths_and_exiles(game: PlayedGame) -> None:
     """Each night-1 death and each exiled player gives last words once, unless the game
-    ended first; nobody else ever does."""
+    ended first or the config has no last words; nobody else ever does."""
+    if not game.config.last_words:
+        assert not of(game.chain, "last-words")
+        return
     due: list[int] = []
     heard: list[int] = []
     for e in game.chain[1:]:

@@ -151,7 +151,12 @@ def test_a_view_holds_exactly_what_the_seat_may_know(game: PlayedGame) -> None:
                             else truth.value
                         )
                     rest = {k: v for k, v in o.detail.items() if k != "revealed"}
-                    mentions = role_mentions([o.diff, rest])
+                    diff = dict(o.diff)
+                    if o.phase == "seer-check" and game.config.seer_learns.value == "identity":
+                        # the seer alone is told her target's card, truly
+                        assert deal[seat - 1] is Identity.SEER
+                        assert diff.pop("identity") == deal[o.diff["target"] - 1].value
+                    mentions = role_mentions([diff, rest])
                     assert not mentions, f"{o.phase} shows seat {seat} {mentions}"
 
 
@@ -356,10 +361,12 @@ def test_a_death_never_shows_its_cause(data: st.DataObject) -> None:
 
 def _nights(chain: Sequence[Event]) -> list[dict[str, Event]]:
     nights: list[dict[str, Event]] = []
+    awake = False  # the first of these after a dawn begins a night (the seer may open it)
     for e in chain[1:]:
-        if e.role == "wolf-night":
-            nights.append({})
         if e.role in ("wolf-night", "witch-action", "seer-check", "dawn"):
+            if not awake:
+                nights.append({})
+            awake = e.role != "dawn"
             nights[-1][e.role] = e
     return nights
 

@@ -1,4 +1,5 @@
-"""The doctor's night: she names the seat she protects; only she sees it."""
+"""The doctor's night: she names the seat she protects; only she sees it. When the seer
+checks before the wolves (``seer_before_wolves``), her check is asked at the same time."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pulse_core import RoleResult
 from ..cast import Identity
 from ..decisions import Choice, DecisionKind
 from ..identities import doctor
-from ..phases import PhaseContext, seat_text
+from ..phases import PhaseContext, ask_seer_ahead, seat_text
 from ..state import Phase
 
 __all__ = ["doctor_protect"]
@@ -18,6 +19,8 @@ async def doctor_protect(ctx: PhaseContext) -> RoleResult:
     night = state.tonight
     me = state.seat_of(Identity.DOCTOR)
     assert me is not None  # the moderator runs this phase only for a living doctor
+    if state.config.seer_before_wolves:  # the two act together; her phase collects it
+        ask_seer_ahead(ctx, night)
     request = ctx.request(
         DecisionKind.DOCTOR,
         me,

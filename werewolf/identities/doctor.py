@@ -16,14 +16,12 @@ __all__ = ["rules_en", "rules_zh", "targets"]
 
 def targets(state: GameState) -> tuple[int | None, ...]:
     """Tonight's legal choices: living seats (herself if allowed), last night's choice only
-    if repeats are allowed. She always protects somebody."""
+    if repeats are allowed, or when nobody else is left. She always protects somebody."""
     config = state.config
     me = state.seat_of(Identity.DOCTOR)
-    return tuple(
-        s
-        for s in state.living
-        if (config.doctor_self or s != me) and (config.doctor_repeat or s != state.protected_before)
-    )
+    mine = tuple(s for s in state.living if config.doctor_self or s != me)
+    fresh = tuple(s for s in mine if config.doctor_repeat or s != state.protected_before)
+    return fresh or mine
 
 
 def rules_en(config: GameConfig) -> str:
@@ -33,7 +31,7 @@ def rules_en(config: GameConfig) -> str:
         + (
             "; the same player may be protected night after night."
             if config.doctor_repeat
-            else "; never the same player two nights running."
+            else "; never the same player two nights running, unless nobody else is left."
         )
     )
 
@@ -42,5 +40,9 @@ def rules_zh(config: GameConfig) -> str:
     return (
         "医生：每晚保护一名存活玩家免于狼刀"
         + ("，可自救" if config.doctor_self else "，不可保护自己")
-        + ("，可连续保护同一人。" if config.doctor_repeat else "，不可连续两晚保护同一人。")
+        + (
+            "，可连续保护同一人。"
+            if config.doctor_repeat
+            else "，不可连续两晚保护同一人（别无可选时除外）。"
+        )
     )

@@ -256,6 +256,7 @@ def _observation(ps: PromptSet, names: Sequence[str], obs: Observation) -> str |
         for number, proposals in enumerate(detail.get("proposals", []), start=1):
             lines.append(ps.say("obs.wolf-night.proposals", round=number, pairs=pairs(proposals)))
         lines.append(ps.say("obs.wolf-night.target", target=seat(d.get("target"))))
+        lines += _drawn(ps, names, detail)
         return "\n".join(lines)
     if obs.phase == "witch-action":
         told = detail.get("told_target")
@@ -273,6 +274,14 @@ def _observation(ps: PromptSet, names: Sequence[str], obs: Observation) -> str |
         return " ".join(lines)
     if obs.phase == "seer-check":
         verdict = ps.say("verdict.wolf" if d.get("wolf") else "verdict.good")
+        if d.get("identity") is not None:  # seer_learns = "identity"
+            return ps.say(
+                "obs.seer.identity",
+                day=day,
+                target=seat(d.get("target")),
+                identity=str(d["identity"]),
+                verdict=verdict,
+            )
         return ps.say("obs.seer", day=day, target=seat(d.get("target")), verdict=verdict)
     if obs.phase == "dawn":
         died = list(d.get("died", []))
@@ -328,6 +337,7 @@ def _observation(ps: PromptSet, names: Sequence[str], obs: Observation) -> str |
                 lines.append(ps.say("obs.idiot.revealed", seat=seat(d["revealed"])))
         else:
             lines.append(ps.say("obs.vote.nobody"))
+        lines += _drawn(ps, names, detail)
         return " ".join(lines) + _revealed(ps, names, detail) + _heartbreak(ps, names, d)
     return None
 
@@ -361,6 +371,22 @@ def _identity_observation(ps: PromptSet, names: Sequence[str], obs: Observation)
                 lines.append(ps.say("obs.lovers.third"))
         return " ".join(lines)
     return None
+
+
+def _ballot_pairs(ps: PromptSet, names: Sequence[str], ballots: Sequence[Sequence[Any]]) -> str:
+    """Wolves' proposals or ballots, ``[[seat, target], ...]``, as one list."""
+    return ps.say("list.sep").join(
+        ps.say("obs.ballot", voter=seat_label(ps, names, w), target=seat_label(ps, names, t))
+        for w, t in ballots
+    )
+
+
+def _drawn(ps: PromptSet, names: Sequence[str], detail: Mapping[str, Any]) -> list[str]:
+    """The random draw that settled a tie or an empty vote, as a line; none without one."""
+    drawn = detail.get("draw")
+    if not isinstance(drawn, Mapping):
+        return []
+    return [ps.say("obs.drawn", seats=_seats(ps, names, drawn.get("among", [])))]
 
 
 def _revealed(ps: PromptSet, names: Sequence[str], detail: Mapping[str, Any]) -> str:
@@ -414,15 +440,17 @@ def task_lines(request: Request, lang: str, *, for_model: bool = True) -> list[s
     lines: list[str] = []
     if kind is DecisionKind.WOLF_TALK:
         lines.append(ps.say("task.wolf-talk", night=night))
+    elif kind is DecisionKind.WOLF_KILL and ctx.get("ballot"):  # wolf_kill = "vote"
+        lines.append(ps.say("task.wolf-ballot", night=night))
+        earlier = ctx.get("proposals") or []
+        if earlier:
+            lines.append(ps.say("task.ballots", pairs=_ballot_pairs(ps, names, earlier)))
     elif kind is DecisionKind.WOLF_KILL:
         lines.append(ps.say("task.wolf-kill", night=night, round=ctx.get("round", 1)))
         lines.append(ps.say(f"task.wolf-split.{_wolf_split(request.view.config)}"))
         previous = ctx.get("proposals") or []
         if previous:
-            pairs = ps.say("list.sep").join(
-                ps.say("obs.ballot", voter=seat(w), target=seat(t)) for w, t in previous
-            )
-            lines.append(ps.say("task.proposals", pairs=pairs))
+            lines.append(ps.say("task.proposals", pairs=_ballot_pairs(ps, names, previous)))
     elif kind is DecisionKind.WITCH:
         lines += _witch_task(ps, request, night, for_model=for_model)
     elif kind is DecisionKind.SEER:

@@ -46,10 +46,11 @@ __all__ = [
 FORMAT_VERSION = 2
 """The pulse topic file version this code writes (the header's ``version``); version 1
 files, without chain hashes, are still read."""
-EVENTS_VERSION = 2
+EVENTS_VERSION = 3
 """The version of what werewolf events hold (the models below). 2 added the guard, doctor,
 cupid and lovers events, the idiot's reveal and heartbreak deaths in the vote and the shot,
-the lovers' win and the referee's record; every version-1 log is a valid version-2 log."""
+the lovers' win and the referee's record; 3 the kaggle-8 fields (the seer's identity, the
+recorded random draws). Every older log is a valid version-3 log."""
 KIND_PREFIX = "werewolf."
 """Every event of a werewolf game has a kind starting with this."""
 
@@ -147,11 +148,25 @@ class WolfNightDiff(_Strict):
     target: Seat | None
 
 
+class Draw(_Strict):
+    """A random draw the rules called for (a tie broken, a vote for nobody), taken from the
+    game's seed and recorded, so a replay needs no random generator."""
+
+    key: str = Field(description="the decision it settled, e.g. d2.vote.r1")
+    among: list[Seat] = Field(min_length=1, description="the seats it picked among, by seat")
+    drawn: Seat
+
+
+DRAW_HELP = "only when a random draw settled the result (a tie; a vote for nobody)"
+
+
 class WolfNightDetail(_Strict):
     discussion: list[WolfLine]
     proposals: list[list[tuple[Seat, Seat | None]]] = Field(
-        description="per round, [wolf, proposed target] pairs"
+        description="per round, [wolf, proposed target] pairs (wolf_kill = vote: one "
+        "round of ballots)"
     )
+    draw: Draw | None = Field(None, description=DRAW_HELP)
 
 
 class _NightMeta(_PhaseMeta):
@@ -185,6 +200,9 @@ class WitchMeta(_NightMeta):
 class SeerDiff(_Strict):
     target: Seat
     wolf: Flag
+    identity: str | None = Field(
+        None, description="the target's identity (written when seer_learns = identity)"
+    )
 
 
 class Empty(_Strict):
@@ -288,6 +306,7 @@ class VoteDetail(_Strict):
     round: Literal[1, 2] = Field(description="2 is the PK re-vote")
     ballots: list[tuple[Seat, Seat | None]] = Field(description="[voter, target or null]")
     counts: list[tuple[Seat, Count]] = Field(description="[seat, votes], by seat")
+    draw: Draw | None = Field(None, description=DRAW_HELP)
     revealed: Revealed | None = Field(None, description=REVEALED_HELP)
 
 

@@ -124,7 +124,8 @@ def variants_line(config: GameConfig) -> str:
     changed = [
         f"{name.replace('_', ' ')}: {getattr(config, name)}"
         for name in type(config).model_fields
-        if name != "identities" and getattr(config, name) != getattr(default, name)
+        if name not in ("identities", "win_rule")  # the rule is named anyway
+        and getattr(config, name) != getattr(default, name)
     ]
     return ", ".join([f"{board}, {config.seats} seats", f"win rule: {config.win_rule}", *changed])
 
@@ -273,6 +274,8 @@ class StoryRenderer:
 
     def _wolf_night(self, e: Entry) -> list[RenderableType]:
         discussion: list[dict[str, Any]] = list(e.detail.get("discussion", []))
+        if not discussion and len(e.detail.get("proposals", [])) == 1:
+            return self._wolf_ballots(e)
         wolves = [int(line["seat"]) for line in discussion]
         out: list[RenderableType] = [
             Text.assemble(Text("The wolves", style="bold"), " (", self.seats(wolves), ") talk:")
@@ -291,6 +294,27 @@ class StoryRenderer:
                 Text.assemble(Text("Target: ", style="bold"), self.seat(e.diff["target"]))
             )
         )
+        return out
+
+    def _wolf_ballots(self, e: Entry) -> list[RenderableType]:
+        """``wolf_kill = "vote"``: one ballot each, no talk; a tie drawn at random."""
+        ballots = e.detail["proposals"][0]
+        pairs = Text(", ").join(
+            Text.assemble(self.seat(w), " → ", self.seat(t)) for w, t in ballots
+        )
+        wolves = [int(w) for w, _ in ballots]
+        out: list[RenderableType] = [
+            Text.assemble(
+                Text("The wolves", style="bold"), " (", self.seats(wolves), ") vote: ", pairs
+            )
+        ]
+        target = Text.assemble(Text("Target: ", style="bold"), self.seat(e.diff["target"]))
+        drawn = e.detail.get("draw")
+        if drawn is not None:
+            target.append_text(
+                Text.assemble(" (a tie between ", self.seats(drawn["among"]), ", drawn at random)")
+            )
+        out.append(self._indented(target))
         return out
 
     def _witch_action(self, e: Entry) -> list[RenderableType]:
@@ -321,6 +345,9 @@ class StoryRenderer:
         if seer:
             who = Text.assemble(who, " (", self.seat(seer), ")")
         verdict = Text("a WOLF", style=TEAM_STYLES[Team.WOLVES]) if wolf else Text("good")
+        identity = e.diff.get("identity")
+        if identity is not None:  # seer_learns = "identity"
+            verdict = Text.assemble(f"the {one_line(str(identity))} (", verdict, ")")
         return [Text.assemble(who, " checks ", self.seat(target), ": ", verdict, ".")]
 
     def _dawn(self, e: Entry) -> list[RenderableType]:
@@ -455,6 +482,12 @@ class StoryRenderer:
             result = Text.assemble(self.seat(exiled), " is exiled.")
         else:
             result = Text("Nobody is exiled.")
+        drawn = e.detail.get("draw")
+        if drawn is not None:  # a tie or a vote for nobody, settled by a recorded draw
+            why = "a tie between " if e.detail.get("counts") else "nobody voted; drawn among "
+            result.append_text(
+                Text.assemble(" (", why, self.seats(drawn["among"]), ", drawn at random)")
+            )
         return [
             Text(""),
             table,
