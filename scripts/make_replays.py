@@ -23,7 +23,8 @@ The samples:
 - one game per named board besides the standard one, each showing its identity at work:
   ``guard-12`` (the guard saves the wolves' victim), ``idiot-12`` (the idiot is exiled and
   shows his card), ``cupid-10`` (a lover dies of heartbreak), ``seer-doctor-8`` (the doctor
-  saves the wolves' victim); their seat view is that identity's.
+  saves the wolves' victim), ``kaggle-8`` (a random draw settles a vote; the seer learns an
+  identity); their seat view is that identity's.
 
 Golden renderings (no colour, 80 columns) go to ``tests/werewolf/golden/``: the god view,
 the public view and one seat's view of every sample.
@@ -191,6 +192,17 @@ SAMPLES = (
         board="seer-doctor-8",
         viewer=Identity.DOCTOR,
         check=lambda events: _protected_the_victim(events, "doctor-protect"),
+    ),
+    Sample(
+        "kaggle-8",
+        first_seed=1,
+        seat=0,
+        board="kaggle-8",
+        viewer=Identity.SEER,
+        check=_all(  # a random draw settled a vote, and the seer named an identity
+            _has("vote", lambda meta: "draw" in meta["detail"]),
+            _has("seer-check", lambda meta: "identity" in meta["diff"]),
+        ),
     ),
 )
 

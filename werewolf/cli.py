@@ -434,6 +434,12 @@ _VARIANT_FLAGS = {  # option dest -> GameConfig field
     "speech_rounds": "speech_rounds",
     "speech_budget": "speech_budget",
     "reveal_on_death": "reveal_on_death",
+    "wolf_kill": "wolf_kill",
+    "all_abstain": "all_abstain",
+    "no_last_words": "last_words",
+    "speech_order": "speech_order",
+    "seer_learns": "seer_learns",
+    "seer_before_wolves": "seer_before_wolves",
 }
 
 
@@ -533,6 +539,35 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
         "--reveal-on-death",
         choices=["nothing", "team", "identity"],
         help="what everyone learns of a player who dies (default nothing)",
+    )
+    rules.add_argument(
+        "--wolf-kill",
+        choices=["agree", "vote"],
+        help="the wolves talk and propose until they agree (agree, default), or cast one "
+        "ballot each in seat order, the most-voted dying and a tie drawn at random (vote)",
+    )
+    rules.add_argument(
+        "--all-abstain",
+        choices=["nobody", "random"],
+        help="a day vote for nobody exiles nobody (default) or a random living player",
+    )
+    rules.add_argument("--no-last-words", action="store_true", help="the dead give no last words")
+    rules.add_argument(
+        "--speech-order",
+        choices=["after-death", "seat"],
+        help="a day's speeches start after the lowest night death (after-death, default) "
+        "or at the lowest living seat (seat)",
+    )
+    rules.add_argument(
+        "--seer-learns",
+        choices=["team", "identity"],
+        help="what the seer learns of her target (default team)",
+    )
+    rules.add_argument(
+        "--seer-before-wolves",
+        action="store_true",
+        default=None,
+        help="the seer checks before the wolves, with the doctor (default: after them)",
     )
     rules.add_argument(
         "--referee-record",

@@ -307,9 +307,37 @@ def test_llm_seats_play_the_board_told_its_rules(tmp_path: Path) -> None:
     assert kills
     assert all("vote for tonight's victim" in user_text(b) for b in kills)
     assert any("Ballots so far" in user_text(b) for b in kills)  # the second wolf's
+    assert all("every wolf casts a ballot" in b["messages"][0]["content"] for b in kills)
     for body in kills:
         assert set(legal(body, "target")) <= set(range(1, 9)) - set(fold_chain(played.chain).wolves)
     # the seer is told her first check's identity in the prompts after it
     seer = fold_chain(played.chain).seat_of(SEER)
     told = next(e for e in played.chain if e.role == "seer-check").meta["diff"]["identity"]
     assert any(f"the {told} (" in user_text(b) for b in bodies if seat_of(b) == seer)
+
+
+def test_each_kaggle_field_has_a_flag_on_the_standard_board(tmp_path: Path) -> None:
+    from werewolf.cli import main
+
+    store = tmp_path / "s.sqlite3"
+    flags = ["--wolf-kill", "vote", "--all-abstain", "random", "--no-last-words"]
+    flags += ["--speech-order", "seat", "--seer-learns", "identity", "--seer-before-wolves"]
+    flags += ["--tie-policy", "random"]
+    assert main(["play", "-q", "--seed", "4", "--store", str(store), *flags]) == 0
+    with SQLiteEventStore(store) as s:
+        (game,) = s.topics()
+        chain = s.chain(game)
+    config = chain[0].meta["game"]["config"]
+    assert config["identities"].count("witch") == 1  # still the standard deck
+    assert (config["wolf_kill"], config["all_abstain"], config["last_words"]) == (
+        "vote",
+        "random",
+        False,
+    )
+    assert (config["speech_order"], config["seer_learns"], config["seer_before_wolves"]) == (
+        "seat",
+        "identity",
+        True,
+    )
+    assert config["tie_policy"] == "random"
+    assert check_log([{"kind": e.kind, "meta": e.meta} for e in chain]) == []

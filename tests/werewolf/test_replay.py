@@ -53,7 +53,7 @@ ROOT = Path(__file__).resolve().parents[2]
 REPLAYS = ROOT / "replays"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SAMPLES = ("good-win", "wolf-win", "pk-and-hunter", "unruly-seat")
-BOARD_SAMPLES = ("guard-12", "idiot-12", "cupid-10", "seer-doctor-8")
+BOARD_SAMPLES = ("guard-12", "idiot-12", "cupid-10", "seer-doctor-8", "kaggle-8")
 
 
 def _script(name: str) -> ModuleType:
@@ -139,6 +139,9 @@ def test_board_samples_show_their_identity_at_work(logs: dict[str, GameLog]) -> 
     doctor = logs["seer-doctor-8"]
     assert doctor.state.config.win_rule == "parity"
     assert "The doctor (" in replay_text(doctor, width=80)
+    kaggle = replay_text(logs["kaggle-8"], width=80)
+    assert "drawn at random)" in kaggle
+    assert re.search(r"The seer \(.*\) checks .*: the \w+ \((good|a WOLF)\)", kaggle)
 
 
 def test_every_replay_file_loads_and_renders_in_every_view() -> None:

@@ -27,6 +27,7 @@ from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, DecisionKind, Request,
 from ..text import visible
 from .errors import SeatLeftError
 from .prompting import (
+    ability_line,
     history_lines,
     option_order,
     prompt_set,
@@ -152,7 +153,7 @@ class HumanPlayer:
         show(ps.say("human.header", who=who, identity=ps.say(f"identity.{view.identity.value}")))
         if not self._introduced:  # the card's powers and, for a wolf, the pack: once
             self._introduced = True
-            show(ps.say(f"ability.{view.identity.value}"))
+            show(ability_line(ps, view))
             if view.wolves:
                 pack = ps.say("list.sep").join(seat_label(ps, view.names, w) for w in view.wolves)
                 show(ps.say("pack", seats=pack))

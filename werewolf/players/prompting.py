@@ -33,7 +33,7 @@ from typing import Any
 
 from pulse_core.template import render
 
-from ..config import GameConfig
+from ..config import GameConfig, SeerLearns, WolfKill
 from ..decisions import DecisionKind, Request
 from ..errors import ConfigError
 from ..ruletext import rules_text
@@ -44,6 +44,7 @@ from .random_player import decision_rng
 __all__ = [
     "LANGS",
     "PromptSet",
+    "ability_line",
     "build_messages",
     "decision_prompt",
     "default_personality",
@@ -198,6 +199,17 @@ def _tidy(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 
+def ability_line(ps: PromptSet, view: SeatView) -> str:
+    """What the seat's card does, as the config plays it (wolves' ballots, the seer told
+    an identity)."""
+    identity, config = view.identity.value, view.config
+    if identity == "werewolf" and config.wolf_kill is WolfKill.VOTE:
+        return ps.say("ability.werewolf.vote")
+    if identity == "seer" and config.seer_learns is SeerLearns.IDENTITY:
+        return ps.say("ability.seer.identity")
+    return ps.say(f"ability.{identity}")
+
+
 def system_prompt(view: SeatView, personality: str, lang: str) -> str:
     """The seat's system prompt: the same for every decision of the game."""
     ps = prompt_set(lang)
@@ -213,7 +225,7 @@ def system_prompt(view: SeatView, personality: str, lang: str) -> str:
             "count": len(names),
             "roster": _seats(ps, names, range(1, len(names) + 1)),
             "identity": ps.say(f"identity.{identity}"),
-            "ability": ps.say(f"ability.{identity}"),
+            "ability": ability_line(ps, view),
             "team": ps.say(f"team.{team}"),
             "goal": ps.say(f"goal.{team}"),
             "pack": pack,

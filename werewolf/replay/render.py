@@ -485,8 +485,9 @@ class StoryRenderer:
         drawn = e.detail.get("draw")
         if drawn is not None:  # a tie or a vote for nobody, settled by a recorded draw
             why = "a tie between " if e.detail.get("counts") else "nobody voted; drawn among "
+            result.right_crop(1)  # the sentence's full stop goes after the note
             result.append_text(
-                Text.assemble(" (", why, self.seats(drawn["among"]), ", drawn at random)")
+                Text.assemble(" (", why, self.seats(drawn["among"]), ", drawn at random).")
             )
         return [
             Text(""),
