@@ -11,6 +11,7 @@ cursor starts: just before the scope's first event, not at the beginning of the 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import cast
 
 from pulse_core import ConflictError, Draft, Event, EventStore
 from pulse_core.objects import ObjectStore
@@ -31,6 +32,7 @@ class TopicScope:
         on_read: Callable[[Sequence[Event]], None] | None = None,
     ) -> None:
         self._store = store
+        self._batched = isinstance(store, BatchAppend)  # asked once: a protocol check is slow
         self._keys = frozenset(keys)
         self._batch = batch
         self._on_read = on_read
@@ -41,8 +43,8 @@ class TopicScope:
 
     def append_batch(self, items: Sequence[tuple[Draft, int]]) -> list[Event | ConflictError]:
         """One transaction for all of ``items`` where the store can, else one by one."""
-        if isinstance(self._store, BatchAppend):
-            return self._store.append_batch(items)
+        if self._batched:
+            return cast(BatchAppend, self._store).append_batch(items)
         done: list[Event | ConflictError] = []
         for draft, expected_version in items:
             try:

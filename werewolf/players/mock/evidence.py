@@ -94,12 +94,15 @@ def _votes(table: Table, belief: SeerBelief, w: Weigher, me: int) -> None:
         for _, seat, wolf in u.said.reports
         if wolf
     ]
+    gone_by_day: dict[int, set[int]] = {}  # the same for every ballot of a day
     for b in table.ballots:
         if b.target is None or b.voter == me:
             continue
-        gone = {s for d, s in table.exiled.items() if d < b.day} | {
-            s for d, died in table.night_deaths.items() if d <= b.day for s in died
-        }
+        gone = gone_by_day.get(b.day)
+        if gone is None:
+            gone = gone_by_day[b.day] = {s for d, s in table.exiled.items() if d < b.day} | {
+                s for d, died in table.night_deaths.items() if d <= b.day for s in died
+            }
         wolves = {seat for order, seat in named if order < b.order and seat not in gone}
         if b.target == trusted:
             w.add(b.voter, 1.2 * conf, Reason("voted_seer", b.voter, trusted, b.day))
