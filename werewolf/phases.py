@@ -558,7 +558,8 @@ async def day_speech(ctx: PhaseContext) -> RoleResult:
         speaker,
         f"d{state.night}.{'pk' if pk else 'speech'}.s{speaker}"
         + (f".r{times}" if times > 1 else ""),
-        context={"day": state.night, "pk": pk, "candidates": list(state.pk)},
+        context={"day": state.night, "pk": pk, "candidates": list(state.pk)}
+        | ({"round": times} if times > 1 and not pk else {}),  # a later round of the talk
     )
     text = _text(await ctx.ask(request))
     label = "PK speech" if pk else "Speech"

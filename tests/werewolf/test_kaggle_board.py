@@ -308,6 +308,8 @@ def test_llm_seats_play_the_board_told_its_rules(tmp_path: Path) -> None:
     assert all("vote for tonight's victim" in user_text(b) for b in kills)
     assert any("Ballots so far" in user_text(b) for b in kills)  # the second wolf's
     assert all("every wolf casts a ballot" in b["messages"][0]["content"] for b in kills)
+    speeches = [user_text(b) for b in bodies if tool_of(b)[0] == "speak"]
+    assert any("Day 1, round 2 of the discussion" in text for text in speeches)
     for body in kills:
         assert set(legal(body, "target")) <= set(range(1, 9)) - set(fold_chain(played.chain).wolves)
     # the seer is told her first check's identity in the prompts after it

@@ -183,3 +183,28 @@ def _close_pages(browser: Any) -> Iterator[None]:
     yield
     for page in browser.pages:
         page.close()
+
+
+def test_the_kaggle_board_shows_ballots_draws_and_revealed_cards(
+    browser: Any, tmp_path: Path
+) -> None:
+    log = load_replay_file(ROOT / "replays" / "kaggle-8.jsonl")
+    god = write_page(tmp_path, "god.html", replay_html(log))
+    page, problems = open_page(browser, god)
+    night = page.locator(".item.wolf-night").first.inner_text()
+    assert "The wolves vote" in night
+    assert "Ballots, in seat order" in night
+    seer = page.locator(".item.seer-check").first.inner_text()
+    assert "(good)" in seer or "(a WOLF)" in seer  # the card, then the team
+    page.click('#steps button:has-text("Day 1")')
+    vote = page.locator(".item.vote").first.inner_text()
+    assert "A tie, drawn at random among" in vote
+    assert "Revealed:" in vote
+    assert problems == []
+    public = write_page(tmp_path, "public.html", replay_html(log, ViewSpec(ViewKind.PUBLIC)))
+    page, problems = open_page(browser, public)
+    page.click('#steps button:has-text("Day 1")')
+    exiled = next(e for e in log.chain if e.role == "vote").meta["diff"]["exiled"]
+    role = page.locator(f'#cast tr[data-seat="{exiled}"] td').nth(2).inner_text()
+    assert role == log.state.identities[exiled - 1]  # the public learns the exiled card
+    assert problems == []

@@ -483,6 +483,8 @@ def task_lines(request: Request, lang: str, *, for_model: bool = True) -> list[s
         if ctx.get("pk"):
             candidates = _seats(ps, names, ctx.get("candidates", []))
             lines.append(ps.say("task.pk-speech", day=day, candidates=candidates))
+        elif ctx.get("round", 1) > 1:  # speech_rounds: a later round of the day's talk
+            lines.append(ps.say("task.speech.round", day=day, round=ctx["round"]))
         else:
             lines.append(ps.say("task.speech", day=day))
     elif kind is DecisionKind.LAST_WORDS:

@@ -15,6 +15,8 @@
       alive: "alive", unknown: "?", night: "Night {0}", day: "Day {0}",
       step: "{0} of {1} · ← → to step", empty: "Nothing this viewer saw here.",
       wolves_talk: "The wolves talk", proposals: "Proposals, round {0}", target: "Target",
+      wolves_vote: "The wolves vote", ballots: "Ballots, in seat order", drawn_tie: "A tie, drawn at random among",
+      drawn_none: "Nobody voted: drawn at random among", revealed: "Revealed",
       no_kill: "no kill", witch: "The witch", told: "was told the victim", told_none: "learned no victim",
       saves: "saves", poisons: "poisons", no_potion: "uses no potion", seer: "The seer",
       checks: "checks", is_wolf: "a WOLF", is_good: "good", dawn: "Dawn",
@@ -49,6 +51,8 @@
       alive: "存活", unknown: "?", night: "第{0}夜", day: "第{0}天",
       step: "{0} / {1} · ← → 翻页", empty: "此视角在这里什么也没看到。",
       wolves_talk: "狼人夜聊", proposals: "第{0}轮提议", target: "刀口",
+      wolves_vote: "狼人投票", ballots: "按座位依次投票", drawn_tie: "平票，随机抽签于",
+      drawn_none: "无人投票：随机抽签于", revealed: "公布身份",
       no_kill: "空刀", witch: "女巫", told: "得知刀口", told_none: "未得知刀口",
       saves: "救了", poisons: "毒了", no_potion: "未用药", seer: "预言家",
       checks: "查验", is_wolf: "狼人", is_good: "好人", dawn: "天亮了",
@@ -121,6 +125,11 @@
     for (const e of data.entries.slice(0, limit)) {
       if (e.phase === "hunter-shot") { known[e.diff.shooter] = known[e.diff.shooter] || "hunter"; teams[e.diff.shooter] = teams[e.diff.shooter] || "good"; }
       if (e.phase === "seer-check" && data.view.kind === "seat" && !(e.diff.target in teams)) teams[e.diff.target] = e.diff.wolf ? "wolves" : "good";
+      if (e.phase === "seer-check" && data.view.kind === "seat" && e.diff.identity != null) known[e.diff.target] = known[e.diff.target] || e.diff.identity;
+      for (const [seat, what] of e.detail.revealed || []) {  // reveal_on_death: the dead's team or card, public
+        if (what === "wolves" || what === "good") teams[seat] = teams[seat] || what;
+        else { known[seat] = known[seat] || what; teams[seat] = teams[seat] || (what === "werewolf" ? "wolves" : "good"); }
+      }
       if (e.phase === "vote" && e.diff.revealed != null) { known[e.diff.revealed] = known[e.diff.revealed] || "idiot"; teams[e.diff.revealed] = teams[e.diff.revealed] || "good"; }
       if (e.phase === "lovers-told" && data.view.kind === "seat" && e.detail.identities) e.diff.lovers.forEach((s, i) => { known[s] = known[s] || e.detail.identities[i]; teams[s] = teams[s] || (e.detail.identities[i] === "werewolf" ? "wolves" : "good"); });
       if (e.phase === "game-end") (e.detail.identities || []).forEach((id, i) => { known[i + 1] = id; teams[i + 1] = id === "werewolf" ? "wolves" : "good"; });
@@ -213,6 +222,8 @@
   // -- one entry ------------------------------------------------------------------------
   const DRAW = {
     "wolf-night"(e) {
+      const rounds = e.detail.proposals || [];
+      if (!(e.detail.discussion || []).length && rounds.length === 1) return wolfBallots(e, rounds[0]);
       const wolves = (e.detail.discussion || []).map((l) => l.seat);
       const out = [el("div", { class: "what" }, t("wolves_talk"), ": ", chips([...new Set(wolves)]))];
       for (const line of e.detail.discussion || []) {
@@ -238,7 +249,8 @@
     },
     "seer-check"(e) {
       const seer = e.audience ? e.audience[0] : data.view.seat;
-      const verdict = e.diff.wolf ? el("span", { class: "verdict-wolf" }, t("is_wolf")) : el("span", { class: "verdict-good" }, t("is_good"));
+      let verdict = e.diff.wolf ? el("span", { class: "verdict-wolf" }, t("is_wolf")) : el("span", { class: "verdict-good" }, t("is_good"));
+      if (e.diff.identity != null) verdict = [roleName(e.diff.identity), " (", verdict, ")"];  // seer_learns = identity
       return [[el("div", {}, el("span", { class: "what" }, t("seer")), " ", seer ? chip(seer) : "", " ", t("checks"), " ", chip(e.diff.target), ": ", verdict)], [seer, e.diff.target]];
     },
     "guard-protect"(e) { return protect(e, t("guard_a")); },
@@ -256,7 +268,7 @@
     dawn(e) {
       const died = e.diff.died || [];
       const body = died.length ? [t("died"), ": ", chips(died)] : [t("peaceful")];
-      return [[el("div", {}, el("span", { class: "what" }, t("dawn"), ". "), body)], died];
+      return [[el("div", {}, el("span", { class: "what" }, t("dawn"), ". "), body), ...revealed(e)], died];
     },
     "last-words"(e) { return speech(e, t("last_words"), "last-words"); },
     "day-speech"(e) { return speech(e, e.detail.pk ? t("pk_speech") : t("speech"), "speech"); },
@@ -283,14 +295,14 @@
       else if (e.diff.exiled != null) result = [chip(e.diff.exiled), " ", t("exiled")];
       else result = [t("nobody_exiled")];
       const title = e.detail.round === 2 ? t("revote", e.day) : t("vote", e.day);
-      const out = [el("div", { class: "what" }, title), el("div", { class: "votes" }, rows), el("div", { class: "result" }, "→ ", result), ...heartbreak(e)];
+      const out = [el("div", { class: "what" }, title), el("div", { class: "votes" }, rows), el("div", { class: "result" }, "→ ", result), ...drawNote(e), ...revealed(e), ...heartbreak(e)];
       out.push(...takeDecisions(e, null, ["vote"]));
       const seats = (e.detail.ballots || []).flat().filter((s) => s != null);
       return [out, seats];
     },
     "hunter-shot"(e) {
       const body = e.diff.target == null ? [t("keeps")] : [t("shoots"), " ", chip(e.diff.target), "."];
-      return [[el("div", {}, el("span", { class: "what" }, t("hunter")), " ", chip(e.diff.shooter), " ", body), ...heartbreak(e)], [e.diff.shooter, e.diff.target]];
+      return [[el("div", {}, el("span", { class: "what" }, t("hunter")), " ", chip(e.diff.shooter), " ", body), ...revealed(e), ...heartbreak(e)], [e.diff.shooter, e.diff.target]];
     },
     "game-end"(e) {
       const winner = e.diff.winner;
@@ -307,6 +319,27 @@
   function protect(e, who) {
     const actor = e.audience ? e.audience[0] : data.view.seat;
     return [[el("div", {}, el("span", { class: "what" }, who), " ", actor ? chip(actor) : "", " ", t("protects"), " ", chip(e.diff.target), ".")], [actor, e.diff.target]];
+  }
+  // wolf_kill = vote: one ballot per wolf in seat order, no talk; a tie drawn at random
+  function wolfBallots(e, ballots) {
+    const wolves = ballots.map(([w]) => w);
+    const out = [el("div", { class: "what" }, t("wolves_vote"), ": ", chips(wolves))];
+    out.push(el("div", { class: "line" }, t("ballots"), ": ",
+      ballots.flatMap(([w, target], j) => [j ? ", " : "", chip(w), " → ", target == null ? t("no_kill") : chip(target)])));
+    out.push(el("div", { class: "line what" }, t("target"), ": ", e.diff.target == null ? t("no_kill") : chip(e.diff.target)), ...drawNote(e));
+    out.push(...takeDecisions(e, null, ["wolf-kill"]));
+    return [out, [...wolves, e.diff.target]];
+  }
+  function drawNote(e) {  // the recorded random draw that settled a tie (or a vote for nobody)
+    const drawn = e.detail.draw;
+    if (!drawn) return [];
+    const why = e.phase === "vote" && !(e.detail.counts || []).length ? t("drawn_none") : t("drawn_tie");
+    return [el("div", { class: "line" }, why, " ", chips(drawn.among), ".")];
+  }
+  function revealed(e) {  // reveal_on_death: the dead's team or identity, told to everyone
+    return (e.detail.revealed || []).map(([seat, what]) =>
+      el("div", { class: "line" }, t("revealed"), ": ", chip(seat), " · ",
+        what === "wolves" || what === "good" ? t(what) : roleName(what)));
   }
   function heartbreak(e) {
     const broken = e.diff.heartbroken || [];
