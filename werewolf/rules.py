@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cast import Identity
 from .config import AllAbstain, Discussion, GuardClash, SelfSave, SpeechOrder, TiePolicy
@@ -170,10 +171,16 @@ def speaking_order(state: GameState) -> tuple[int, ...]:
     if state.config.speech_order is SpeechOrder.SEAT:
         return state.living
     n = len(state.identities)
-    night_deaths = sorted(state.dawn_died)
-    start = (night_deaths[0] % n) + 1 if night_deaths else ((state.night - 1) % n) + 1
+    start = (min(state.dawn_died) % n) + 1 if state.dawn_died else ((state.night - 1) % n) + 1
+    return _cyclic(n, start, state.alive)
+
+
+@lru_cache(maxsize=4096)
+def _cyclic(n: int, start: int, alive: frozenset[int]) -> tuple[int, ...]:
+    """The living among seats ``start``, ``start + 1``, ... of ``n``, round the table (made
+    once per day: a discussion asks for its order at every speech)."""
     order = [((start - 1 + i) % n) + 1 for i in range(n)]
-    return tuple(s for s in order if s in state.alive)
+    return tuple(s for s in order if s in alive)
 
 
 def speeches_left(state: GameState) -> int:
