@@ -357,3 +357,16 @@ def test_each_kaggle_field_has_a_flag_on_the_standard_board(tmp_path: Path) -> N
     )
     assert config["tie_policy"] == "random"
     assert check_log([{"kind": e.kind, "meta": e.meta} for e in chain]) == []
+
+
+def test_a_doctor_with_nobody_else_left_protects_last_nights_seat_again() -> None:
+    # no self-protection, no repeats, and only the wolf besides her is left on night 2
+    deal = (W, DOCTOR, V, V)
+    config = GameConfig(identities=deal, win_rule="town", doctor_self=False, doctor_repeat=False)
+    script = {"n1.doctor.s2": Choice(1), "n1.wolf-kill.r1.s1": Choice(3)}
+    script |= _votes(1, {1: 4, 2: 4}) | {"n2.doctor.s2": Choice(1)}
+    played = _play(script, config, deal=deal)
+    (second,) = played.asked_for("n2.doctor.s2")
+    assert second.options == (1,)
+    assert _first(played, "doctor-protect", 2).meta["diff"] == {"target": 1}
+    assert "unless nobody else is left" in rules_text(config)
