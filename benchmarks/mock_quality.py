@@ -9,11 +9,13 @@ Prints, per board:
 - play: how often the witch uses the poison in games she survives past night 2, hunter
   shots at a seat the real seer had cleared in public, the wolves' night talk variety;
 - strength: good mocks against random wolves, mock wolves against random good players, and
-  each personality's win rate in mixed games (ordered), each with a 95% Wilson interval;
+  each personality's win rate playing a whole side against mixed mocks (both sides, 1,000
+  games a side on the standard board), ordered, each with a 95% Wilson interval;
 - balance: each side's share of mock-vs-mock games (1,000 on the standard board).
 
     .venv/bin/python benchmarks/mock_quality.py                 # 200 games per board
-    .venv/bin/python benchmarks/mock_quality.py --games 50 --balance-games 200   # quicker
+    .venv/bin/python benchmarks/mock_quality.py --games 50 --balance-games 200 \
+        --personality-games 100                                          # quicker
     .venv/bin/python benchmarks/mock_quality.py --board guard-12                 # one board
 """
 
@@ -34,7 +36,7 @@ from werewolf.cast import Identity, Team, team_of
 from werewolf.config import GameConfig
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import MockPlayer, Player, RandomPlayer, cached_seating
-from werewolf.players.mock import parse_speech, pick_personality
+from werewolf.players.mock import PERSONALITIES, parse_speech
 from werewolf.state import GameState
 
 BOARDS: dict[str, GameConfig] = {name: board_config(name) for name in NAMED_BOARDS}
@@ -212,22 +214,34 @@ def talk_report(t: Talk) -> list[str]:
     return lines
 
 
-def personality_report(chains: list[list[Event]]) -> list[str]:
-    wins: Counter[str] = Counter()
-    seats: Counter[str] = Counter()
-    for chain in chains:
-        won = winner(chain)
-        for seat, identity in enumerate(deal(chain), start=1):
-            name = pick_personality(int(chain[0].meta["game"]["seed"]), seat)
-            seats[name] += 1
-            side = "wolves" if team_of(identity) is Team.WOLVES else "good"
-            wins[name] += side == won
-    ranked = sorted(seats, key=lambda n: -wins[n] / seats[n])
-    out = [f"    {name:<9} {share(wins[name], seats[name])}" for name in ranked]
-    return ["  personalities, by seat win rate in mixed games:", *out]
+def personality_side(name: str, side: Team) -> Make:
+    """Mocks of personality ``name`` on ``side``; the other side's mocks each draw theirs."""
+
+    def make(state: GameState, seat: int) -> Player:
+        mine = team_of(state.identity(seat)) is side
+        return MockPlayer(state.seed, seat, name if mine else None)
+
+    return make
 
 
-def board_report(name: str, config: GameConfig, games: int, balance_games: int) -> list[str]:
+def personality_report(config: GameConfig, games: int) -> list[str]:
+    """Each personality playing a whole side (the good side in ``games`` games, the wolves
+    in as many) against mixed mocks: its share of those games won, best first."""
+    won: dict[str, int] = {}
+    for name in PERSONALITIES:
+        good = play(config, range(games), personality_side(name, Team.GOOD))
+        wolves = play(config, range(games), personality_side(name, Team.WOLVES))
+        won[name] = sum(winner(c) == "good" for c in good)
+        won[name] += sum(winner(c) == "wolves" for c in wolves)
+    ranked = sorted(won, key=lambda n: -won[n])
+    out = [f"    {name:<9} {share(won[name], 2 * games)}" for name in ranked]
+    head = f"  personalities, each playing a whole side vs mixed mocks ({games} games a side):"
+    return [head, *out]
+
+
+def board_report(
+    name: str, config: GameConfig, games: int, balance_games: int, personality_games: int
+) -> list[str]:
     began = time.perf_counter()
     mixed = play(config, range(max(games, balance_games)), mocks)
     t = Talk()
@@ -240,7 +254,7 @@ def board_report(name: str, config: GameConfig, games: int, balance_games: int) 
     out += [
         f"  mock good vs random wolves: good wins   {share(sum(winner(c) == 'good' for c in good), len(good))}",
         f"  mock wolves vs random good: wolves win  {share(sum(winner(c) == 'wolves' for c in wolves), len(wolves))}",
-        *personality_report(mixed[:games]),
+        *personality_report(config, personality_games),
         f"  balance: good   {share(won['good'], len(mixed))}",
         f"           wolves {share(won['wolves'], len(mixed))}",
         f"           draws  {won['draw']}",
@@ -256,14 +270,22 @@ def main() -> None:
         "--balance-games", type=int, default=1000, help="standard-board balance games (1000)"
     )
     parser.add_argument(
+        "--personality-games",
+        type=int,
+        default=1000,
+        help="standard-board games a side per personality (1000; other boards: --games)",
+    )
+    parser.add_argument(
         "--board", choices=sorted(BOARDS), action="append", help="only these boards (repeatable)"
     )
     args = parser.parse_args()
     for name, config in BOARDS.items():
         if args.board and name not in args.board:
             continue
-        balance = args.balance_games if name == "standard-9" else args.games
-        print("\n".join(board_report(name, config, args.games, balance)))
+        standard = name == "standard-9"
+        balance = args.balance_games if standard else args.games
+        characters = args.personality_games if standard else args.games
+        print("\n".join(board_report(name, config, args.games, balance, characters)))
 
 
 if __name__ == "__main__":

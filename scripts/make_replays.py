@@ -16,7 +16,7 @@ The samples:
 
 - ``good-win``: the good side wins;
 - ``wolf-win``: the wolves win;
-- ``pk-and-hunter``: a tied vote goes to a PK round, and the hunter shoots;
+- ``pk-and-hunter``: a tied vote goes to a PK round, and the hunter shoots on day 1;
 - ``unruly-seat``: one seat behaves like a misbehaving LLM seat: a speech full of HTML and
   rich markup (it must show as text), an illegal vote (the fallback is recorded), and
   made-up token counts (so the summary's usage line is exercised);
@@ -148,7 +148,8 @@ SAMPLES = (
         seat=6,
         check=_all(
             _has("vote", lambda meta: bool(meta["diff"]["pk"])),
-            _has("hunter-shot", lambda meta: meta["diff"]["target"] is not None),
+            # on day 1, so the viewer's tests step through a shot early in the game
+            _has("hunter-shot", lambda m: m["diff"]["target"] is not None and m["day"] == 1),
         ),
     ),
     Sample(

@@ -104,7 +104,8 @@ def infer(table: Table, temper: Temper, gut: Random, *, public: bool = False) ->
             w.fix(s, 1.0 if s in table.wolves else 0.0, Reason("pack", s))
         probs = {s: w.fixed[s] for s in others}
         return Mind(me, table.alive, probs, w.evidence)
-    belief = seer_belief(table) if not public else _public_seer(table)
+    duel = Random(gut.random())  # its own stream: the gut's draws per seat stay as they are
+    belief = seer_belief(table, duel, temper.noise) if not public else _public_seer(table)
     cleared = weigh(table, belief, w, temper, gut, me=me)
     probs = _scaled(w.logit, w.fixed, float(table.wolf_count))
     return Mind(me, table.alive, probs, w.evidence, belief, cleared)

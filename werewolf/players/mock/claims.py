@@ -9,6 +9,7 @@ changes a report she already gave is lying.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from random import Random
 
 from ...cast import Identity
 from .table import Table
@@ -24,6 +25,11 @@ class SeerBelief:
     confidence: float
     liars: tuple[int, ...]
     caught: dict[int, tuple[str, int | None]]  # liar -> (how he was caught, the seat involved)
+
+    @property
+    def outargued(self) -> frozenset[int]:
+        """Liars caught in no lie: a rival's claim only fits the facts better."""
+        return frozenset(c for c, (how, _) in self.caught.items() if how == "counter_claim")
 
 
 def _contradicts(table: Table, claimer: int) -> bool:
@@ -42,6 +48,10 @@ def claim_credibility(table: Table, claimer: int) -> tuple[float, tuple[str, int
     """Points for a seer claim as this seat sees it, with the worst lie found (or None)."""
     points = 3.0 if claimer in table.night_killed else 0.0
     caught: tuple[str, int | None] | None = None
+    if claimer in table.revealed:  # death showed the card: a good claimer is the seer
+        if table.revealed[claimer]:
+            return -20.0, ("revealed", None)
+        points += 20.0
     if _contradicts(table, claimer):
         points -= 10.0
         caught = ("changed_report", None)
@@ -69,9 +79,11 @@ def claim_credibility(table: Table, claimer: int) -> tuple[float, tuple[str, int
     return points, caught
 
 
-def seer_belief(table: Table) -> SeerBelief:
+def seer_belief(table: Table, gut: Random | None = None, spread: float = 0.0) -> SeerBelief:
     """Trust a lone seer claim unless caught lying; between several, the best evidence (the
-    earlier claim gets a small edge: a real seer tends to speak up first)."""
+    earlier claim gets a small edge: a real seer tends to speak up first), weighed with the
+    seat's own impression of each claimer (``gut``, of sd ``spread`` points): where the
+    evidence is thin, a table splits over two seers."""
     if table.identity is Identity.SEER:
         others = tuple(s for s in table.seer_claims if s != table.me)
         mine: dict[int, tuple[str, int | None]] = {s: ("claims_my_role", None) for s in others}
@@ -84,7 +96,8 @@ def seer_belief(table: Table) -> SeerBelief:
     rated: list[tuple[float, int, tuple[str, int | None] | None]] = []
     for i, claimer in enumerate(claimers):
         points, caught = claim_credibility(table, claimer)
-        rated.append((points + (0.5 if i == 0 else 0.0), claimer, caught))
+        impression = gut.gauss(0.0, spread) if gut is not None and spread > 0 else 0.0
+        rated.append((points + (0.5 if i == 0 else 0.0) + impression, claimer, caught))
     if len(rated) == 1:
         points, claimer, lie = rated[0]
         if points <= -4.0:  # a lone claimer caught lying
@@ -95,5 +108,8 @@ def seer_belief(table: Table) -> SeerBelief:
     second = rated[1][0]
     confidence = min(1.0, 0.35 + 0.12 * (top - second))
     liars = tuple(c for _, c, _ in rated[1:])
-    lies = {c: why or ("counter_claim", trusted) for _, c, why in rated[1:]}
+    shown = trusted in table.revealed  # death showed her card: the rivals are proven liars
+    lies = {
+        c: why or ("rival_shown" if shown else "counter_claim", trusted) for _, c, why in rated[1:]
+    }
     return SeerBelief(trusted, confidence, liars, lies)

@@ -6,6 +6,7 @@ Reason kinds (rendered in words by the language modules):
 ``claims_my_role``, ``claims_role``, ``shooter``, ``wolves_target`` (the witch's knowledge),
 ``voted_seer``, ``shielded`` (voted away from the seer's wolf), ``voted_wolf``, ``voted_me``,
 ``accused_me``, ``attacks_seer``, ``attacks_cleared``, ``backs_liar``, ``accused_by``,
+``revealed`` (death showed the card), ``wolf_vouched`` (a revealed wolf spoke up for the seat),
 ``victim_accused`` (a night victim's suspicion), ``night_victim``, ``quiet``, ``gut``.
 """
 
@@ -67,6 +68,8 @@ def _hard(table: Table, belief: SeerBelief, w: Weigher, me: int) -> set[int]:
                 w.add(claimer, 6.0, Reason("claims_my_role", claimer, role=role))
         elif len(claimers) == 1:
             w.add(claimers[0], -1.2, Reason("claims_role", claimers[0], role=role))
+    for seat, wolf in table.revealed.items():  # death showed the card
+        w.fix(seat, 1.0 if wolf else 0.0, Reason("revealed", seat))
     if table.shooter is not None:
         w.fix(table.shooter, 0.0, Reason("shooter", table.shooter))
         cleared.add(table.shooter)
@@ -133,6 +136,10 @@ def _words(
         if u.speaker == me:
             continue
         speaker = u.speaker
+        if table.revealed.get(speaker):  # a wolf shown by death: whom he vouched for is suspect
+            for seat in u.said.trusts:
+                w.add(seat, 0.8, Reason("wolf_vouched", seat, speaker, u.day))
+            continue
         cred = min(1.5, max(0.2, 2.0 / (1.0 + math.exp(standing.get(speaker, 0.0)))))
         recent = 1.0 if u.day >= table.day else 0.5
         reported = table.reports.get(speaker, {})

@@ -22,6 +22,8 @@ def opener(turn: Turn) -> list[Line]:
     """How the speech begins: the night's news, or the day's first words."""
     table, rng = turn.table, turn.rng
     died = table.night_deaths.get(table.day)
+    if table.spoken(turn.me, table.day):  # a second round: build on what was said
+        return [Line("open.again")] if rng.random() < 0.7 else []
     if rng.random() < 0.35:
         return []
     if died:

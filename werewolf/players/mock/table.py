@@ -7,9 +7,10 @@ knowledge (its checks, its potions, the wolves' night plan). Beliefs are built o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ...cast import Identity
+from ...cast import Identity, Team
+from ...config import Reveal
 from ...visibility import SeatView
 from .grammar import Said, parse_speech
 
@@ -65,6 +66,10 @@ class Table:
     seat_count: int
     wolf_count: int  # wolves in the deck
     deck: tuple[Identity, ...] = ()  # every identity dealt (whom a quiet night points to)
+    knifed: dict[int, int | None] = field(default_factory=dict)  # wolves: night -> our target
+    shield_repeats: bool = False  # a doctor or guard in the deck may protect a seat every night
+    revealed: dict[int, bool] = field(default_factory=dict)  # a dead seat shown: -> a wolf
+    death_shows: bool = False  # death shows the team or the card (config reveal_on_death)
 
     @property
     def night_killed(self) -> frozenset[int]:
@@ -87,6 +92,17 @@ class Table:
                 if u.speaker == witches[0]:
                     seats.update(u.said.saved)
         return frozenset(s for s in seats if s is not None)
+
+    @property
+    def blocked(self) -> dict[int, int]:
+        """Wolves: the seats our knife reached that lived (protected or saved), with how
+        many times."""
+        found: dict[int, int] = {}
+        for night, target in self.knifed.items():
+            lived = night in self.night_deaths and target not in self.night_deaths[night]
+            if target is not None and lived:
+                found[target] = found.get(target, 0) + 1
+        return found
 
     @property
     def my_checks_by_seat(self) -> dict[int, bool]:
@@ -122,8 +138,12 @@ def read_table(view: SeatView) -> Table:
     saved: list[int] = []
     poisoned: list[int] = []
     fake_seer: int | None = None
+    knifed: dict[int, int | None] = {}
+    revealed: dict[int, bool] = {}
     for order, obs in enumerate(view.observations):
         diff, detail, phase = obs.diff, obs.detail, obs.phase
+        for seat, shown in detail.get("revealed", ()):  # what death revealed (config)
+            revealed[int(seat)] = shown in (Team.WOLVES.value, Identity.WEREWOLF.value)
         if phase in ("day-speech", "last-words"):
             speaker = diff.get("speaker")
             if isinstance(speaker, int):
@@ -157,6 +177,7 @@ def read_table(view: SeatView) -> Table:
             if diff.get("poison") is not None:
                 poisoned.append(int(diff["poison"]))
         elif phase == "wolf-night":
+            knifed[obs.day] = diff.get("target")
             for line in detail.get("discussion", []):
                 said = parse_speech(str(line.get("text", "")))
                 if said.plan_said and fake_seer is None:
@@ -205,4 +226,17 @@ def read_table(view: SeatView) -> Table:
         seat_count=len(view.names),
         wolf_count=sum(1 for i in view.config.identities if i is Identity.WEREWOLF),
         deck=tuple(view.config.identities),
+        knifed=knifed,
+        shield_repeats=_shield_repeats(view),
+        revealed=revealed,
+        death_shows=view.config.reveal_on_death is not Reveal.NOTHING,
+    )
+
+
+def _shield_repeats(view: SeatView) -> bool:
+    """True when a protector in the deck may guard the same seat night after night (then a
+    seat our knife could not reach stays out of reach)."""
+    deck, config = view.config.identities, view.config
+    return (Identity.DOCTOR in deck and config.doctor_repeat) or (
+        Identity.GUARD in deck and config.guard_repeat
     )

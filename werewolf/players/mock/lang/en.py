@@ -30,6 +30,12 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "A quiet night: the wolves' target was protected.",
         "Nobody died, so the protection landed on the right seat.",
     ),
+    "open.again": (
+        "Now that everyone has spoken, let me add to what I said.",
+        "A second word from me, after this round.",
+        "Having heard the whole table, here is where I stand now.",
+        "Round two: I have listened to all of you.",
+    ),
     "open.later": (
         "Day {n}, and the picture is getting clearer.",
         "Let me go through what we know on day {n}.",
@@ -191,6 +197,13 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "Between the two seer claims, seat {b} is the one I believe over seat {a}.",
     ),
     "why.liar.claims_my_role": ("Seat {a} claims my role.",),
+    "why.liar.revealed": ("Seat {a} claimed the seer, and death showed a wolf's card.",),
+    "why.liar.rival_shown": ("Death showed that seat {b} was the seer, so seat {a} lied.",),
+    "why.revealed": ("Death showed seat {a}'s card.",),
+    "why.wolf_vouched": (
+        "Seat {b}, a wolf by the card death showed, vouched for seat {a}.",
+        "The dead wolf, seat {b}, spoke up for seat {a}.",
+    ),
     "why.liar.lies": ("Seat {a}'s reports do not add up.",),
     "why.trusted_seer": ("Seat {a}'s claim holds up.",),
     "why.seer_found": (

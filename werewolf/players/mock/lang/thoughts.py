@@ -82,6 +82,7 @@ THOUGHTS: dict[str, tuple[str, str]] = {
     "wolf.doomed": ("seat {a} is doomed: I vote with the table", "{a}号保不住了，我跟大家投"),
     "wolf.abstain": ("only fellow wolves to vote for: abstain", "能投的只有队友：弃票"),
     "wolf.forced": ("forced to vote for a fellow wolf", "只能投给队友"),
+    "wolf.pack": ("seat {a}, with my fellow wolf", "投{a}号，跟狼队友一起"),
     "wolf.suspect": ("push seat {a}, the table's suspect", "推{a}号，大家怀疑的人"),
     # the wolves' night
     "night.prefer": ("I prefer seat {a} to seat {b}", "比起{b}号，我更想刀{a}号"),

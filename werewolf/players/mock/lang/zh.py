@@ -29,6 +29,12 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "昨晚没人倒牌，狼人的目标被保护了。",
         "平安夜，守护正好落在了刀口上。",
     ),
+    "open.again": (
+        "大家都说完了，我再补充几句。",
+        "这一轮我再说一次。",
+        "听完全场，我现在的立场是这样的。",
+        "第二轮发言，我都认真听了。",
+    ),
     "open.later": (
         "第{n}天，局面越来越清楚了。",
         "我把第{n}天知道的捋一遍。",
@@ -143,6 +149,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "两个预言家里，我信{b}号，不信{a}号。",
     ),
     "why.liar.claims_my_role": ("{a}号冒认我的身份。",),
+    "why.liar.revealed": ("{a}号起跳预言家，死后翻出来是狼人。",),
+    "why.liar.rival_shown": ("{b}号死后翻出是真预言家，所以{a}号在撒谎。",),
+    "why.revealed": ("{a}号死后翻了牌。",),
+    "why.wolf_vouched": ("{b}号死后翻出是狼，他生前保过{a}号。", "死掉的狼人{b}号替{a}号说过话。"),
     "why.liar.lies": ("{a}号的验人对不上。",),
     "why.trusted_seer": ("{a}号的起跳站得住。",),
     "why.seer_found": (

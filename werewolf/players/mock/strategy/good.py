@@ -68,7 +68,8 @@ def hesitation(turn: Turn, mind: Mind) -> list[Line]:
     lean = mind.likeliest(turn.others_alive(), exclude=barred)
     if lean is not None and mind.reasons(lean) and turn.rng.random() < 0.7:
         lines += [because(mind.reasons(lean)[0].reason), Line("lean", lean)]
-    spoken = [s for s in turn.others_alive() if turn.table.spoken(s) and s != lean]
+    table = turn.table  # a wolf vouches for no fellow wolf: the link would mark them both
+    spoken = [s for s in turn.others_alive() if table.spoken(s) and s not in (lean, *table.wolves)]
     if spoken and turn.rng.random() < 0.5:
         lines.append(Line("safe", min(spoken, key=lambda s: (mind.p(s), s))))
     return lines

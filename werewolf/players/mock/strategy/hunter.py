@@ -15,7 +15,7 @@ def hunter_shot(turn: Turn) -> Answer:
     cleared_by_any = {
         seat for found in table.reports.values() for seat, wolf in found.items() if not wolf
     }
-    barred = set(mind.cleared) | cleared_by_any | {mind.seer.trusted or 0}
+    barred = set(mind.cleared) | cleared_by_any | {mind.seer.trusted or 0} | mind.seer.outargued
     grounded = [s for s in turn.request.options if s is not None and mind.case(s) >= 0.5]
     target = mind.likeliest(grounded, exclude=barred)
     if target is None or mind.p(target) < 0.2:

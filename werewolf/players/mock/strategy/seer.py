@@ -55,10 +55,12 @@ def seer_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         Line("report.wolf" if wolf else "report.good", seat, n=night)
         for night, (seat, wolf) in sorted(table.my_checks.items())
     ]
+    said = ("liar", "checked")  # the claim and the reports say these already
     for liar in mind.seer.liars:
         if table.is_alive(liar):
             lines += [Line("liar", liar)]
-            lines += [because(e.reason) for e in mind.reasons(liar)[:1] if e.reason.kind != "liar"]
+            more = [because(e.reason) for e in mind.reasons(liar) if e.reason.kind not in said]
+            lines += more[:1]
     found = [s for s, wolf in table.my_checks.values() if wolf and table.is_alive(s)]
     liars = [s for s in mind.seer.liars if table.is_alive(s)]
     pool = [s for s in turn.pk_candidates if s != turn.me] if turn.context.get("pk") else None

@@ -2,7 +2,8 @@
 worth it (the believed seer, a cleared seat), never a seat she thinks a wolf; poisons the
 likeliest wolf once her belief passes the personality's bar, a bar that drops night by
 night so the poison is not carried to the grave, and only on evidence, never on a hunch;
-never poisons a cleared seat."""
+never poisons a cleared seat, nor a seer claimer only out-argued by a rival (an impression
+is not proof)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def witch_night(turn: Turn) -> Answer:
             )
             return WitchChoice(save=True, reasoning=why)
     if options.poison_targets:
-        barred = set(mind.cleared) | {mind.seer.trusted or 0}
+        barred = set(mind.cleared) | {mind.seer.trusted or 0} | mind.seer.outargued
         if told is not None:
             barred.add(told)
         grounded = [s for s in options.poison_targets if mind.case(s) >= 0.6]  # never a hunch

@@ -34,9 +34,28 @@ def _doomed_mate(turn: Turn, public: Mind) -> int | None:
     return doomed[0] if doomed else None
 
 
+def pack_target(turn: Turn, pool: list[int] | None = None) -> int | None:
+    """The good seat a fellow wolf already pushed today (the pack votes as one: split wolf
+    votes exile nobody), if it is still an option."""
+    table = turn.table
+    for u in table.utterances:
+        if u.day != table.day or u.last_words or u.speaker == turn.me:
+            continue
+        seat = u.said.vote
+        if u.speaker not in table.wolves or seat is None or seat in table.wolves:
+            continue
+        if table.is_alive(seat) and (pool is None or seat in pool):
+            return seat
+    return None
+
+
 def _push(turn: Turn, public: Mind, pool: list[int]) -> int | None:
-    """The good seat to argue against: the one the table suspects most, if it has a case."""
+    """The good seat to argue against: the one a fellow wolf pushed today, else the one the
+    table suspects most, if it has a case."""
     goods = [s for s in pool if s not in turn.table.wolves and s != turn.me]
+    backed = pack_target(turn, goods)
+    if backed is not None:
+        return backed
     target = public.likeliest(goods, exclude=public.cleared | {public.seer.trusted or 0})
     bar = turn.temper.accuse_at * 0.8
     if target is None or public.p(target) < bar or not public.reasons(target):
@@ -50,6 +69,12 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     fake = active_fake_seer(turn)
     exposers = _exposers(turn)
     jump = fake is None and bool(exposers) and rng.random() < temper.jump_when_exposed
+    real = [s for s in table.seer_claims if s not in table.wolves and table.is_alive(s)]
+    # a lone seer unanswered leads the table: one of us counter-claims rather than doubt
+    # her bare-handed (a wolf who attacks a believed seer only marks himself)
+    # (not where death shows the card: the first claimer to die would unmask ours)
+    bluff = fake is None and bool(real) and not table.death_shows
+    jump = jump or (bluff and rng.random() < temper.attack_seer)
     if fake == turn.me or jump:
         return fake_seer_speech(turn, public, last_words=last_words)
     lines = [Line("lw.farewell"), Line("lw.good")] if last_words else opener(turn)
@@ -57,7 +82,6 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         lines.append(Line("pk.defend"))
     for exposer in exposers:
         lines += [Line("framed", exposer), Line("liar", exposer)]
-    real = [s for s in table.seer_claims if s not in table.wolves and table.is_alive(s)]
     target: int | None = exposers[0] if exposers else None
     why = turn.think("wolf.counter") if exposers else ""
     if fake is not None and table.claims_seer(fake):
@@ -66,12 +90,8 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         framed = [s for s, w in table.reports.get(fake, {}).items() if w and table.is_alive(s)]
         target = target or (framed[-1] if framed else None)
     elif real and not exposers:
-        if rng.random() < temper.attack_seer:
-            lines.append(Line("doubt_seer", real[0]))
-            target, why = real[0], turn.think("wolf.doubt", a=real[0])
-        else:
-            lines.append(Line("trust", real[0]))
-            why = turn.think("wolf.behind", a=real[0])
+        lines.append(Line("trust", real[0]))
+        why = turn.think("wolf.behind", a=real[0])
     pool = [s for s in turn.pk_candidates if s != turn.me] if turn.context.get("pk") else None
     mate = _doomed_mate(turn, public)
     if target is None and mate is not None and rng.random() < temper.bus and not last_words:
@@ -87,10 +107,8 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     else:
         lines.append(Line("vote", target))
     if last_words:
+        # reads that spare the pack, but no word for a mate: a dying wolf's praise marks him
         lines += last_reads(turn, public, set(table.wolves))[:1]
-        living = [s for s in table.wolves if s != turn.me and table.is_alive(s)]
-        if living and rng.random() < 0.5:
-            lines.append(Line("lw.clean", living[0]))
     today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]
     return turn.say(lines, why or turn.think("wolf.blend"), avoid=today)
 
@@ -111,6 +129,9 @@ def wolf_vote(turn: Turn) -> Answer:
         if None in options:
             return Choice(None, reasoning=turn.think("wolf.abstain"))
         return Choice(options[0], reasoning=turn.think("wolf.forced"))
+    backed = pack_target(turn, goods)
+    if backed is not None:
+        return Choice(backed, reasoning=turn.think("wolf.pack", a=backed))
     top = max(public.p(s) for s in goods)
     close = [s for s in goods if public.p(s) >= top - 0.03]  # no clear suspect: any of them
     target = close[0] if len(close) == 1 else turn.rng.choice(close)

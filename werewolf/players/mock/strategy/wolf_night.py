@@ -29,17 +29,26 @@ def night_agenda(turn: Turn) -> tuple[dict[int, float], dict[int, Line]]:
             if line is not None and points > 0 and (seat not in why or points >= 2):
                 why[seat] = line
 
+    # a claimed seer is the prize, unless a protector who may repeat will be on her; but
+    # while our own seer duels her, her death at night would prove her and expose ours
+    fake = active_fake_seer(turn)
+    duel = fake is not None and table.claims_seer(fake)
+    prize = 3.0 if table.shield_repeats else 10.0
     for seat in table.seer_claims:
-        add(seat, 10.0, Line("night.seer", seat))
+        add(seat, -4.0 if duel else prize, Line("night.seer", seat))
+    if table.shield_repeats:  # a seat our knife could not reach is guarded night after night
+        for seat, times in table.blocked.items():
+            add(seat, -12.0 * times)
     for seat in table.role_claims.get("witch", ()):
         add(seat, 4.0, Line("night.witch", seat))
     for seat in table.role_claims.get("hunter", ()):
         add(seat, -8.0)
     for claimer, found in table.reports.items():
-        if claimer not in table.wolves:
-            for seat, wolf in found.items():
-                if not wolf:
-                    add(seat, 2.5, Line("night.cleared", seat))
+        for seat, wolf in found.items():
+            if claimer in table.wolves:  # a seat our seer called a wolf must not die at night
+                add(seat, -6.0 if wolf else 0.0)
+            elif not wolf:  # the rival's cleared seat dying would bear her out
+                add(seat, -2.0 if duel else 2.5, Line("night.cleared", seat))
     for u in table.utterances:
         for seat in u.said.accuses:
             if seat in table.wolves and table.is_alive(u.speaker):
@@ -90,7 +99,8 @@ def _plan(turn: Turn) -> list[Line]:
         return [Line("plan.keep", fake)] if table.claims_seer(fake) else []
     if turn.context.get("night", 1) != 1:
         return []
-    if turn.rng.random() >= turn.temper.fake_claim:
+    # where death shows the card, the first claimer to die would unmask a fake seer
+    if table.death_shows or turn.rng.random() >= turn.temper.fake_claim:
         return [Line("plan.none")]
     living = [w for w in table.wolves if table.is_alive(w)]
     return [Line("plan.fake", turn.rng.choice(living))]
