@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from pulse_core import SQLiteEventStore, read_content
+from pulse_core.workflow import read_attachment
 from tests.openai_server import OpenAIServer
 from tests.oracle import check_log
 from tests.werewolf.llm_support import LegalTable, legal, llm_specs, seat_of, tool_of, user_text
@@ -280,6 +281,19 @@ def test_play_and_an_arena_run_on_the_board(
     capsys.readouterr()
     with SQLiteEventStore(store) as s:
         chains = [s.chain(g) for g in s.topics()]
+        # with the referee's record: every decision's offer is the legal set
+        offers = [
+            {
+                "kind": e.kind,
+                "meta": e.meta,
+                "attachments": {
+                    n: read_attachment(s, e, n) or "" for n in e.meta.get("attachments", {})
+                },
+            }
+            for e in chains[0]
+        ]
+    assert check_log(offers) == []
+    assert any(n.startswith("offered/") for r in offers for n in r["attachments"])
     assert len(chains) == 3
     # the exported replay file validates and renders (the seer's identity, the draws)
     (replay,) = tmp_path.glob("*.jsonl")
