@@ -280,6 +280,15 @@ def test_play_and_an_arena_run_on_the_board(
     argv = ["arena", "run", "--players", "mock,random", "--games", "2", "--name", "k8", "-q"]
     assert main([*argv, "--board", "kaggle-8", "--store", str(store)]) == 0
     capsys.readouterr()
+    # the report's role tables hold the roles the board deals: no witch, no hunter
+    assert main(["arena", "report", "k8", "--store", str(store)]) == 0
+    report = capsys.readouterr().out
+    roles = report.split("Win rate by role", 1)[1].split("\n\n", 1)[0]
+    assert "doctor" in roles
+    assert "witch" not in roles
+    assert "hunter" not in roles
+    assert "Potions" not in report
+    assert "Wolf days survived" in report
     with SQLiteEventStore(store) as s:
         chains = [s.chain(g) for g in s.topics()]
         # with the referee's record: every decision's offer is the legal set
