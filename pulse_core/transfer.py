@@ -29,12 +29,12 @@ from datetime import datetime
 from typing import Any
 
 from .chain import GENESIS, draft_chain, event_chain
-from .errors import InvalidEventError, PulseError, TopicFileError
+from .errors import ConflictError, InvalidEventError, PulseError, TopicFileError
 from .events import Draft, Event
 from .ids import is_ulid
 from .limits import LimitError, bounded_lines, clip, parse_json
-from .objects import digest_of
-from .store import EventStore
+from .objects import PutMany, digest_of
+from .store import BatchAppend, EventStore
 from .tempfiles import atomic_write
 from .workflow import ATTACHMENTS
 
@@ -364,9 +364,24 @@ def import_topic(store: EventStore, path: str | os.PathLike[str]) -> str:
                 f"event id {event.id} is already used by version {other.version} "
                 f"of topic {other.key}",
             )
-    for (event, content), draft in missing:
-        store.objects.put(content.encode("utf-8"))
-        for digest in _attachment_hashes(event.meta).values():
-            store.objects.put(topic.texts[digest].encode("utf-8"))
-        store.append(draft, expected_version=event.version - 1)
+    blobs = [
+        text.encode("utf-8")
+        for (event, content), _draft in missing
+        for text in (content, *(topic.texts[d] for d in _attachment_hashes(event.meta).values()))
+    ]
+    # every object before any event names it; then the events in one transaction where the
+    # store can (one sync for the whole topic, not one per event), else one by one
+    if isinstance(store.objects, PutMany):
+        store.objects.put_many(blobs)
+    else:
+        for blob in blobs:
+            store.objects.put(blob)
+    items = [(draft, event.version - 1) for (event, _), draft in missing]
+    if isinstance(store, BatchAppend):
+        for done in store.append_batch(items):
+            if isinstance(done, ConflictError):
+                raise done
+    else:
+        for draft, expected_version in items:
+            store.append(draft, expected_version=expected_version)
     return topic.key

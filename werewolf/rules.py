@@ -1,9 +1,9 @@
 """The rules as pure functions of the state: legal options, night resolution, votes, wins.
 
 No I/O, no asyncio, and no randomness but the seeded draws of ``werewolf.draws`` (a tie
-broken at random), which are pure functions of the game's seed. Every function reads a ``GameState`` (and its config)
-and returns plain values; the phase roles call these to decide, and the checks of player
-answers call them to validate.
+broken at random), which are pure functions of the game's seed. Every function reads a
+``GameState`` (and its config) and returns plain values; the phase roles call these to
+decide, and the checks of player answers call them to validate.
 """
 
 from __future__ import annotations

@@ -214,7 +214,8 @@ def _before_wolves_en(config: GameConfig) -> str:
             first.append("the seer")
     if not first:
         return ""
-    return "first " + ", then ".join(first) + " act; then "
+    acts = " act" if len(first) > 1 or first[-1].endswith(",") else " acts"
+    return "first " + ", then ".join(first) + acts + "; then "
 
 
 def _wolves_en(config: GameConfig) -> str:
@@ -291,7 +292,11 @@ def _rules_zh(config: GameConfig) -> str:
             )
             if config.has(identity)
         )
-        + ("预言家同时查验，" if _seer_first(config) else "")
+        + (
+            ("预言家同时查验，" if config.has(Identity.DOCTOR) else "预言家先查验，")
+            if _seer_first(config)
+            else ""
+        )
         + _wolves_zh(config)
         + _after_wolves_zh(config)
         + "。天亮公布死者，不公布死因。",

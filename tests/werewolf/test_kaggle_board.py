@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from pulse_core import SQLiteEventStore, read_content
+from pulse_core.workflow import read_attachment
 from tests.openai_server import OpenAIServer
 from tests.oracle import check_log
 from tests.werewolf.llm_support import LegalTable, legal, llm_specs, seat_of, tool_of, user_text
@@ -23,6 +24,7 @@ from werewolf.config import AllAbstain, GameConfig, SeerLearns, SpeechOrder, Tie
 from werewolf.decisions import Answer, Choice, DecisionKind
 from werewolf.draws import draw
 from werewolf.game import fold_chain
+from werewolf.players.prompting import prompt_set
 from werewolf.replay import load_replay_file, replay_text
 from werewolf.replay.format import check_meta
 from werewolf.ruletext import rules_text
@@ -278,8 +280,30 @@ def test_play_and_an_arena_run_on_the_board(
     argv = ["arena", "run", "--players", "mock,random", "--games", "2", "--name", "k8", "-q"]
     assert main([*argv, "--board", "kaggle-8", "--store", str(store)]) == 0
     capsys.readouterr()
+    # the report's role tables hold the roles the board deals: no witch, no hunter
+    assert main(["arena", "report", "k8", "--store", str(store)]) == 0
+    report = capsys.readouterr().out
+    roles = report.split("Win rate by role", 1)[1].split("\n\n", 1)[0]
+    assert "doctor" in roles
+    assert "witch" not in roles
+    assert "hunter" not in roles
+    assert "Potions" not in report
+    assert "Wolf days survived" in report
     with SQLiteEventStore(store) as s:
         chains = [s.chain(g) for g in s.topics()]
+        # with the referee's record: every decision's offer is the legal set
+        offers = [
+            {
+                "kind": e.kind,
+                "meta": e.meta,
+                "attachments": {
+                    n: read_attachment(s, e, n) or "" for n in e.meta.get("attachments", {})
+                },
+            }
+            for e in chains[0]
+        ]
+    assert check_log(offers) == []
+    assert any(n.startswith("offered/") for r in offers for n in r["attachments"])
     assert len(chains) == 3
     # the exported replay file validates and renders (the seer's identity, the draws)
     (replay,) = tmp_path.glob("*.jsonl")
@@ -315,7 +339,13 @@ def test_llm_seats_play_the_board_told_its_rules(tmp_path: Path) -> None:
     # the seer is told her first check's identity in the prompts after it
     seer = fold_chain(played.chain).seat_of(SEER)
     told = next(e for e in played.chain if e.role == "seer-check").meta["diff"]["identity"]
-    assert any(f"the {told} (" in user_text(b) for b in bodies if seat_of(b) == seer)
+    name = prompt_set("en").say(f"identity.{told}")  # "a Villager", "the Doctor"
+    assert any(f": {name} (" in user_text(b) for b in bodies if seat_of(b) == seer)
+    # what death reveals is named the same way, to everyone
+    dead = next(e for e in played.chain if e.meta.get("detail", {}).get("revealed"))
+    _, card = dead.meta["detail"]["revealed"][0]
+    shown = f"was {prompt_set('en').say(f'identity.{card}')}."
+    assert any(shown in user_text(b) for b in bodies)
 
 
 def test_each_kaggle_field_has_a_flag_on_the_standard_board(tmp_path: Path) -> None:
@@ -343,3 +373,16 @@ def test_each_kaggle_field_has_a_flag_on_the_standard_board(tmp_path: Path) -> N
     )
     assert config["tie_policy"] == "random"
     assert check_log([{"kind": e.kind, "meta": e.meta} for e in chain]) == []
+
+
+def test_a_doctor_with_nobody_else_left_protects_last_nights_seat_again() -> None:
+    # no self-protection, no repeats, and only the wolf besides her is left on night 2
+    deal = (W, DOCTOR, V, V)
+    config = GameConfig(identities=deal, win_rule="town", doctor_self=False, doctor_repeat=False)
+    script = {"n1.doctor.s2": Choice(1), "n1.wolf-kill.r1.s1": Choice(3)}
+    script |= _votes(1, {1: 4, 2: 4}) | {"n2.doctor.s2": Choice(1)}
+    played = _play(script, config, deal=deal)
+    (second,) = played.asked_for("n2.doctor.s2")
+    assert second.options == (1,)
+    assert _first(played, "doctor-protect", 2).meta["diff"] == {"target": 1}
+    assert "unless nobody else is left" in rules_text(config)

@@ -23,6 +23,7 @@ from tests.strategies import PlayedGame, checks_game, game_settings, games
 from werewolf.cast import GODS, Identity
 from werewolf.config import AllAbstain, GameConfig, SelfSave, TiePolicy, WinRule
 from werewolf.decisions import problem
+from werewolf.draws import draw as seeded_draw
 from werewolf.game import fold_event
 from werewolf.state import Cause, GameState, Outcome
 
@@ -436,7 +437,14 @@ def test_the_wolves_win_when_both_sides_finish_at_once(game: PlayedGame) -> None
 @checks_game
 def test_at_most_one_exile_a_day_and_a_tie_after_pk_exiles_nobody(game: PlayedGame) -> None:
     """A day has one vote, or a tied vote and one PK re-vote (PK policy only); the unique top
-    is exiled; a tie in the PK round, or under the no-PK policy, exiles nobody."""
+    is exiled; a tie in the PK round, or under the no-PK policy, exiles nobody; under the
+    random policies a drawn seat is. Every draw (of a vote or a wolf night) is the one the
+    game's seed and the decision's key give."""
+    for e in game.chain[1:]:
+        drawn = e.meta.get("detail", {}).get("draw")
+        if drawn is not None:
+            event(f"a random draw in {e.role}")
+            assert drawn == seeded_draw(game.seed, drawn["key"], drawn["among"]).record()
     by_day: dict[int, list[Event]] = {}
     for e in of(game.chain, "vote"):
         by_day.setdefault(e.meta["day"], []).append(e)

@@ -98,9 +98,11 @@ def _role(player: PlayerMetrics, role: str) -> RoleMetrics:
 def _sections(report: Report) -> list[_Section]:
     m = report.metrics
     ranked = report.ranked()
-    # the five roles of the nine-player board, then any other identity the run dealt
-    roles = [r.value for r in ROLES]
-    roles += sorted({r for p in ranked for r in p.roles} - set(roles))
+    # the roles of the nine-player board the run dealt, then any other identity it dealt
+    dealt = {r for p in ranked for r, held in p.roles.items() if held.seats}
+    roles = [r.value for r in ROLES if r.value in dealt or not dealt]
+    roles += sorted(dealt - set(roles))
+    witch = Identity.WITCH.value in dealt or not dealt  # no witch (kaggle-8): no potions
     sections = [
         _Section(
             "Leaderboard (win rates in %, 95% intervals in brackets)",
@@ -166,6 +168,12 @@ def _sections(report: Report) -> list[_Section]:
                 )
                 for p in ranked
             ],
+        )
+        if witch
+        else _Section(
+            "Wolves",
+            ("Player", "Wolf days survived"),
+            [(p.name, _num(p.wolf_days, 2)) for p in ranked],
         ),
     ]
     decisions, tokens = _cost_sections(ranked, _price_note(report))

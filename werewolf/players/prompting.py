@@ -33,6 +33,7 @@ from typing import Any
 
 from pulse_core.template import render
 
+from ..cast import Identity
 from ..config import GameConfig, SeerLearns, WolfKill
 from ..decisions import DecisionKind, Request
 from ..errors import ConfigError
@@ -291,7 +292,7 @@ def _observation(ps: PromptSet, names: Sequence[str], obs: Observation) -> str |
                 "obs.seer.identity",
                 day=day,
                 target=seat(d.get("target")),
-                identity=str(d["identity"]),
+                identity=_identity_name(ps, str(d["identity"])),
                 verdict=verdict,
             )
         return ps.say("obs.seer", day=day, target=seat(d.get("target")), verdict=verdict)
@@ -401,6 +402,12 @@ def _drawn(ps: PromptSet, names: Sequence[str], detail: Mapping[str, Any]) -> li
     return [ps.say("obs.drawn", seats=_seats(ps, names, drawn.get("among", [])))]
 
 
+def _identity_name(ps: PromptSet, value: str) -> str:
+    """An identity as the prompts name it ("a Villager", "医生"); an unknown one as given."""
+    known = value in {i.value for i in Identity}
+    return ps.say(f"identity.{value}") if known else value
+
+
 def _revealed(ps: PromptSet, names: Sequence[str], detail: Mapping[str, Any]) -> str:
     """What the config revealed of the dead (``reveal_on_death``), as a sentence; ''."""
     told = detail.get("revealed") or []
@@ -409,7 +416,9 @@ def _revealed(ps: PromptSet, names: Sequence[str], detail: Mapping[str, Any]) ->
         + ps.say(
             "obs.revealed",
             seat=seat_label(ps, names, int(s)),
-            what=ps.say(f"reveal.{what}") if what in ("wolves", "good") else what,
+            what=ps.say(f"reveal.{what}")
+            if what in ("wolves", "good")
+            else _identity_name(ps, what),
         )
         for s, what in told
     )
