@@ -124,7 +124,7 @@ def test_samples_show_what_they_are_for(logs: dict[str, GameLog]) -> None:
     assert any(e.role == "hunter-shot" and e.meta["diff"]["target"] for e in pk.chain)
     god = replay_text(pk, width=80)
     assert "PK re-vote" in god
-    assert "reveals his card and shoots" in god
+    assert "shows the hunter card and shoots" in god
 
 
 def test_board_samples_show_their_identity_at_work(logs: dict[str, GameLog]) -> None:

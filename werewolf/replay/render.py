@@ -396,8 +396,8 @@ class StoryRenderer:
         self.known.setdefault(shooter, Identity.HUNTER)  # a shot reveals the card
         who = Text.assemble(Text("The hunter", style="bold"), " (", self.seat(shooter), ")")
         if target is None:
-            return [Text.assemble(who, " keeps his bullet.")]
-        shot = Text.assemble(who, " reveals his card and shoots ", self.seat(target), ".")
+            return [Text.assemble(who, " keeps the bullet.")]
+        shot = Text.assemble(who, " shows the hunter card and shoots ", self.seat(target), ".")
         return [shot, *self._revealed(e), *self._heartbreak(e)]
 
     def _heartbreak(self, e: Entry) -> list[RenderableType]:

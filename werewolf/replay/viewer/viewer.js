@@ -24,7 +24,7 @@
       last_words: "Last words", speech: "Speech", pk_speech: "PK speech",
       vote: "Day {0} vote", revote: "Day {0} PK re-vote", abstained: "abstained",
       tie: "Tie: a PK round follows between", exiled: "is exiled.", nobody_exiled: "Nobody is exiled.",
-      hunter: "The hunter", shoots: "reveals his card and shoots", keeps: "keeps his bullet.",
+      hunter: "The hunter", shoots: "shows the hunter card and shoots", keeps: "keeps the bullet.",
       result: "Result", wolves_win: "The wolves win", good_wins: "The good side wins", draw: "A draw",
       survivors: "Survivors", nobody: "nobody", swap: "Seat swap", swap_text: "now played by {0} (was {1})",
       error: "The game stopped: phase {0} failed", resumed: "The game was resumed.",
