@@ -337,13 +337,15 @@ class StoryRenderer:
         return [Text.assemble(who, heard, "; she ", action, ".")]
 
     def _seer_check(self, e: Entry) -> list[RenderableType]:
-        target, wolf = int(e.diff["target"]), bool(e.diff["wolf"])
-        if self.spec.kind is ViewKind.SEAT and target not in self.known:
-            self.teams[target] = Team.WOLVES if wolf else Team.GOOD
         seer = e.audience[0] if e.audience else self.spec.seat
         who = Text("The seer", style="bold")
         if seer:
             who = Text.assemble(who, " (", self.seat(seer), ")")
+        if e.diff.get("target") is None:  # a failed answer under night_fallback = "nothing"
+            return [Text.assemble(who, " checks nobody.")]
+        target, wolf = int(e.diff["target"]), bool(e.diff["wolf"])
+        if self.spec.kind is ViewKind.SEAT and target not in self.known:
+            self.teams[target] = Team.WOLVES if wolf else Team.GOOD
         verdict = Text("a WOLF", style=TEAM_STYLES[Team.WOLVES]) if wolf else Text("good")
         identity = e.diff.get("identity")
         if identity is not None:  # seer_learns = "identity"
