@@ -21,6 +21,8 @@ from werewolf.game import fold_chain
 from werewolf.players.prompting import history_lines, prompt_set, task_lines
 from werewolf.players.schema import decision_tool, stable_tools
 from werewolf.replay.format import check_meta
+from werewolf.replay import replay_text
+from werewolf.replay.load import load_game
 from werewolf.ruletext import rules_text
 from werewolf.visibility import view
 
@@ -84,6 +86,9 @@ def test_when_every_wolf_abstains_a_living_non_wolf_is_drawn_from_the_seed() -> 
     assert drawn["among"] == [3, 4, 5, 6, 7, 8]  # every living non-wolf, never a wolf
     assert event.meta["diff"]["target"] == drawn["drawn"]
     assert "every wolf abstained" in read_text(played, event)
+    god = replay_text(load_game(played.store, played.store.topics()[0]), width=100)
+    assert "2 Ben → abstain" in god
+    assert "(every wolf abstained: drawn at random among 3" in god
     # the doctor (asked first, by default protecting seat 3) may still save the drawn seat
     died = _night(played, "dawn").meta["diff"]["died"]
     assert died == ([] if drawn["drawn"] == 3 else [drawn["drawn"]])
@@ -111,6 +116,8 @@ def test_a_seer_who_keeps_failing_checks_nobody() -> None:
     check = _night(played, "seer-check")
     assert check.meta["diff"] == {"target": None, "wolf": None}
     assert check.meta["fallbacks"][0]["decision"] == "seer"
+    god = replay_text(load_game(played.store, played.store.topics()[0]), width=100)
+    assert "checks nobody." in god
     assert all(c.night != 1 for c in fold_chain(played.chain).checks)
     seer_view = view(played.chain, 3)
     assert any("checked nobody" in line for line in history_lines(seer_view, "en"))
@@ -125,6 +132,8 @@ def test_a_doctor_who_keeps_failing_protects_nobody() -> None:
     script = {"n1.doctor.s4": FAIL} | _ballots(1, {1: Choice(3), 2: Choice(3)})
     played = _play(script)
     assert _night(played, "doctor-protect").meta["diff"] == {"target": None}
+    god = replay_text(load_game(played.store, played.store.topics()[0]), width=100)
+    assert "protects nobody" in god
     assert _night(played, "dawn").meta["diff"]["died"] == [3]
     # the default protects the first legal seat, the lowest living one: seat 1, a wolf
     first = _play(script, _kaggle(night_fallback=NightFallback.FIRST))

@@ -300,7 +300,8 @@ class StoryRenderer:
         """``wolf_kill = "vote"``: one ballot each, no talk; a tie drawn at random."""
         ballots = e.detail["proposals"][0]
         pairs = Text(", ").join(
-            Text.assemble(self.seat(w), " → ", self.seat(t)) for w, t in ballots
+            Text.assemble(self.seat(w), " → ", self.seat(t) if t is not None else Text("abstain"))
+            for w, t in ballots
         )
         wolves = [int(w) for w, _ in ballots]
         out: list[RenderableType] = [
@@ -310,7 +311,15 @@ class StoryRenderer:
         ]
         target = Text.assemble(Text("Target: ", style="bold"), self.seat(e.diff["target"]))
         drawn = e.detail.get("draw")
-        if drawn is not None:
+        if drawn is not None and all(t is None for _, t in ballots):  # wolf_abstain
+            target.append_text(
+                Text.assemble(
+                    " (every wolf abstained: drawn at random among ",
+                    self.seats(drawn["among"]),
+                    ")",
+                )
+            )
+        elif drawn is not None:
             target.append_text(
                 Text.assemble(" (a tie between ", self.seats(drawn["among"]), ", drawn at random)")
             )
