@@ -20,8 +20,8 @@ from werewolf.draws import draw
 from werewolf.game import fold_chain
 from werewolf.players.prompting import history_lines, prompt_set, task_lines
 from werewolf.players.schema import decision_tool, stable_tools
-from werewolf.replay.format import check_meta
 from werewolf.replay import replay_text
+from werewolf.replay.format import check_meta
 from werewolf.replay.load import load_game
 from werewolf.ruletext import rules_text
 from werewolf.visibility import view
