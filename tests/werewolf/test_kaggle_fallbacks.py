@@ -8,9 +8,11 @@ the independent referee (tests/oracle.py) and the replay format.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from pulse_core import read_content
+from tests.browser import browser, off_loop, open_page
 from tests.oracle import check_log
 from werewolf.boards import board_config
 from werewolf.cast import Identity
@@ -20,13 +22,15 @@ from werewolf.draws import draw
 from werewolf.game import fold_chain
 from werewolf.players.prompting import history_lines, prompt_set, task_lines
 from werewolf.players.schema import decision_tool, stable_tools
-from werewolf.replay import replay_text
+from werewolf.replay import replay_html, replay_text
 from werewolf.replay.format import check_meta
 from werewolf.replay.load import load_game
 from werewolf.ruletext import rules_text
 from werewolf.visibility import view
 
 from .scripted import Played, play
+
+__all__ = ["browser"]  # the fixture, imported for this module
 
 W, SEER, DOCTOR, V = Identity.WEREWOLF, Identity.SEER, Identity.DOCTOR, Identity.VILLAGER
 DEAL = (W, W, SEER, DOCTOR, V, V, V, V)
@@ -178,3 +182,20 @@ def test_the_rules_text_says_abstention_and_idle_fallbacks() -> None:
     plain = rules_text(_kaggle(wolf_abstain=False, night_fallback=NightFallback.FIRST), "en")
     assert "abstain" not in plain.split("Day:")[0]
     assert "does nothing" not in plain
+
+
+# -- the replay page ----------------------------------------------------------------------------
+def test_the_replay_page_shows_abstentions_and_idle_nights(browser: Any, tmp_path: Path) -> None:
+    script = {"n1.seer.s3": FAIL, "n1.doctor.s4": FAIL}
+    played = off_loop(_play, script | _ballots(1, {1: Choice(None), 2: FAIL}))
+    log = load_game(played.store, played.store.topics()[0])
+    path = tmp_path / "god.html"
+    path.write_text(replay_html(log), encoding="utf-8")
+    page, problems = open_page(browser, path.as_uri())
+    night = page.locator(".item.wolf-night").first.inner_text()
+    assert "abstained" in night
+    assert "Nobody voted: drawn at random among" in night
+    assert "checks nobody" in page.locator(".item.seer-check").first.inner_text()
+    assert "protects nobody" in page.locator(".item.doctor-protect").first.inner_text()
+    assert problems == []
+    page.close()
