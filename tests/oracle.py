@@ -50,6 +50,9 @@ The identities beyond the nine-player board (defaults in docs/rules.md, variants
 - the kaggle-8 fields: ``seer_before_wolves`` puts the seer after the doctor, before the
   wolves; ``seer_learns = "identity"`` adds the target's true identity to her check;
   ``wolf_kill = "vote"``: no wolf talk, one ballot per living wolf, the most-voted dies;
+  ``wolf_abstain`` (without empty kills): a ballot may abstain, and if all do a living
+  non-wolf is drawn; ``night_fallback = "nothing"``: a seer or doctor who failed (a
+  fallback recorded for her) checks or protects nobody, and only then;
   ``tie_policy = "random"`` and ``all_abstain = "random"`` exile a drawn seat; every draw
   is recorded (``detail.draw``: key, the exact set it picked among, a member of it that the
   event applied) exactly where the rules call for one; ``speech_order = "seat"`` opens
@@ -108,6 +111,8 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "speech_order": "after-death",
     "seer_learns": "team",
     "seer_before_wolves": False,
+    "wolf_abstain": False,
+    "night_fallback": "first",
 }
 PREFIX = "werewolf."
 
@@ -454,22 +459,28 @@ class Referee:
         diff: Mapping[str, Any],
         detail: Mapping[str, Any],
     ) -> None:
-        """One ballot per living wolf, no talk: the most-voted dies, a tie by a draw."""
+        """One ballot per living wolf, no talk: the most-voted dies, a tie by a draw; under
+        ``wolf_abstain`` (without empty kills) a wolf may abstain, and if all do, a living
+        non-wolf is drawn."""
         self.require(not talk, f"wolf talk by {talk} where the wolves only vote")
+        abstain = bool(self.cfg["wolf_abstain"]) and not self.cfg["allow_empty_kill"]
         rounds = detail.get("proposals", [])
         self.require(len(rounds) == 1, f"{len(rounds)} ballot rounds, not one")
         ballots = [(int(p[0]), p[1]) for p in (rounds[0] if rounds else [])]
         self.require([w for w, _ in ballots] == living, f"ballots by {ballots}, not {living}")
         for _, target in ballots:
-            self.require(self.wolf_target_ok(target, options), f"a wolf voted {target}")
+            ok = self.wolf_target_ok(target, options) or (abstain and target is None)
+            self.require(ok, f"a wolf voted {target}")
         counts = Counter(t for _, t in ballots if t is not None)
         top = max(counts.values(), default=0)
         leaders = sorted(s for s, n in counts.items() if n == top)
         target = diff.get("target")
-        self.drawn(
-            detail, leaders if len(leaders) > 1 else None, target, f"n{self.night}.wolf-kill"
-        )
-        if len(leaders) <= 1:
+        prey = [s for s in sorted(self.alive) if self.role(s) != WOLF]
+        among = leaders if len(leaders) > 1 else None
+        if not leaders and abstain and prey:
+            among = prey
+        self.drawn(detail, among, target, f"n{self.night}.wolf-kill")
+        if among is None:
             want = leaders[0] if leaders else None
             self.require(target == want, f"wolf ballots {ballots} ended on target {target}")
         self.require(self.wolf_target_ok(target, options), f"wolf target {target} is not legal")
@@ -516,8 +527,21 @@ class Referee:
         self.antidote = self.antidote and not save
         self.poison = self.poison and poison is None
 
-    def seer_check(self, diff: Mapping[str, Any]) -> None:
+    @staticmethod
+    def failed(meta: Mapping[str, Any], decision: str) -> bool:
+        """Whether the event records a fallback for ``decision`` (a seat that kept failing)."""
+        return any(f.get("decision") == decision for f in meta.get("fallbacks", []) or [])
+
+    def seer_check(self, diff: Mapping[str, Any], failed: bool = False) -> None:
         seer, target = self.holder(SEER), diff.get("target")
+        if target is None:  # only a failed answer under night_fallback = "nothing"
+            self.require(
+                failed and self.cfg["night_fallback"] == "nothing",
+                "the seer checked nobody without a fallback that allows it",
+            )
+            self.require(diff.get("wolf") is None, f"no check, yet wolf={diff.get('wolf')}")
+            self.require("identity" not in diff, "no check, yet an identity")
+            return
         self.require(target in self.alive and target != seer, f"the seer checked {target}")
         if isinstance(target, int) and 1 <= target <= len(self.deal):
             truth = self.role(target) == WOLF
@@ -527,12 +551,13 @@ class Referee:
             told = self.role(target) if self.cfg["seer_learns"] == "identity" else None
             self.require(diff.get("identity") == told, f"seer told identity {diff.get('identity')}")
 
-    def protect(self, role: str, diff: Mapping[str, Any]) -> None:
+    def protect(self, role: str, diff: Mapping[str, Any], failed: bool = False) -> None:
         """The guard's or the doctor's choice, against the config."""
         me, target = self.holder(role), diff.get("target")
         last = self.last_guarded if role == GUARD else self.last_protected
-        if target is None:
-            self.require(role == GUARD, "the doctor protected nobody")
+        if target is None:  # the doctor: only a failed answer under night_fallback = "nothing"
+            idle = failed and self.cfg["night_fallback"] == "nothing"
+            self.require(role == GUARD or idle, "the doctor protected nobody")
         else:
             self.require(target in self.alive, f"the {role} protected seat {target}, not alive")
             self.require(target != me or self.cfg[f"{role}_self"], f"the {role} protected self")
@@ -744,12 +769,12 @@ class Referee:
         elif role == "seer-check":
             actors = [self.holder(SEER) or 0]
             self.audience(meta, actors)
-            self.seer_check(diff)
+            self.seer_check(diff, self.failed(meta, "seer"))
         elif role in ("guard-protect", "doctor-protect"):
             owner = GUARD if role == "guard-protect" else DOCTOR
             actors = [self.holder(owner) or 0]
             self.audience(meta, actors)
-            self.protect(owner, diff)
+            self.protect(owner, diff, self.failed(meta, "doctor"))
         elif role == "cupid-link":
             actors = [self.holder(CUPID) or 0]
             self.audience(meta, actors)
@@ -801,7 +826,9 @@ class Referee:
         cfg = self.cfg
         if decision == "wolf-kill":
             seats = [s for s in living if cfg["wolf_self_knife"] or self.role(s) != WOLF]
-            return {*seats, None} if cfg["allow_empty_kill"] or not seats else set(seats)
+            abstain = cfg["wolf_kill"] == "vote" and cfg["wolf_abstain"]
+            empty = cfg["allow_empty_kill"] or not seats or abstain
+            return {*seats, None} if empty else set(seats)
         if decision == "seer":
             return {s for s in living if s != seat}
         if decision == "guard":

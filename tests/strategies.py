@@ -41,6 +41,7 @@ from werewolf.config import (
     Discussion,
     GameConfig,
     GuardClash,
+    NightFallback,
     Reveal,
     SeerLearns,
     SelfSave,
@@ -145,6 +146,8 @@ def configs(
         speech_order=st.sampled_from(list(SpeechOrder)),
         seer_learns=st.sampled_from(list(SeerLearns)),
         seer_before_wolves=st.booleans(),
+        wolf_abstain=st.booleans(),
+        night_fallback=st.sampled_from(list(NightFallback)),
     )
 
 

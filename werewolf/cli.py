@@ -440,6 +440,8 @@ _VARIANT_FLAGS = {  # option dest -> GameConfig field
     "speech_order": "speech_order",
     "seer_learns": "seer_learns",
     "seer_before_wolves": "seer_before_wolves",
+    "wolf_abstain": "wolf_abstain",
+    "night_fallback": "night_fallback",
 }
 
 
@@ -545,6 +547,19 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
         choices=["agree", "vote"],
         help="the wolves talk and propose until they agree (agree, default), or cast one "
         "ballot each in seat order, the most-voted dying and a tie drawn at random (vote)",
+    )
+    rules.add_argument(
+        "--wolf-abstain",
+        action="store_true",
+        default=None,
+        help="with --wolf-kill vote and no empty kills: a wolf may abstain, a failed ballot "
+        "abstains, and if all abstain a random living non-wolf dies",
+    )
+    rules.add_argument(
+        "--night-fallback",
+        choices=["first", "nothing"],
+        help="a seer or doctor who keeps answering illegally checks or protects the first "
+        "legal seat (first, default) or does nothing that night (nothing)",
     )
     rules.add_argument(
         "--all-abstain",

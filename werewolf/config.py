@@ -25,6 +25,7 @@ __all__ = [
     "Discussion",
     "GameConfig",
     "GuardClash",
+    "NightFallback",
     "Reveal",
     "SeerLearns",
     "SelfSave",
@@ -88,6 +89,13 @@ class SpeechOrder(StrEnum):
     SEAT = "seat"  # from the lowest living seat up, every day
 
 
+class NightFallback(StrEnum):
+    """What a seer or doctor who keeps answering illegally is given."""
+
+    FIRST = "first"  # the first legal option: she checks or protects the lowest legal seat
+    NOTHING = "nothing"  # no check, no protection that night
+
+
 class Discussion(StrEnum):
     SEAT_ORDER = "seat-order"  # speeches in today's order, round after round
     BIDDING = "bidding"  # every living player bids for the floor; the highest bid speaks
@@ -130,6 +138,12 @@ class GameConfig(BaseModel):
         description="how the wolves choose: 'agree' (they talk, then propose until they agree, "
         "two rounds at most) or 'vote' (no talk: one ballot each, the most-voted dies, a tie "
         "is drawn at random from the game's seed)",
+    )
+    wolf_abstain: bool = Field(
+        False,
+        description="wolf_kill = 'vote' without empty kills: a wolf may abstain, and a ballot "
+        "he fails to give counts as an abstention; if every wolf abstains, a living non-wolf "
+        "drawn from the game's seed dies (with empty kills, abstaining is a ballot for nobody)",
     )
     allow_abstain: bool = Field(True, description="may a voter abstain")
     allow_self_vote: bool = Field(False, description="may a voter vote for themself")
@@ -190,6 +204,11 @@ class GameConfig(BaseModel):
         False,
         description="the seer checks before the wolves, together with the doctor (false: "
         "after the wolves and the witch)",
+    )
+    night_fallback: NightFallback = Field(
+        NightFallback.FIRST,
+        description="a seer or doctor who keeps answering illegally: 'first' (the first "
+        "legal seat is checked or protected) or 'nothing' (no check, no protection)",
     )
     doctor_self: bool = Field(True, description="may the doctor protect herself")
     doctor_repeat: bool = Field(
@@ -275,6 +294,8 @@ QUIET_FIELDS = (
     "speech_order",
     "seer_learns",
     "seer_before_wolves",
+    "wolf_abstain",
+    "night_fallback",
 )
 """The fields added after the nine-player board (the guard, idiot, cupid and doctor, the
 referee's record, the Kaggle-style variants of kaggle-8): written to a log only when changed."""

@@ -212,9 +212,15 @@ def belief_problem(request: Request, beliefs: dict[int, float]) -> str | None:
     return None
 
 
-def fallback(request: Request) -> Answer:
-    """The legal answer taken for a seat that kept answering wrongly: silence, no potion,
-    no target where the rules allow none, else the first legal option."""
+_IDLE_KINDS = frozenset({DecisionKind.SEER, DecisionKind.DOCTOR})
+
+
+def fallback(request: Request, *, idle: bool = False) -> Answer:
+    """The answer taken for a seat that kept answering wrongly: silence, no potion, no
+    target where the rules allow none, else the first legal option; with ``idle``
+    (``night_fallback = "nothing"``) a seer or doctor does nothing that night (None)."""
+    if idle and request.kind in _IDLE_KINDS:
+        return Choice(None, reasoning="fallback")
     if request.kind.speaks:
         return Speech("(no words)", reasoning="fallback")
     if request.kind is DecisionKind.WITCH:

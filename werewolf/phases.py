@@ -22,7 +22,7 @@ from typing import Any
 from pulse_core import Event, RoleResult
 
 from .cast import Identity, Team
-from .config import GameConfig, Reveal, SeerLearns, WinRule, WolfKill, WolfSplit
+from .config import GameConfig, NightFallback, Reveal, SeerLearns, WinRule, WolfKill, WolfSplit
 from .decisions import (
     Answer,
     Choice,
@@ -52,6 +52,7 @@ from .rules import (
     vote_options,
     voters,
     witch_options,
+    wolf_ballot_options,
     wolf_ballot_target,
     wolf_targets,
 )
@@ -129,7 +130,8 @@ class PhaseContext:
                 "reason": reason,
             }
         )
-        return fallback(request)
+        idle = self.state.config.night_fallback is NightFallback.NOTHING
+        return fallback(request, idle=idle)
 
     def _think(self, request: Request, reasoning: str, *, refused: str | None) -> None:
         """Keep a seat's reasoning for the god view: every round of a decision (the wolves'
@@ -330,7 +332,7 @@ async def _wolf_ballots(ctx: PhaseContext) -> RoleResult:
     at random (the draw recorded in the detail)."""
     state = ctx.state
     night = state.tonight
-    options = wolf_targets(state)
+    options = wolf_ballot_options(state)
     ballots: dict[int, int | None] = {}
     for wolf in (s for s in state.wolves if state.is_alive(s)):
         request = ctx.request(
@@ -348,9 +350,13 @@ async def _wolf_ballots(ctx: PhaseContext) -> RoleResult:
         )
         ballots[wolf] = _choice(await ctx.ask(request))
     target, drawn = wolf_ballot_target(state, ballots)
-    shown = ", ".join(f"{w}->{'nobody' if t is None else t}" for w, t in sorted(ballots.items()))
+    none = "abstain" if state.config.wolf_abstain else "nobody"
+    shown = ", ".join(f"{w}->{none if t is None else t}" for w, t in sorted(ballots.items()))
     text = f"Night {night}: the wolves voted ({shown}) and chose {_seat(state, target)}"
-    if drawn is not None:
+    if drawn is not None and not any(t is not None for t in ballots.values()):
+        text += " (every wolf abstained: drawn at random among seats "
+        text += ", ".join(map(str, drawn.among)) + ")"
+    elif drawn is not None:
         text += " (a tie between seats " + ", ".join(map(str, drawn.among)) + ", drawn at random)"
     detail: dict[str, Any] = {
         "discussion": [],
@@ -445,7 +451,14 @@ async def seer_check(ctx: PhaseContext) -> RoleResult:
         own = ctx
         answer = await ctx.ask(_seer_request(ctx, night))
     target = _choice(answer)
-    assert target is not None  # seer options never include None
+    if target is None:  # her fallback under night_fallback = "nothing": no check tonight
+        return own.result(
+            Phase.SEER,
+            f"Night {night}: the seer checked nobody.",
+            diff={"target": None, "wolf": None},
+            visible_to=[seer],
+            day=night,
+        )
     wolf = state.team(target) is Team.WOLVES
     diff: dict[str, Any] = {"target": target, "wolf": wolf}
     told = "a wolf" if wolf else "good"

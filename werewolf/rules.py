@@ -41,6 +41,7 @@ __all__ = [
     "voters",
     "winner",
     "witch_options",
+    "wolf_ballot_options",
     "wolf_ballot_target",
     "wolf_targets",
 ]
@@ -61,20 +62,36 @@ def wolf_targets(state: GameState) -> tuple[int | None, ...]:
     return tuple(seats)
 
 
+def wolf_ballot_options(state: GameState) -> tuple[int | None, ...]:
+    """A wolf's legal ballots (``wolf_kill = "vote"``): the kill targets, and None for an
+    abstention where ``wolf_abstain`` allows it."""
+    options = wolf_targets(state)
+    if state.config.wolf_abstain and None not in options:
+        options = (*options, None)
+    return options
+
+
 def wolf_ballot_target(
     state: GameState, ballots: Mapping[int, int | None]
 ) -> tuple[int | None, Draw | None]:
     """The victim when each wolf casts one ballot (``wolf_kill = "vote"``): the most-voted
     seat; a tie is drawn at random from the game's seed (the draw is returned to be
-    recorded); no ballot for anyone kills nobody."""
+    recorded). No ballot for anyone kills nobody, unless every wolf abstained under
+    ``wolf_abstain`` where empty kills are not allowed: then a living non-wolf is drawn."""
     counts = Counter(t for t in ballots.values() if t is not None)
     top = max(counts.values(), default=0)
     leaders = sorted(s for s, c in counts.items() if c == top)
+    key = f"n{state.tonight}.wolf-kill"
     if not leaders:
+        config = state.config
+        prey = [s for s in state.living if state.identity(s) is not Identity.WEREWOLF]
+        if config.wolf_abstain and not config.allow_empty_kill and prey:
+            drawn = draw(state.seed, key, prey)
+            return drawn.drawn, drawn
         return None, None
     if len(leaders) == 1:
         return leaders[0], None
-    drawn = draw(state.seed, f"n{state.tonight}.wolf-kill", leaders)
+    drawn = draw(state.seed, key, leaders)
     return drawn.drawn, drawn
 
 

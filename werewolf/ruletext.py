@@ -11,6 +11,7 @@ from .config import (
     AllAbstain,
     Discussion,
     GameConfig,
+    NightFallback,
     Reveal,
     SeerLearns,
     SelfSave,
@@ -125,7 +126,12 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
         + _before_wolves_en(config)
         + _wolves_en(config)
         + _after_wolves_en(config)
-        + ". Deaths are announced at dawn, without causes.",
+        + ". Deaths are announced at dawn, without causes."
+        + (
+            " A seer or doctor who gives no valid choice does nothing that night."
+            if _idle_night(config)
+            else ""
+        ),
     ]
     if _count(config, Identity.WITCH):
         save = {
@@ -218,14 +224,33 @@ def _before_wolves_en(config: GameConfig) -> str:
     return "first " + ", then ".join(first) + acts + "; then "
 
 
+def _wolves_abstain(config: GameConfig) -> bool:
+    """Wolves who vote may abstain (``wolf_abstain``; with empty kills a ballot for nobody
+    already says it)."""
+    return config.wolf_abstain and not config.allow_empty_kill
+
+
+def _idle_night(config: GameConfig) -> bool:
+    """A seer or doctor without a valid answer does nothing (``night_fallback``)."""
+    dealt = config.has(Identity.SEER) or config.has(Identity.DOCTOR)
+    return dealt and config.night_fallback is NightFallback.NOTHING
+
+
 def _wolves_en(config: GameConfig) -> str:
     victim = " (they may pick a wolf)" if config.wolf_self_knife else " (never a wolf)"
     if config.wolf_kill is WolfKill.VOTE:
         return (
             "each wolf secretly votes for a victim"
             + (" or for nobody" if config.allow_empty_kill else "")
+            + (" or abstains" if _wolves_abstain(config) else "")
             + victim
             + "; the most-voted player dies, a tie is broken at random"
+            + (
+                "; an invalid ballot counts as an abstention, and if every wolf abstains a "
+                "random living non-wolf dies"
+                if _wolves_abstain(config)
+                else ""
+            )
         )
     return (
         "the wolves agree on one victim"
@@ -268,7 +293,13 @@ def _wolves_zh(config: GameConfig) -> str:
         "（可自刀）" if config.wolf_self_knife else "（不可刀狼）"
     )
     if config.wolf_kill is WolfKill.VOTE:
-        return "狼人各自暗投一名击杀对象" + rules + "；得票最多者死亡，平票随机决定"
+        abstain = "；可弃票，无效投票视为弃票，全部弃票时随机杀死一名存活的非狼人玩家"
+        return (
+            "狼人各自暗投一名击杀对象"
+            + rules
+            + "；得票最多者死亡，平票随机决定"
+            + (abstain if _wolves_abstain(config) else "")
+        )
     return "狼人统一击杀一人" + rules + "；" + _split_zh(config)
 
 
@@ -299,7 +330,8 @@ def _rules_zh(config: GameConfig) -> str:
         )
         + _wolves_zh(config)
         + _after_wolves_zh(config)
-        + "。天亮公布死者，不公布死因。",
+        + "。天亮公布死者，不公布死因。"
+        + ("预言家或医生未给出有效选择时，当晚不行动。" if _idle_night(config) else ""),
     ]
     if _count(config, Identity.WITCH):
         save = {

@@ -327,6 +327,8 @@ def _night_action(state: GameState, phase: str, diff: dict[str, Any]) -> GameSta
             poison=state.poison and poisoned is None,
         )
     if phase == Phase.SEER:
+        if diff.get("target") is None:  # no check (a failed answer, night_fallback)
+            return state
         check = Check(state.night, int(diff["target"]), bool(diff["wolf"]))
         return replace(state, checks=(*state.checks, check))
     return state  # lovers-told only tells

@@ -159,7 +159,7 @@ def test_wolves_vote_in_seat_order_and_a_split_is_drawn_from_the_seed() -> None:
     played = _play(_ballots(1, {1: 5, 2: 6}))
     second = played.asked_for("n1.wolf-kill.r1.s2")[0]
     assert second.context["proposals"] == [[1, 5]]  # he sees the ballot before his
-    assert sorted(second.options, key=str) == [3, 4, 5, 6, 7, 8]  # never a wolf, never nobody
+    assert second.options == (3, 4, 5, 6, 7, 8, None)  # never a wolf; None: he abstains
     assert not any(r.kind is DecisionKind.WOLF_TALK for r in played.asked)
     event = _first(played, "wolf-night", 1)
     drawn = event.meta["detail"]["draw"]
@@ -319,7 +319,7 @@ def test_play_and_an_arena_run_on_the_board(
 def test_llm_seats_play_the_board_told_its_rules(tmp_path: Path) -> None:
     with OpenAIServer(LegalTable(spread=True)) as server:
         specs = llm_specs(server, seats=8, personality="terse")
-        played = play_llm(specs, seed=5, store_path=tmp_path / "g.sqlite3", config=KAGGLE)
+        played = play_llm(specs, seed=6, store_path=tmp_path / "g.sqlite3", config=KAGGLE)
         bodies = server.bodies()
     assert played.status == "ended"
     assert check_log([{"kind": e.kind, "meta": e.meta} for e in played.chain]) == []
@@ -335,7 +335,9 @@ def test_llm_seats_play_the_board_told_its_rules(tmp_path: Path) -> None:
     speeches = [user_text(b) for b in bodies if tool_of(b)[0] == "speak"]
     assert any("Day 1, round 2 of the discussion" in text for text in speeches)
     for body in kills:
-        assert set(legal(body, "target")) <= set(range(1, 9)) - set(fold_chain(played.chain).wolves)
+        targets = set(legal(body, "target"))  # 0: abstain (wolf_abstain)
+        assert 0 in targets
+        assert targets - {0} <= set(range(1, 9)) - set(fold_chain(played.chain).wolves)
     # the seer is told her first check's identity in the prompts after it
     seer = fold_chain(played.chain).seat_of(SEER)
     told = next(e for e in played.chain if e.role == "seer-check").meta["diff"]["identity"]
@@ -354,7 +356,8 @@ def test_each_kaggle_field_has_a_flag_on_the_standard_board(tmp_path: Path) -> N
     store = tmp_path / "s.sqlite3"
     flags = ["--wolf-kill", "vote", "--all-abstain", "random", "--no-last-words"]
     flags += ["--speech-order", "seat", "--seer-learns", "identity", "--seer-before-wolves"]
-    flags += ["--tie-policy", "random"]
+    flags += ["--tie-policy", "random", "--wolf-abstain", "--no-empty-kill"]
+    flags += ["--night-fallback", "nothing"]
     assert main(["play", "-q", "--seed", "4", "--store", str(store), *flags]) == 0
     with SQLiteEventStore(store) as s:
         (game,) = s.topics()
@@ -372,6 +375,7 @@ def test_each_kaggle_field_has_a_flag_on_the_standard_board(tmp_path: Path) -> N
         True,
     )
     assert config["tie_policy"] == "random"
+    assert (config["wolf_abstain"], config["night_fallback"]) == (True, "nothing")
     assert check_log([{"kind": e.kind, "meta": e.meta} for e in chain]) == []
 
 

@@ -197,7 +197,7 @@ def _count_event(
             exiles.append((int(diff["exiled"]), team(diff["exiled"]) is Team.WOLVES))
     for seat in decided:
         counts[seat]["decisions"] += 1
-    if role == "seer-check":
+    if role == "seer-check" and diff.get("target") is not None:
         seer = decided[0]
         counts[seer]["checks"] += 1
         counts[seer]["checks_on_wolves"] += bool(diff.get("wolf"))

@@ -44,7 +44,7 @@ from pydantic import BaseModel
 
 from pulse_core.errors import LLMRequestError, LLMToolsRefusedError, LLMUnavailableError
 
-from ..config import Discussion
+from ..config import Discussion, WolfKill
 from ..decisions import Answer, NoAnswer, Request, Usage
 from ..lineup import SeatSpec
 from ..text import one_line
@@ -231,6 +231,7 @@ class LLMPlayer:
                     frozenset(config.identities),
                     bidding=config.discussion is Discussion.BIDDING,
                     beliefs=config.beliefs,
+                    ballots=config.wolf_kill is WolfKill.VOTE,
                 )
                 if stable
                 else None

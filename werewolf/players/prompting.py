@@ -238,9 +238,11 @@ def system_prompt(view: SeatView, personality: str, lang: str) -> str:
 
 
 # -- what the seat has seen -------------------------------------------------------------------
-def _observation(ps: PromptSet, names: Sequence[str], obs: Observation) -> str | None:
+def _observation(
+    ps: PromptSet, names: Sequence[str], obs: Observation, *, ballots: bool = False
+) -> str | None:
     """One observation as text, or None for an event that is not part of the game's story
-    (a seat swap, the end)."""
+    (a seat swap, the end); ``ballots``: the wolves vote (their rounds read as ballots)."""
     d, detail, day = obs.diff, obs.detail, obs.day
 
     def seat(s: int | None) -> str:
@@ -267,7 +269,8 @@ def _observation(ps: PromptSet, names: Sequence[str], obs: Observation) -> str |
             for line in detail.get("discussion", [])
         ]
         for number, proposals in enumerate(detail.get("proposals", []), start=1):
-            lines.append(ps.say("obs.wolf-night.proposals", round=number, pairs=pairs(proposals)))
+            key = "obs.wolf-night.ballots" if ballots else "obs.wolf-night.proposals"
+            lines.append(ps.say(key, round=number, pairs=pairs(proposals)))
         lines.append(ps.say("obs.wolf-night.target", target=seat(d.get("target"))))
         lines += _drawn(ps, names, detail)
         return "\n".join(lines)
@@ -286,6 +289,8 @@ def _observation(ps: PromptSet, names: Sequence[str], obs: Observation) -> str |
             lines.append(ps.say("obs.witch.none"))
         return " ".join(lines)
     if obs.phase == "seer-check":
+        if d.get("target") is None:  # her answer failed (night_fallback = "nothing")
+            return ps.say("obs.seer.none", day=day)
         verdict = ps.say("verdict.wolf" if d.get("wolf") else "verdict.good")
         if d.get("identity") is not None:  # seer_learns = "identity"
             return ps.say(
@@ -386,11 +391,17 @@ def _identity_observation(ps: PromptSet, names: Sequence[str], obs: Observation)
     return None
 
 
-def _ballot_pairs(ps: PromptSet, names: Sequence[str], ballots: Sequence[Sequence[Any]]) -> str:
-    """Wolves' proposals or ballots, ``[[seat, target], ...]``, as one list."""
+def _ballot_pairs(
+    ps: PromptSet, names: Sequence[str], ballots: Sequence[Sequence[Any]], *, abstain: bool = False
+) -> str:
+    """Wolves' proposals or ballots, ``[[seat, target], ...]``, as one list (``abstain``: a
+    ballot for nobody reads as an abstention)."""
+
+    def target(t: int | None) -> str:
+        return ps.say("obs.abstain") if t is None and abstain else seat_label(ps, names, t)
+
     return ps.say("list.sep").join(
-        ps.say("obs.ballot", voter=seat_label(ps, names, w), target=seat_label(ps, names, t))
-        for w, t in ballots
+        ps.say("obs.ballot", voter=seat_label(ps, names, w), target=target(t)) for w, t in ballots
     )
 
 
@@ -428,11 +439,12 @@ def history_lines(view: SeatView, lang: str, *, after: int = 0) -> list[str]:
     """The seat's observations as text, oldest first (only those whose index is past
     ``after``)."""
     ps = prompt_set(lang)
+    ballots = view.config.wolf_kill is WolfKill.VOTE
     lines: list[str] = []
     for obs in view.observations:
         if obs.index <= after:
             continue
-        text = _observation(ps, view.names, obs)
+        text = _observation(ps, view.names, obs, ballots=ballots)
         if text is not None:
             lines.append(text)
     return lines
@@ -463,9 +475,14 @@ def task_lines(request: Request, lang: str, *, for_model: bool = True) -> list[s
         lines.append(ps.say("task.wolf-talk", night=night))
     elif kind is DecisionKind.WOLF_KILL and ctx.get("ballot"):  # wolf_kill = "vote"
         lines.append(ps.say("task.wolf-ballot", night=night))
+        config = request.view.config
+        abstain = config.wolf_abstain and not config.allow_empty_kill and None in request.options
+        if abstain:
+            lines.append(ps.say("task.wolf-ballot.abstain"))
         earlier = ctx.get("proposals") or []
         if earlier:
-            lines.append(ps.say("task.ballots", pairs=_ballot_pairs(ps, names, earlier)))
+            pairs = _ballot_pairs(ps, names, earlier, abstain=abstain)
+            lines.append(ps.say("task.ballots", pairs=pairs))
     elif kind is DecisionKind.WOLF_KILL:
         lines.append(ps.say("task.wolf-kill", night=night, round=ctx.get("round", 1)))
         lines.append(ps.say(f"task.wolf-split.{_wolf_split(request.view.config)}"))

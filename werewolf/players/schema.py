@@ -152,7 +152,9 @@ def decision_tool(request: Request, lang: str, *, stable: bool = False) -> Decis
         __validators__=validators or None,
         **fields,
     )
-    return DecisionTool(name, ps.say(f"tool.{name}"), model, kind)
+    return DecisionTool(
+        name, ps.say(tool_key(name, ballots=bool(request.context.get("ballot")))), model, kind
+    )
 
 
 # the tools only a deck holding their identity needs: a board without them offers none
@@ -163,6 +165,12 @@ _IDENTITY_TOOLS = {
 }
 
 
+def tool_key(name: str, *, ballots: bool = False) -> str:
+    """The phrase describing the function ``name``: the wolves' one reads as a ballot where
+    they vote (``wolf_kill = "vote"``), else as a proposal to the pack."""
+    return "tool.wolf_kill.ballot" if ballots and name == "wolf_kill" else f"tool.{name}"
+
+
 @cache
 def stable_tools(
     lang: str,
@@ -170,14 +178,15 @@ def stable_tools(
     *,
     bidding: bool = False,
     beliefs: bool = False,
+    ballots: bool = False,
 ) -> tuple[dict[str, Any], ...]:
     """Every function a seat may be asked to call, the same for the whole game and for every
     seat (the array reveals no card): targets are plain integers, the options are in the
     request's message. Build the request's ``tools`` from it as it is. ``deck`` (the
     identities dealt) adds the guard's, the doctor's and cupid's tools when the game has
     them; a game whose config bids for the floor adds ``bid``; one that asks for beliefs
-    gives ``vote`` a ``beliefs`` object (all from the config: the array never changes in a
-    game)."""
+    gives ``vote`` a ``beliefs`` object; ``ballots`` (the wolves vote) words ``wolf_kill``
+    as a ballot (all from the config: the array never changes in a game)."""
     ps = prompt_set(lang)
     reasoning = _reasoning(ps)
     target = (int, Field(ge=0, description=ps.say("field.target.any")))
@@ -221,7 +230,7 @@ def stable_tools(
         model = create_model(f"{name}_arguments", __base__=_Arguments, **fields)
         function = {
             "name": name,
-            "description": ps.say(f"tool.{name}"),
+            "description": ps.say(tool_key(name, ballots=ballots)),
             "parameters": model.model_json_schema(),
         }
         tools.append({"type": "function", "function": function})

@@ -198,8 +198,8 @@ class WitchMeta(_NightMeta):
 
 
 class SeerDiff(_Strict):
-    target: Seat
-    wolf: Flag
+    target: Seat | None = Field(description="null: no check (night_fallback = nothing)")
+    wolf: Flag | None
     identity: str | None = Field(
         None, description="the target's identity (written when seer_learns = identity)"
     )
@@ -344,7 +344,10 @@ class GameEndMeta(_PhaseMeta):
 
 # -- the identities beyond the nine-player board ---------------------------------------------
 class ProtectDiff(_Strict):
-    target: Seat | None = Field(description="the protected seat; null: nobody (the guard only)")
+    target: Seat | None = Field(
+        description="the protected seat; null: nobody (the guard, or a doctor's failed "
+        "answer under night_fallback = nothing)"
+    )
 
 
 class GuardMeta(_PhaseMeta):

@@ -135,13 +135,19 @@ def _check_against_deal(meta: BaseModel, start: StartMeta, where: str) -> None:
         raise GameFileError(
             f"{where}: the wolves' night is told to {meta.visible_to}, not {wolves}"
         )
-    if isinstance(meta, SeerMeta):
-        wolf = team_of(start.deal[meta.diff.target - 1]) is Team.WOLVES
-        if meta.diff.wolf != wolf:
-            raise GameFileError(
-                f"{where}: the seer's check of seat {meta.diff.target} says wolf={meta.diff.wolf}, "
-                f"but the deal says {wolf}"
-            )
+    if not isinstance(meta, SeerMeta):
+        return
+    target = meta.diff.target
+    if target is None:  # no check (night_fallback = "nothing"): nothing is said
+        if meta.diff.wolf is not None:
+            raise GameFileError(f"{where}: the seer checked nobody, yet wolf={meta.diff.wolf}")
+        return
+    wolf = team_of(start.deal[target - 1]) is Team.WOLVES
+    if meta.diff.wolf != wolf:
+        raise GameFileError(
+            f"{where}: the seer's check of seat {target} says wolf={meta.diff.wolf}, "
+            f"but the deal says {wolf}"
+        )
 
 
 def _seat_count(start: BaseModel, where: str) -> int:

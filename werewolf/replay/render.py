@@ -300,7 +300,8 @@ class StoryRenderer:
         """``wolf_kill = "vote"``: one ballot each, no talk; a tie drawn at random."""
         ballots = e.detail["proposals"][0]
         pairs = Text(", ").join(
-            Text.assemble(self.seat(w), " → ", self.seat(t)) for w, t in ballots
+            Text.assemble(self.seat(w), " → ", self.seat(t) if t is not None else Text("abstain"))
+            for w, t in ballots
         )
         wolves = [int(w) for w, _ in ballots]
         out: list[RenderableType] = [
@@ -310,7 +311,15 @@ class StoryRenderer:
         ]
         target = Text.assemble(Text("Target: ", style="bold"), self.seat(e.diff["target"]))
         drawn = e.detail.get("draw")
-        if drawn is not None:
+        if drawn is not None and all(t is None for _, t in ballots):  # wolf_abstain
+            target.append_text(
+                Text.assemble(
+                    " (every wolf abstained: drawn at random among ",
+                    self.seats(drawn["among"]),
+                    ")",
+                )
+            )
+        elif drawn is not None:
             target.append_text(
                 Text.assemble(" (a tie between ", self.seats(drawn["among"]), ", drawn at random)")
             )
@@ -337,13 +346,15 @@ class StoryRenderer:
         return [Text.assemble(who, heard, "; she ", action, ".")]
 
     def _seer_check(self, e: Entry) -> list[RenderableType]:
-        target, wolf = int(e.diff["target"]), bool(e.diff["wolf"])
-        if self.spec.kind is ViewKind.SEAT and target not in self.known:
-            self.teams[target] = Team.WOLVES if wolf else Team.GOOD
         seer = e.audience[0] if e.audience else self.spec.seat
         who = Text("The seer", style="bold")
         if seer:
             who = Text.assemble(who, " (", self.seat(seer), ")")
+        if e.diff.get("target") is None:  # a failed answer under night_fallback = "nothing"
+            return [Text.assemble(who, " checks nobody.")]
+        target, wolf = int(e.diff["target"]), bool(e.diff["wolf"])
+        if self.spec.kind is ViewKind.SEAT and target not in self.known:
+            self.teams[target] = Team.WOLVES if wolf else Team.GOOD
         verdict = Text("a WOLF", style=TEAM_STYLES[Team.WOLVES]) if wolf else Text("good")
         identity = e.diff.get("identity")
         if identity is not None:  # seer_learns = "identity"

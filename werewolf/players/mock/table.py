@@ -168,7 +168,7 @@ def read_table(view: SeatView) -> Table:
         elif phase == "hunter-shot" and diff.get("target") is not None:
             shooter = int(diff["shooter"])
             shot = int(diff["target"])
-        elif phase == "seer-check":
+        elif phase == "seer-check" and diff.get("target") is not None:
             my_checks[obs.day] = (int(diff["target"]), bool(diff["wolf"]))
         elif phase == "witch-action":
             told[obs.day] = detail.get("told_target")

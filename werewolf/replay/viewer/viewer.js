@@ -124,7 +124,7 @@
     for (const c of cast) if (c.identity) { known[c.seat] = c.identity; teams[c.seat] = c.team; }
     for (const e of data.entries.slice(0, limit)) {
       if (e.phase === "hunter-shot") { known[e.diff.shooter] = known[e.diff.shooter] || "hunter"; teams[e.diff.shooter] = teams[e.diff.shooter] || "good"; }
-      if (e.phase === "seer-check" && data.view.kind === "seat" && !(e.diff.target in teams)) teams[e.diff.target] = e.diff.wolf ? "wolves" : "good";
+      if (e.phase === "seer-check" && data.view.kind === "seat" && e.diff.target != null && !(e.diff.target in teams)) teams[e.diff.target] = e.diff.wolf ? "wolves" : "good";
       if (e.phase === "seer-check" && data.view.kind === "seat" && e.diff.identity != null) known[e.diff.target] = known[e.diff.target] || e.diff.identity;
       for (const [seat, what] of e.detail.revealed || []) {  // reveal_on_death: the dead's team or card, public
         if (what === "wolves" || what === "good") teams[seat] = teams[seat] || what;
@@ -232,7 +232,7 @@
       }
       (e.detail.proposals || []).forEach((round, i) => {
         out.push(el("div", { class: "line" }, t("proposals", i + 1), ": ",
-          round.flatMap(([w, target], j) => [j ? ", " : "", chip(w), " → ", target == null ? t("no_kill") : chip(target)])));
+          round.flatMap(([w, target], j) => [j ? ", " : "", chip(w), " → ", target == null ? t("abstained") : chip(target)])));
       });
       out.push(el("div", { class: "line what" }, t("target"), ": ", e.diff.target == null ? t("no_kill") : chip(e.diff.target)));
       return [out, [...wolves, e.diff.target]];
@@ -249,6 +249,8 @@
     },
     "seer-check"(e) {
       const seer = e.audience ? e.audience[0] : data.view.seat;
+      // night_fallback = nothing: a seer who never answered validly checks nobody
+      if (e.diff.target == null) return [[el("div", {}, el("span", { class: "what" }, t("seer")), " ", seer ? chip(seer) : "", " ", t("checks"), " ", chip(null), ".")], [seer]];
       let verdict = e.diff.wolf ? el("span", { class: "verdict-wolf" }, t("is_wolf")) : el("span", { class: "verdict-good" }, t("is_good"));
       if (e.diff.identity != null) verdict = [roleName(e.diff.identity), " (", verdict, ")"];  // seer_learns = identity
       return [[el("div", {}, el("span", { class: "what" }, t("seer")), " ", seer ? chip(seer) : "", " ", t("checks"), " ", chip(e.diff.target), ": ", verdict)], [seer, e.diff.target]];
@@ -325,7 +327,7 @@
     const wolves = ballots.map(([w]) => w);
     const out = [el("div", { class: "what" }, t("wolves_vote"), ": ", chips(wolves))];
     out.push(el("div", { class: "line" }, t("ballots"), ": ",
-      ballots.flatMap(([w, target], j) => [j ? ", " : "", chip(w), " → ", target == null ? t("no_kill") : chip(target)])));
+      ballots.flatMap(([w, target], j) => [j ? ", " : "", chip(w), " → ", target == null ? t("abstained") : chip(target)])));
     out.push(el("div", { class: "line what" }, t("target"), ": ", e.diff.target == null ? t("no_kill") : chip(e.diff.target)), ...drawNote(e));
     out.push(...takeDecisions(e, null, ["wolf-kill"]));
     return [out, [...wolves, e.diff.target]];
@@ -333,7 +335,9 @@
   function drawNote(e) {  // the recorded random draw that settled a tie (or a vote for nobody)
     const drawn = e.detail.draw;
     if (!drawn) return [];
-    const why = e.phase === "vote" && !(e.detail.counts || []).length ? t("drawn_none") : t("drawn_tie");
+    // nobody voted for anyone: the day vote's counts are empty, the wolves all abstained
+    const wolvesAbstained = e.phase === "wolf-night" && (e.detail.proposals || [[]])[0].every(([, tg]) => tg == null);
+    const why = (e.phase === "vote" && !(e.detail.counts || []).length) || wolvesAbstained ? t("drawn_none") : t("drawn_tie");
     return [el("div", { class: "line" }, why, " ", chips(drawn.among), ".")];
   }
   function revealed(e) {  // reveal_on_death: the dead's team or identity, told to everyone
