@@ -135,3 +135,15 @@ def test_the_witch_never_poisons_a_seer_claimer_only_out_argued() -> None:
         assert isinstance(answer, WitchChoice)
         poisoned.add(answer.poison)
     assert not poisoned & {1, 4}, poisoned  # one of them lies, but which is an impression
+
+
+def test_where_death_showed_the_seer_nobody_waits_for_her_report() -> None:
+    def follows_seer(victim: int) -> list[bool]:
+        played = play(kill(1, victim), config=SHOWN)
+        [request] = played.asked_for("d1.speech.s7")
+        assert read_table(request.view).seer_dead is (victim == 4)
+        answers = [MockPlayer(seed, 7, "steady").answer(request) for seed in range(30)]
+        return [isinstance(a, Speech) and parse_speech(a.text).follow_seer for a in answers]
+
+    assert any(follows_seer(9))  # a villager died: the seer may still report today
+    assert not any(follows_seer(4))  # the seer's card was shown at dawn

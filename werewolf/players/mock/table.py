@@ -70,6 +70,7 @@ class Table:
     shield_repeats: bool = False  # a doctor or guard in the deck may protect a seat every night
     revealed: dict[int, bool] = field(default_factory=dict)  # a dead seat shown: -> a wolf
     death_shows: bool = False  # death shows the team or the card (config reveal_on_death)
+    seer_dead: bool = False  # death showed the seer's card: no seer report will come
 
     @property
     def night_killed(self) -> frozenset[int]:
@@ -140,10 +141,12 @@ def read_table(view: SeatView) -> Table:
     fake_seer: int | None = None
     knifed: dict[int, int | None] = {}
     revealed: dict[int, bool] = {}
+    seer_dead = False
     for order, obs in enumerate(view.observations):
         diff, detail, phase = obs.diff, obs.detail, obs.phase
         for seat, shown in detail.get("revealed", ()):  # what death revealed (config)
             revealed[int(seat)] = shown in (Team.WOLVES.value, Identity.WEREWOLF.value)
+            seer_dead = seer_dead or shown == Identity.SEER.value
         if phase in ("day-speech", "last-words"):
             speaker = diff.get("speaker")
             if isinstance(speaker, int):
@@ -230,6 +233,7 @@ def read_table(view: SeatView) -> Table:
         shield_repeats=_shield_repeats(view),
         revealed=revealed,
         death_shows=view.config.reveal_on_death is not Reveal.NOTHING,
+        seer_dead=seer_dead,
     )
 
 

@@ -90,6 +90,7 @@ THOUGHTS: dict[str, tuple[str, str]] = {
     "night.follow": ("I follow seat {a}: seat {b}", "跟{a}号：刀{b}号"),
     "night.proposal": ("my proposal, for the pack: {rest}", "我给狼队的提议：{rest}"),
     "night.join": ("joining seat {a}'s proposal", "跟{a}号的提议"),
+    "night.join_ballot": ("the same ballot as seat {a}", "跟{a}号投同一个人"),
     "night.as_said": ("seat {b}, as seat {a} proposed", "刀{b}号，按{a}号的提议"),
     "night.own": ("my own pick", "我自己选的"),
 }

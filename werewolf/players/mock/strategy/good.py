@@ -52,7 +52,8 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
             lines.insert(-1, Line("also", second))
     else:
         lines += hesitation(turn, mind)
-    if not last_words and mind.seer.trusted is None and turn.rng.random() < 0.8:
+    waiting = mind.seer.trusted is None and not table.seer_dead  # a seer may still report
+    if not last_words and waiting and turn.rng.random() < 0.8:
         lines.append(Line("follow_seer"))
     if last_words:
         lines += last_reads(turn, mind, {target} if target else set())

@@ -147,7 +147,8 @@ def wolf_kill(turn: Turn) -> Answer:
     if proposals:  # a second round: join the lowest wolf's proposal
         target = proposals[0][1]
         if target in options:
-            return Choice(target, reasoning=turn.think("night.join", a=proposals[0][0]))
+            join = "night.join_ballot" if turn.context.get("ballot") else "night.join"
+            return Choice(target, reasoning=turn.think(join, a=proposals[0][0]))
     discussion = turn.context.get("discussion", [])
     said, _, _ = _first_proposal(discussion)
     if said:  # the last word in the discussion wins: a counter-proposal if there was one
