@@ -94,7 +94,9 @@ def seer_stance(turn: Turn, mind: Mind) -> list[Line]:
     for liar in framed_by:
         lines += [Line("framed", liar), Line("liar", liar)]
     trusted = belief.trusted
-    if trusted is not None and trusted != turn.me and table.is_alive(trusted):
+    said = [u for u in table.utterances if u.speaker == turn.me and u.day == table.day]
+    again = any(trusted in u.said.trusts for u in said if not u.last_words)  # said today
+    if trusted is not None and trusted != turn.me and table.is_alive(trusted) and not again:
         lines.append(Line("trust", trusted))
     for liar in belief.liars:
         if liar in framed_by or not table.is_alive(liar):

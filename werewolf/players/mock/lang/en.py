@@ -70,7 +70,6 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "I have no name of my own yet.",
         "I am not naming anyone myself yet.",
         "Beyond that, I have no one to name.",
-        "That is all I have; no name from me yet.",
         "I will not add a name of my own yet.",
     ),
     "r2.still": (

@@ -79,7 +79,9 @@ def seer_speech(turn: Turn, *, last_words: bool = False) -> Answer:
             target = None
             react = None if last_words else second_round(turn, mind, None)
             lines += react or []
-            lines.append(Line("no_read" if react is None else "r2.no_name"))
+            lines.append(
+                Line("no_read" if react is None else "r2.no_name" if react else "r2.still")
+            )
     if last_words:
         lines += last_reads(turn, mind, set(mind.cleared) | ({target} if target else set()))
     today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]
