@@ -53,8 +53,9 @@ def second_round(turn: Turn, mind: Mind, target: int | None) -> list[Line] | Non
     ]
     lines: list[Line] = []
     mine = next((u.speaker for u in heard if turn.me in u.said.accuses), None)
-    if mine is not None:
-        lines.append(Line("r2.accused", mine))
+    if mine is not None:  # a seat I trust is mistaken; another one I question
+        trusted = mine == mind.seer.trusted or mind.p(mine) < 0.3
+        lines.append(Line("r2.mistaken" if trusted else "r2.accused", mine))
     cases = [(u.speaker, u.said.vote) for u in heard if u.said.vote not in (None, turn.me)]
     if not cases:
         spoke = [u.speaker for u in heard]

@@ -37,6 +37,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "About seat {a} naming me: I am on the good side, and I would look at why seat {a} "
         "needs me out.",
     ),
+    "r2.mistaken": (
+        "Seat {a} has me wrong this time: I am good, and I hope seat {a} looks again.",
+        "Seat {a} named me, and seat {a} is mistaken: I am on the good side.",
+    ),
     "r2.agree": (
         "Seat {a} is right about seat {b}; I came to the same place.",
         "I agree with seat {a} on seat {b}.",
