@@ -24,7 +24,7 @@ from .beliefs import Mind, infer
 from .grammar import Said, parse_speech
 from .lang import LANGS
 from .strategy import handler_for, register
-from .table import Table, read_table
+from .table import Table, TableReader, read_table
 from .temper import PERSONALITIES, Temper, pick_personality
 from .turn import Turn
 
@@ -62,6 +62,7 @@ class MockPlayer:
         self.personality = name
         self.temper = PERSONALITIES[name]
         self.lang = lang
+        self._reader = TableReader()  # this seat's table, extended decision by decision
 
     async def decide(self, request: Request) -> Answer:
         return self.answer(request)
@@ -69,7 +70,7 @@ class MockPlayer:
     def mind(self, view: SeatView) -> Mind:
         """What this seat believes from ``view``: ``mind(view).wolf_probabilities()`` is
         P(wolf) of every living other seat."""
-        return self._minds(read_table(view))[0]
+        return self._minds(self._reader.read(view))[0]
 
     def _minds(self, table: Table) -> tuple[Mind, Mind | None]:
         gut = decision_rng(self.game_seed, self.seat, f"gut.d{table.day}", "mock")
@@ -83,7 +84,7 @@ class MockPlayer:
         """The decision, synchronously: a function of (game seed, seat, request)."""
         if request.seat != self.seat:
             raise GameStateError(f"the mock of seat {self.seat} was asked for seat {request.seat}")
-        table = read_table(request.view)
+        table = self._reader.read(request.view)
         mind, public = self._minds(table)
         rng = decision_rng(self.game_seed, self.seat, request.key, "mock")
         request = idiot.spare_the_idiot(request)  # a good voter never exiles a shown idiot

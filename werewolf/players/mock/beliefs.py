@@ -75,8 +75,24 @@ class Mind:
         )
 
 
+_SCALED: dict[tuple[object, ...], dict[int, float]] = {}  # _scaled's answers (a pure function)
+_SCALED_KEPT = 4096
+
+
 def _scaled(logit: dict[int, float], fixed: dict[int, float], wolves: float) -> dict[int, float]:
-    """Probabilities from log-odds, shifted so the free seats hold ``wolves`` wolves."""
+    """Probabilities from log-odds, shifted so the free seats hold ``wolves`` wolves. The
+    same beliefs recur (a seat asked twice before anything new happened): the answer of
+    the same log-odds in the same order is remembered (a copy is handed out)."""
+    key = (*logit.items(), None, *fixed.items(), wolves)
+    known = _SCALED.get(key)
+    if known is None:
+        if len(_SCALED) >= _SCALED_KEPT:
+            _SCALED.clear()
+        known = _SCALED[key] = _bisected(logit, fixed, wolves)
+    return dict(known)
+
+
+def _bisected(logit: dict[int, float], fixed: dict[int, float], wolves: float) -> dict[int, float]:
     free = [s for s in logit if s not in fixed]
     target = min(max(wolves - sum(fixed.values()), 0.05), len(free) - 0.05) if free else 0.0
     values = [logit[s] for s in free]

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 from ...cast import Identity, Team
 from ...config import Reveal
-from ...visibility import SeatView
+from ...visibility import Observation, SeatView
 from .grammar import Said, parse_speech
 
-__all__ = ["Ballot", "Table", "Utterance", "read_table"]
+__all__ = ["Ballot", "Table", "TableReader", "Utterance", "read_table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,113 +128,146 @@ class Table:
 
 def read_table(view: SeatView) -> Table:
     """Gather claims, reports, accusations, votes and private knowledge from a seat view."""
-    utterances: list[Utterance] = []
-    ballots: list[Ballot] = []
-    night_deaths: dict[int, tuple[int, ...]] = {}
-    exiled: dict[int, int] = {}
-    shooter: int | None = None
-    shot: int | None = None
-    my_checks: dict[int, tuple[int, bool]] = {}
-    told: dict[int, int | None] = {}
-    saved: list[int] = []
-    poisoned: list[int] = []
-    fake_seer: int | None = None
-    knifed: dict[int, int | None] = {}
-    revealed: dict[int, bool] = {}
-    seer_dead = False
-    for order, obs in enumerate(view.observations):
+    return TableReader().read(view)
+
+
+class TableReader:
+    """``read_table`` for one player over many decisions: a seat's observations only grow,
+    so the fold of those already read is kept and extended with the new ones. The kept
+    prefix is compared with the view's (identical objects compare at once), so a view of
+    another game, seat or an earlier point starts the fold afresh: same Table as
+    ``read_table`` always."""
+
+    __slots__ = ("_fold", "_read")
+
+    def __init__(self) -> None:
+        self._read: tuple[Observation, ...] = ()
+        self._fold = _Fold()
+
+    def read(self, view: SeatView) -> Table:
+        observations, done = view.observations, len(self._read)
+        if len(observations) < done or observations[:done] != self._read:
+            self._fold, done = _Fold(), 0
+        for order in range(done, len(observations)):
+            self._fold.add(order, observations[order])
+        self._read = observations
+        return self._fold.table(view)
+
+
+class _Fold:
+    """The observations read so far, folded (see ``TableReader``)."""
+
+    def __init__(self) -> None:
+        self.utterances: list[Utterance] = []
+        self.ballots: list[Ballot] = []
+        self.night_deaths: dict[int, tuple[int, ...]] = {}
+        self.exiled: dict[int, int] = {}
+        self.shooter: int | None = None
+        self.shot: int | None = None
+        self.my_checks: dict[int, tuple[int, bool]] = {}
+        self.told: dict[int, int | None] = {}
+        self.saved: list[int] = []
+        self.poisoned: list[int] = []
+        self.fake_seer: int | None = None
+        self.knifed: dict[int, int | None] = {}
+        self.revealed: dict[int, bool] = {}
+        self.seer_dead = False
+        self.seer_claims: dict[int, int] = {}
+        self.role_claims: dict[str, list[int]] = {"witch": [], "hunter": []}
+        self.reports: dict[int, dict[int, bool]] = {}
+        self.report_nights: dict[int, set[int]] = {}
+
+    def add(self, order: int, obs: Observation) -> None:
         diff, detail, phase = obs.diff, obs.detail, obs.phase
         for seat, shown in detail.get("revealed", ()):  # what death revealed (config)
-            revealed[int(seat)] = shown in (Team.WOLVES.value, Identity.WEREWOLF.value)
-            seer_dead = seer_dead or shown == Identity.SEER.value
+            self.revealed[int(seat)] = shown in (Team.WOLVES.value, Identity.WEREWOLF.value)
+            self.seer_dead = self.seer_dead or shown == Identity.SEER.value
         if phase in ("day-speech", "last-words"):
             speaker = diff.get("speaker")
             if isinstance(speaker, int):
                 text = str(detail.get("text", ""))
-                utterances.append(
-                    Utterance(
-                        order,
-                        obs.day,
-                        speaker,
-                        parse_speech(text),
-                        text,
-                        last_words=phase == "last-words",
-                    )
-                )
+                said = parse_speech(text)
+                last_words = phase == "last-words"
+                self._heard(Utterance(order, obs.day, speaker, said, text, last_words=last_words))
         elif phase == "vote":
             for voter, target in detail.get("ballots", []):
-                ballots.append(Ballot(obs.day, int(detail.get("round", 1)), voter, target, order))
+                round_ = int(detail.get("round", 1))
+                self.ballots.append(Ballot(obs.day, round_, voter, target, order))
             if diff.get("exiled") is not None:
-                exiled[obs.day] = int(diff["exiled"])
+                self.exiled[obs.day] = int(diff["exiled"])
         elif phase == "dawn":
-            night_deaths[obs.day] = tuple(int(s) for s in diff.get("died", []))
+            self.night_deaths[obs.day] = tuple(int(s) for s in diff.get("died", []))
         elif phase == "hunter-shot" and diff.get("target") is not None:
-            shooter = int(diff["shooter"])
-            shot = int(diff["target"])
+            self.shooter = int(diff["shooter"])
+            self.shot = int(diff["target"])
         elif phase == "seer-check" and diff.get("target") is not None:
-            my_checks[obs.day] = (int(diff["target"]), bool(diff["wolf"]))
+            self.my_checks[obs.day] = (int(diff["target"]), bool(diff["wolf"]))
         elif phase == "witch-action":
-            told[obs.day] = detail.get("told_target")
+            self.told[obs.day] = detail.get("told_target")
             if diff.get("save") and detail.get("told_target") is not None:
-                saved.append(int(detail["told_target"]))
+                self.saved.append(int(detail["told_target"]))
             if diff.get("poison") is not None:
-                poisoned.append(int(diff["poison"]))
+                self.poisoned.append(int(diff["poison"]))
         elif phase == "wolf-night":
-            knifed[obs.day] = diff.get("target")
+            self.knifed[obs.day] = diff.get("target")
             for line in detail.get("discussion", []):
                 said = parse_speech(str(line.get("text", "")))
-                if said.plan_said and fake_seer is None:
-                    fake_seer = said.fake_seer
-    seer_claims: dict[int, int] = {}
-    role_claims: dict[str, list[int]] = {"witch": [], "hunter": []}
-    reports: dict[int, dict[int, bool]] = {}
-    report_nights: dict[int, set[int]] = {}
-    for u in utterances:
+                if said.plan_said and self.fake_seer is None:
+                    self.fake_seer = said.fake_seer
+
+    def _heard(self, u: Utterance) -> None:
+        """Claims and reports in one utterance, in the order they were heard."""
+        self.utterances.append(u)
         for role in u.said.roles:
             if role == "seer":
-                seer_claims.setdefault(u.speaker, u.order)
-            elif u.speaker not in role_claims[role]:
-                role_claims[role].append(u.speaker)
-        if u.speaker in seer_claims:
-            found = reports.setdefault(u.speaker, {})
+                self.seer_claims.setdefault(u.speaker, u.order)
+            elif u.speaker not in self.role_claims[role]:
+                self.role_claims[role].append(u.speaker)
+        if u.speaker in self.seer_claims:
+            found = self.reports.setdefault(u.speaker, {})
             for night, seat, wolf in u.said.reports:
                 found[seat] = wolf
                 if night is not None:
-                    report_nights.setdefault(u.speaker, set()).add(night)
+                    self.report_nights.setdefault(u.speaker, set()).add(night)
             for seat, wolf in u.said.opinions:
                 found.setdefault(seat, wolf)
-    if shooter is not None and shooter not in role_claims["hunter"]:
-        role_claims["hunter"].append(shooter)
-    return Table(
-        me=view.seat,
-        identity=view.identity,
-        wolves=view.wolves,
-        alive=view.alive,
-        day=view.day,
-        utterances=tuple(utterances),
-        seer_claims=seer_claims,
-        role_claims={k: tuple(v) for k, v in role_claims.items()},
-        reports=reports,
-        report_nights={k: frozenset(v) for k, v in report_nights.items()},
-        night_deaths=night_deaths,
-        exiled=exiled,
-        ballots=tuple(ballots),
-        shooter=shooter,
-        shot=shot,
-        my_checks=my_checks,
-        told=told,
-        saved=tuple(saved),
-        poisoned=tuple(poisoned),
-        fake_seer=fake_seer,
-        seat_count=len(view.names),
-        wolf_count=sum(1 for i in view.config.identities if i is Identity.WEREWOLF),
-        deck=tuple(view.config.identities),
-        knifed=knifed,
-        shield_repeats=_shield_repeats(view),
-        revealed=revealed,
-        death_shows=view.config.reveal_on_death is not Reveal.NOTHING,
-        seer_dead=seer_dead,
-    )
+
+    def table(self, view: SeatView) -> Table:
+        """The Table so far; it shares no mutable part with the fold, which grows on."""
+        role_claims = {k: tuple(v) for k, v in self.role_claims.items()}
+        shooter = self.shooter
+        if shooter is not None and shooter not in role_claims["hunter"]:
+            role_claims["hunter"] = (*role_claims["hunter"], shooter)
+        return Table(
+            me=view.seat,
+            identity=view.identity,
+            wolves=view.wolves,
+            alive=view.alive,
+            day=view.day,
+            utterances=tuple(self.utterances),
+            seer_claims=dict(self.seer_claims),
+            role_claims=role_claims,
+            reports={k: dict(v) for k, v in self.reports.items()},
+            report_nights={k: frozenset(v) for k, v in self.report_nights.items()},
+            night_deaths=dict(self.night_deaths),
+            exiled=dict(self.exiled),
+            ballots=tuple(self.ballots),
+            shooter=shooter,
+            shot=self.shot,
+            my_checks=dict(self.my_checks),
+            told=dict(self.told),
+            saved=tuple(self.saved),
+            poisoned=tuple(self.poisoned),
+            fake_seer=self.fake_seer,
+            seat_count=len(view.names),
+            wolf_count=sum(1 for i in view.config.identities if i is Identity.WEREWOLF),
+            deck=tuple(view.config.identities),
+            knifed=dict(self.knifed),
+            shield_repeats=_shield_repeats(view),
+            revealed=dict(self.revealed),
+            death_shows=view.config.reveal_on_death is not Reveal.NOTHING,
+            seer_dead=self.seer_dead,
+        )
 
 
 def _shield_repeats(view: SeatView) -> bool:

@@ -1,0 +1,59 @@
+"""What a mock player keeps between decisions never leaks into another game, seat or point."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+
+from pulse_core import Event, MemoryEventStore, WorkflowRule
+from werewolf.game import start_game, werewolf_workflow
+from werewolf.players import MockPlayer, Player, Seating
+from werewolf.players.mock import read_table
+from werewolf.players.mock.table import TableReader
+from werewolf.state import GameState
+from werewolf.visibility import view
+
+
+def shared(players: Mapping[int, Player]) -> Seating:
+    def seating(game_id: str, state: GameState) -> Mapping[int, Player]:
+        return players
+
+    return seating
+
+
+def fresh() -> dict[int, Player]:
+    return {seat: MockPlayer(5, seat) for seat in range(1, 10)}
+
+
+def logs(seeds: list[int], players: Mapping[int, Player] | None) -> list[list[tuple[str, object]]]:
+    """The games of ``seeds`` played together (sharing ``players``), or each alone with
+    players of its own when ``players`` is None."""
+    store = MemoryEventStore()
+    if players is None:
+        return [logs([seed], fresh())[0] for seed in seeds]
+    rule = WorkflowRule(werewolf_workflow(shared(players)), store)
+    games = [start_game(rule, seed=seed) for seed in seeds]
+    asyncio.run(rule.run())
+    return [[(e.kind, e.meta) for e in store.chain(game)] for game in games]
+
+
+def test_games_interleaved_on_the_same_players_play_as_each_alone() -> None:
+    assert logs([11, 12], fresh()) == logs([11, 12], None)
+
+
+def chain_of(seed: int) -> list[Event]:
+    store = MemoryEventStore()
+    rule = WorkflowRule(werewolf_workflow(shared(fresh())), store)
+    game = start_game(rule, seed=seed)
+    asyncio.run(rule.run())
+    return store.chain(game)
+
+
+def test_a_reader_moved_between_games_seats_and_points_reads_as_a_fresh_one() -> None:
+    first, second = chain_of(21), chain_of(22)
+    reader = TableReader()
+    points = [(first, 3, 40), (second, 3, 45), (first, 3, 60), (first, 3, 20), (first, 4, 60)]
+    points += [(second, 4, len(second)), (first, 4, len(first)), (first, 4, len(first))]
+    for chain, seat, cut in points:
+        seen = view(chain[:cut], seat)
+        assert reader.read(seen) == read_table(seen)
