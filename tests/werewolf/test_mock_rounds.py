@@ -54,3 +54,9 @@ def test_when_nobody_named_anyone_round_two_says_where_to_start_or_is_short(seat
     short = any(words in text for words in ("no read", "nothing solid"))
     assert start or short  # the victim or the silence noted, else "still no read", briefly
     assert not any(phrase in text for phrase in NO_READ)
+
+
+def test_a_seat_that_no_longer_presses_its_own_first_round_case_says_so() -> None:
+    text = second_speech(ACCUSED_8, 9)  # seat 9 named seat 8 in round one (scripted)
+    assert 8 not in parse_speech(text).accuses  # its mind does not hold seat 8 a wolf
+    assert "seat 8 earlier" in text or "seat 8 before" in text  # and it says it turned

@@ -71,8 +71,11 @@ def second_round(turn: Turn, mind: Mind, target: int | None) -> list[Line] | Non
     agreed = [(who, seat) for who, seat in cases if seat == target]
     who, seat = agreed[0] if agreed else max(cases, key=lambda c: (named.count(c[1]), -c[0]))
     assert seat is not None
+    before, _, _ = my_speech_today(turn)
     if seat == target:
         lines.append(Line("r2.agree", who, seat))
+    elif seat == before:  # my own case of round one, which I no longer press
+        lines.append(Line("r2.less_sure", seat))
     elif seat in table.wolves or mind.p(seat) >= 0.3 or not table.is_alive(seat):
         lines.append(Line("r2.noted", who, seat))  # a wolf does not stand up for a mate
     else:

@@ -41,6 +41,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "Seat {a} has me wrong this time: I am good, and I hope seat {a} looks again.",
         "Seat {a} named me, and seat {a} is mistaken: I am on the good side.",
     ),
+    "r2.less_sure": (
+        "I named seat {a} earlier; having heard the round, I am less sure of it now.",
+        "I pointed at seat {a} before, but what I heard since makes me hold back.",
+    ),
     "r2.agree": (
         "Seat {a} is right about seat {b}; I came to the same place.",
         "I agree with seat {a} on seat {b}.",
