@@ -14,7 +14,9 @@ __all__ = [
     "last_reads",
     "my_speech_today",
     "opener",
+    "second_round",
     "seer_stance",
+    "unechoed",
 ]
 
 
@@ -22,8 +24,8 @@ def opener(turn: Turn) -> list[Line]:
     """How the speech begins: the night's news, or the day's first words."""
     table, rng = turn.table, turn.rng
     died = table.night_deaths.get(table.day)
-    if table.spoken(turn.me, table.day):  # a second round: build on what was said
-        return [Line("open.again")] if rng.random() < 0.7 else []
+    if table.spoken(turn.me, table.day):  # a second round: ``second_round`` answers it
+        return []
     if rng.random() < 0.35:
         return []
     if died:
@@ -36,6 +38,55 @@ def opener(turn: Turn) -> list[Line]:
     return [Line("open.later", n=table.day)]
 
 
+def second_round(turn: Turn, mind: Mind, target: int | None) -> list[Line] | None:
+    """A second speech the same day answers the first round: a defence against whoever
+    named me, my word on the case the table made (agreed when it is the seat I name, doubted
+    when I think that seat good), or, when nobody named anyone, where to start. None when
+    this is my first speech today; an empty list when I have nothing to react to."""
+    table = turn.table
+    if not table.spoken(turn.me, table.day) or turn.context.get("pk"):
+        return None
+    heard = [
+        u
+        for u in table.utterances
+        if u.day == table.day and not u.last_words and u.speaker != turn.me
+    ]
+    lines: list[Line] = []
+    mine = next((u.speaker for u in heard if turn.me in u.said.accuses), None)
+    if mine is not None:  # a seat I trust is mistaken; another one I question
+        trusted = mine == mind.seer.trusted or mind.p(mine) < 0.3
+        lines.append(Line("r2.mistaken" if trusted else "r2.accused", mine))
+    cases = [(u.speaker, u.said.vote) for u in heard if u.said.vote not in (None, turn.me)]
+    if not cases:
+        spoke = [u.speaker for u in heard]
+        twice = [seat for seat in dict.fromkeys(spoke) if spoke.count(seat) > 1]
+        if mine is None and twice:  # the start was put to the table already: keep it short
+            return []
+        if mine is None:
+            died = table.night_deaths.get(table.day)
+            start = Line("r2.start.victim", seats=tuple(died)) if died else Line("r2.start.votes")
+            lines += [Line("r2.nobody"), start] if died or table.day > 1 else [Line("r2.nobody")]
+        return lines
+    named = [seat for _, seat in cases]
+    agreed = [(who, seat) for who, seat in cases if seat == target]
+    who, seat = agreed[0] if agreed else max(cases, key=lambda c: (named.count(c[1]), -c[0]))
+    assert seat is not None
+    if seat == target:
+        lines.append(Line("r2.agree", who, seat))
+    elif seat in table.wolves or mind.p(seat) >= 0.3 or not table.is_alive(seat):
+        lines.append(Line("r2.noted", who, seat))  # a wolf does not stand up for a mate
+    else:
+        lines.append(Line("r2.doubt", who, seat))
+    return lines
+
+
+def unechoed(lines: list[Line]) -> list[Line]:
+    """Without the evidence line that repeats a case I just agreed with ("I agree with seat 9
+    on seat 8. Seat 9 also pointed at seat 8.")."""
+    agreed = {(x.a, x.b) for x in lines if x.key == "r2.agree"}
+    return [x for x in lines if x.key != "why.accused_by" or (x.b, x.a) not in agreed]
+
+
 def seer_stance(turn: Turn, mind: Mind) -> list[Line]:
     """Whom I believe among seer claimers, and why the others lie (a good seat's view)."""
     belief, table = mind.seer, turn.table
@@ -44,7 +95,9 @@ def seer_stance(turn: Turn, mind: Mind) -> list[Line]:
     for liar in framed_by:
         lines += [Line("framed", liar), Line("liar", liar)]
     trusted = belief.trusted
-    if trusted is not None and trusted != turn.me and table.is_alive(trusted):
+    said = [u for u in table.utterances if u.speaker == turn.me and u.day == table.day]
+    again = any(trusted in u.said.trusts for u in said if not u.last_words)  # said today
+    if trusted is not None and trusted != turn.me and table.is_alive(trusted) and not again:
         lines.append(Line("trust", trusted))
     for liar in belief.liars:
         if liar in framed_by or not table.is_alive(liar):

@@ -30,11 +30,59 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "A quiet night: the wolves' target was protected.",
         "Nobody died, so the protection landed on the right seat.",
     ),
-    "open.again": (
-        "Now that everyone has spoken, let me add to what I said.",
-        "A second word from me, after this round.",
-        "Having heard the whole table, here is where I stand now.",
-        "Round two: I have listened to all of you.",
+    # a second round the same day: an answer to the first
+    "r2.accused": (
+        "Seat {a} pointed at me, and I am good: ask seat {a} what that rests on.",
+        "Seat {a} named me. I am good, and that case has nothing under it.",
+        "About seat {a} naming me: I am on the good side, and I would look at why seat {a} "
+        "needs me out.",
+    ),
+    "r2.mistaken": (
+        "Seat {a} has me wrong this time: I am good, and I hope seat {a} looks again.",
+        "Seat {a} named me, and seat {a} is mistaken: I am on the good side.",
+    ),
+    "r2.agree": (
+        "Seat {a} is right about seat {b}; I came to the same place.",
+        "I agree with seat {a} on seat {b}.",
+        "Seat {a} made the case on seat {b}, and I share it.",
+    ),
+    "r2.noted": (
+        "Seat {a} went after seat {b}; I want seat {b} to answer that before I join.",
+        "I heard seat {a} on seat {b}. It is not enough for me yet.",
+        "Seat {a} named seat {b}, and I am still weighing it.",
+    ),
+    "r2.doubt": (
+        "I do not follow seat {a} on seat {b}: seat {b} has given me no reason.",
+        "Seat {a} went after seat {b}, and I think that is the wrong seat.",
+        "Seat {a}'s case on seat {b} is thin; I would not spend our vote there.",
+    ),
+    "r2.nobody": (
+        "Nobody named anyone in the first round.",
+        "Everyone held back in round one; not one seat was named.",
+        "A whole round and not one name: that helps only the wolves.",
+    ),
+    "r2.start.victim": (
+        "So let us start from the night: who gains from {seats} being gone?",
+        "Then start from {seats}: the wolves chose that seat for a reason.",
+        "I say we begin with why the wolves took {seats}.",
+    ),
+    "r2.start.votes": (
+        "So let us start from the last vote: who voted with whom.",
+        "Then look at yesterday's ballots; they are the one thing nobody can take back.",
+    ),
+    "r2.no_name": (
+        "I have no name of my own yet.",
+        "I am not naming anyone myself yet.",
+        "Beyond that, I have no one to name.",
+        "I will not add a name of my own yet.",
+    ),
+    "r2.still": (
+        "Nothing new from me: still no read.",
+        "I have nothing to add; still no read of my own.",
+        "Still no read from me.",
+        "Nothing more from me this round: I still have no read.",
+        "Same as before: no read yet, and I will not invent one.",
+        "I will keep it short: still nothing solid.",
     ),
     "open.later": (
         "Day {n}, and the picture is getting clearer.",

@@ -7,7 +7,17 @@ from __future__ import annotations
 from ....decisions import Answer, Choice
 from ..beliefs import Mind
 from ..lang import Line, because
-from ..speech import case_against, defence, last_reads, my_speech_today, opener, reveal, seer_stance
+from ..speech import (
+    case_against,
+    defence,
+    last_reads,
+    my_speech_today,
+    opener,
+    reveal,
+    second_round,
+    seer_stance,
+    unechoed,
+)
 from ..turn import Turn
 
 __all__ = [
@@ -45,11 +55,15 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     target = good_target(turn, pool)
     if table.shot is not None and table.shooter == turn.me:
         target = table.shot if table.is_alive(table.shot) else target
+    react = None if last_words else second_round(turn, mind, target)
+    lines += react or []
     if target is not None:
         lines += case_against(turn, mind, target)
         second = good_target(turn, [s for s in turn.others_alive() if s != target])
         if second is not None and turn.temper.sentences >= 2 and turn.rng.random() < 0.5:
             lines.insert(-1, Line("also", second))
+    elif react is not None:  # round two: no new read is said in a few words, not again
+        lines += hesitation(turn, mind, Line("r2.no_name" if react else "r2.still"))
     else:
         lines += hesitation(turn, mind)
     waiting = mind.seer.trusted is None and not table.seer_dead  # a seer may still report
@@ -58,13 +72,18 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     if last_words:
         lines += last_reads(turn, mind, {target} if target else set())
     why = turn.think("good.vote", a=target) if target else turn.think("good.no_read")
-    return turn.say(lines, turn.think("and", a=turn.beliefs_note(), rest=why), avoid=_today(turn))
+    return turn.say(
+        unechoed(lines), turn.think("and", a=turn.beliefs_note(), rest=why), avoid=_today(turn)
+    )
 
 
-def hesitation(turn: Turn, mind: Mind) -> list[Line]:
-    """No vote named: say so, and what little there is (a lean with its reason, a seat
-    that sounded honest), only about seats that have spoken or acted."""
-    lines = [Line("no_read")]
+NO_READ = Line("no_read")
+
+
+def hesitation(turn: Turn, mind: Mind, first: Line = NO_READ) -> list[Line]:
+    """No vote named: say so (``first``), and what little there is (a lean with its reason,
+    a seat that sounded honest), only about seats that have spoken or acted."""
+    lines = [first]
     barred = set(mind.cleared) | {mind.seer.trusted or 0, turn.me}
     lean = mind.likeliest(turn.others_alive(), exclude=barred)
     if lean is not None and mind.reasons(lean) and turn.rng.random() < 0.7:

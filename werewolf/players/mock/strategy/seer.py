@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ....decisions import Answer, Choice
 from ..lang import Line, because
-from ..speech import case_against, last_reads, opener
+from ..speech import case_against, last_reads, opener, second_round
 from ..turn import Turn
 from .good import good_speech
 
@@ -77,7 +77,11 @@ def seer_speech(turn: Turn, *, last_words: bool = False) -> Answer:
             lines += case_against(turn, mind, target)
         else:
             target = None
-            lines.append(Line("no_read"))
+            react = None if last_words else second_round(turn, mind, None)
+            lines += react or []
+            lines.append(
+                Line("no_read" if react is None else "r2.no_name" if react else "r2.still")
+            )
     if last_words:
         lines += last_reads(turn, mind, set(mind.cleared) | ({target} if target else set()))
     today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]

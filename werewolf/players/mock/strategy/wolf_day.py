@@ -9,7 +9,7 @@ from __future__ import annotations
 from ....decisions import Answer, Choice
 from ..beliefs import Mind
 from ..lang import Line
-from ..speech import case_against, last_reads, my_speech_today, opener
+from ..speech import case_against, last_reads, my_speech_today, opener, second_round, unechoed
 from ..turn import Turn
 from .good import hesitation
 from .wolf_night import active_fake_seer
@@ -99,9 +99,13 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         lines += case_against(turn, public, mate)
     elif target is None:
         target = _push(turn, public, pool or turn.others_alive())
+        react = None if last_words else second_round(turn, public, target)
+        lines += react or []
         if target is not None:
             lines += case_against(turn, public, target)
             why = why or turn.think("wolf.push", a=target)
+        elif react is not None:  # round two: as short as a villager's
+            lines += hesitation(turn, public, Line("r2.no_name" if react else "r2.still"))
         else:
             lines += hesitation(turn, public)
     else:
@@ -110,7 +114,7 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         # reads that spare the pack, but no word for a mate: a dying wolf's praise marks him
         lines += last_reads(turn, public, set(table.wolves))[:1]
     today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]
-    return turn.say(lines, why or turn.think("wolf.blend"), avoid=today)
+    return turn.say(unechoed(lines), why or turn.think("wolf.blend"), avoid=today)
 
 
 def wolf_vote(turn: Turn) -> Answer:
