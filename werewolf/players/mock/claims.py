@@ -46,7 +46,8 @@ def _contradicts(table: Table, claimer: int) -> bool:
 
 def claim_credibility(table: Table, claimer: int) -> tuple[float, tuple[str, int | None] | None]:
     """Points for a seer claim as this seat sees it, with the worst lie found (or None)."""
-    points = 3.0 if claimer in table.night_killed else 0.0
+    killed, checks = table.night_killed, table.my_checks_by_seat  # both read per report
+    points = 3.0 if claimer in killed else 0.0
     caught: tuple[str, int | None] | None = None
     if claimer in table.revealed:  # death showed the card: a good claimer is the seer
         if table.revealed[claimer]:
@@ -67,12 +68,12 @@ def claim_credibility(table: Table, claimer: int) -> tuple[float, tuple[str, int
         elif wolf and seat in vouched:
             points -= 3.0
             caught = caught or ("framed_vouched", seat)
-        elif seat in table.night_killed:
+        elif seat in killed:
             points += -1.5 if wolf else 1.0
             if wolf:
                 caught = caught or ("framed_victim", seat)
-        elif seat in table.my_checks_by_seat:
-            agrees = table.my_checks_by_seat[seat] == wolf
+        elif seat in checks:
+            agrees = checks[seat] == wolf
             points += 2.0 if agrees else -10.0
             if not agrees:
                 caught = ("contradicts_me", seat)
