@@ -651,7 +651,8 @@ class Referee:
         self.require([v for v, _ in ballots] == voters, f"ballots from {ballots}, voters {voters}")
         for voter, target in ballots:
             if target is None:
-                self.require(self.cfg["allow_abstain"], f"seat {voter} abstained")
+                blank = self.cfg["allow_abstain"] or self.legal("vote", voter, "") == {None}
+                self.require(blank, f"seat {voter} abstained")
             elif pk_round:
                 self.require(target in self.pk, f"seat {voter} voted {target}, not a PK candidate")
             else:
@@ -855,7 +856,7 @@ class Referee:
                     if (cfg["allow_self_vote"] or s != seat)
                     and (cfg["idiot_second_exile"] or s != idiot)
                 }
-            return targets | ({None} if cfg["allow_abstain"] else set())
+            return targets | ({None} if cfg["allow_abstain"] or not targets else set())
         if decision == "cupid":
             everyone = {s for s in living if cfg["cupid_self"] or s != seat}
             return everyone if ".a." in key else None

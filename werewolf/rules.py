@@ -264,8 +264,8 @@ def vote_options(state: GameState, voter: int) -> tuple[int | None, ...]:
         targets = [s for s in state.living if config.allow_self_vote or s != voter]
         if state.idiot_revealed and not config.idiot_second_exile:
             targets = [s for s in targets if s != state.idiot]
-    if config.allow_abstain:
-        targets.append(None)
+    if config.allow_abstain or not targets:  # nobody to vote for (a lone wolf beside a
+        targets.append(None)  # revealed idiot who cannot be exiled again): the ballot is blank
     return tuple(targets)
 
 

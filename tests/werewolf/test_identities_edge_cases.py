@@ -325,3 +325,17 @@ def test_state_rules_and_win_import_without_a_cycle() -> None:
     assert "state" not in _runtime_imports("win")
     assert "win" in _runtime_imports("state")
     assert "state" in _runtime_imports("rules")
+
+
+def test_a_voter_with_nobody_to_vote_for_casts_a_blank_ballot() -> None:
+    # a lone wolf beside a revealed idiot who cannot be exiled again, no self-vote and no
+    # abstaining: the wolf's only ballot is a blank one, and the day goes on
+    deal = (V, Identity.IDIOT, W, V)
+    script = {**kill(1, 1, wolves=[3]), **votes(1, 2, voters=[3, 4]), **kill(2, 4, wolves=[3])}
+    fields = {"allow_abstain": False, "allow_self_vote": False, "idiot_second_exile": False}
+    played = _play(script, deal, win_rule=WinRule.TOWN, day_cap=3, **fields)
+    [ballot] = [r for r in played.asked if r.key == "d2.vote.r1.s3"]
+    assert ballot.options == (None,)
+    day2 = next(e for e in played.events("vote") if e.meta["day"] == 2)
+    assert day2.meta["detail"]["ballots"] == [[3, None]]
+    assert day2.meta["diff"]["exiled"] is None
