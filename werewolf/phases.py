@@ -62,7 +62,7 @@ from .visibility import ViewCache
 __all__ = ["PHASES", "PhaseContext", "ask_seer_ahead", "outcome_reason", "seat_text"]
 
 
-@dataclass
+@dataclass(slots=True)
 class _AskRecord:
     """What one ask produced besides its answer."""
 
@@ -71,7 +71,7 @@ class _AskRecord:
     offered: tuple[str, str] | None = None  # (attachment name, JSON line): the legal options
 
 
-@dataclass
+@dataclass(slots=True)
 class PhaseContext:
     """One run of one phase: the chain, its state, the seated players, and what the
     decisions produced besides their answers (fallbacks, reasoning, usage)."""
