@@ -13,7 +13,6 @@ an ordinary villager would believe from the same public record (how exposed each
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from random import Random
@@ -22,6 +21,7 @@ from ...cast import Identity
 from .claims import SeerBelief, seer_belief
 from .evidence import weigh
 from .reasons import Evidence, Reason, Weigher
+from .scaling import scaled
 from .table import Table
 from .temper import Temper
 
@@ -75,40 +75,6 @@ class Mind:
         )
 
 
-_SCALED: dict[tuple[object, ...], dict[int, float]] = {}  # _scaled's answers (a pure function)
-_SCALED_KEPT = 4096
-
-
-def _scaled(logit: dict[int, float], fixed: dict[int, float], wolves: float) -> dict[int, float]:
-    """Probabilities from log-odds, shifted so the free seats hold ``wolves`` wolves. The
-    same beliefs recur (a seat asked twice before anything new happened): the answer of
-    the same log-odds in the same order is remembered (a copy is handed out)."""
-    key = (*logit.items(), None, *fixed.items(), wolves)
-    known = _SCALED.get(key)
-    if known is None:
-        if len(_SCALED) >= _SCALED_KEPT:
-            _SCALED.clear()
-        known = _SCALED[key] = _bisected(logit, fixed, wolves)
-    return dict(known)
-
-
-def _bisected(logit: dict[int, float], fixed: dict[int, float], wolves: float) -> dict[int, float]:
-    free = [s for s in logit if s not in fixed]
-    target = min(max(wolves - sum(fixed.values()), 0.05), len(free) - 0.05) if free else 0.0
-    values = [logit[s] for s in free]
-    exp = math.exp  # the hottest loop of a mock game: the same sums, without lookups
-    low, high = -20.0, 20.0
-    for _ in range(40):  # bisection on the common shift
-        mid = (low + high) / 2
-        if sum([1 / (1 + exp(-(v + mid))) for v in values]) < target:
-            low = mid
-        else:
-            high = mid
-    probs = {s: 1 / (1 + exp(-(logit[s] + low))) for s in free}
-    probs.update(fixed)
-    return probs
-
-
 def infer(table: Table, temper: Temper, gut: Random, *, public: bool = False) -> Mind:
     """The beliefs of ``table.me`` (``public``: of an ordinary villager with only the public
     record, as the wolves imagine the table; then every seat, even mine, is weighed)."""
@@ -123,7 +89,7 @@ def infer(table: Table, temper: Temper, gut: Random, *, public: bool = False) ->
     duel = Random(gut.random())  # its own stream: the gut's draws per seat stay as they are
     belief = seer_belief(table, duel, temper.noise) if not public else _public_seer(table)
     cleared = weigh(table, belief, w, temper, gut, me=me)
-    probs = _scaled(w.logit, w.fixed, float(table.wolf_count))
+    probs = scaled(w.logit, w.fixed, float(table.wolf_count))
     return Mind(me, table.alive, probs, w.evidence, belief, cleared)
 
 
