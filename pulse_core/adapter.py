@@ -203,10 +203,11 @@ class WorkflowRule(Generic[S]):
         topic.version = event.version
         if not topic.ended:
             topic.chain.append(event)
-        if event.role == ERROR:
+        role = event.role
+        if role == ERROR:
             topic.failed = True
             return
-        if event.role == RESUME:
+        if role == RESUME:
             topic.failed = False
         elif not is_control(event):
             topic.state = self.workflow.fold(topic.state, event)
@@ -270,8 +271,10 @@ class WorkflowRule(Generic[S]):
         if not runs:
             return appended
         # made per tick: an asyncio primitive is bound to the loop that first waits on it,
-        # and a rule may be ticked from several asyncio.run() calls
-        limit = asyncio.Semaphore(self._concurrency) if self._concurrency > 0 else None
+        # and a rule may be ticked from several asyncio.run() calls; none when this tick's
+        # roles are no more than the cap, which then cannot bind
+        cap = self._concurrency
+        limit = asyncio.Semaphore(cap) if 0 < cap < len(runs) else None
         try:
             results = await self._run_roles(runs, limit)
         except BaseException:
@@ -384,15 +387,15 @@ class WorkflowRule(Generic[S]):
                     )
                 blobs.append(text.encode("utf-8"))
                 meta[ATTACHMENTS][name] = digest_of(blobs[-1])
-        moment = self.ids.now()
+        moment, event_id = self.ids.stamp()
         kind = self._kinds.get(role)
         if kind is None:
             kind = self._kinds[role] = self.workflow.kind(role)
         # the draft keeps a JSON copy of meta; it raises for meta that is not JSON
         if role == START:  # the key may come from the caller: check everything
-            draft = Draft(self.ids.new(moment), moment, kind, key, digest, meta)
+            draft = Draft(event_id, moment, kind, key, digest, meta)
         else:  # our own id, a kind of a role the workflow checked, a topic that began
-            draft = Draft.trusted(self.ids.new(moment), moment, kind, key, digest, meta)
+            draft = Draft.trusted(event_id, moment, kind, key, digest, meta)
         return _Prepared(draft, tuple(blobs))
 
     def _write_batch(self, items: Sequence[tuple[_Prepared, int]]) -> list[Event | ConflictError]:
@@ -461,13 +464,16 @@ class WorkflowRule(Generic[S]):
         """
         while True:
             appended = await self.tick()
-            watched = list(topics) if topics is not None else self.topic_ids()
-            missing = [k for k in watched if k not in self._topics]
-            if missing:
-                raise WorkflowError(f"no topic {missing[0]} in the store")
-            running = [k for k in watched if self.status(k) == "running"]
-            if not running:
-                return {k: self.status(k) for k in watched}
+            if topics is None:  # every topic: no per-topic lookups on every tick
+                if not self.active():
+                    return {k: self.status(k) for k in self._topics}
+            else:
+                watched = list(topics)
+                missing = [k for k in watched if k not in self._topics]
+                if missing:
+                    raise WorkflowError(f"no topic {missing[0]} in the store")
+                if not any(self.status(k) == "running" for k in watched):
+                    return {k: self.status(k) for k in watched}
             if appended == 0:
                 await asyncio.sleep(poll_interval)
 

@@ -10,11 +10,13 @@ first, so retrying an append is idempotent. The store adds the per-topic ``versi
 from __future__ import annotations
 
 import json
+import json.scanner
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from .errors import InvalidEventError
 from .ids import is_ulid
@@ -65,11 +67,37 @@ def split_kind(kind: str) -> tuple[str, str]:
 _META = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
+def _c_meta_encoder() -> Callable[[Meta, int], list[str]] | None:
+    """The C encoder ``_META.encode`` builds on every call, made once (every event's meta is
+    encoded), or None where this Python has no C encoder or builds it otherwise. It keeps
+    no circular-reference markers: a meta that contains itself ends in RecursionError."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return None
+    try:
+        encode = make(None, _META.default, json.encoder.encode_basestring, None, ":", ",",
+                      True, False, False)  # fmt: skip
+        sample: Meta = {"b": [1, 2.5, (None, True)], "a": "é\n", "c": {"2": {}, "1": []}}
+        if "".join(encode(sample, 0)) != _META.encode(sample):
+            return None
+    except TypeError:
+        return None
+    return cast(Callable[[Meta, int], list[str]], encode)
+
+
+_C_META = _c_meta_encoder()
+# ``json.loads`` without its Python frames and whitespace scans: the C scanner it ends in,
+# given text our own encoder wrote (one value, no surrounding space)
+_scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+
+
 def meta_json(meta: Meta) -> str:
     """The canonical JSON text of a meta object (sorted keys, no spaces, UTF-8 kept)."""
     try:
+        if _C_META is not None:
+            return "".join(_C_META(meta, 0))
         return _META.encode(meta)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidEventError(f"meta is not JSON: {exc}") from exc
 
 
@@ -85,7 +113,7 @@ def _canonical_meta(meta: Meta) -> tuple[Meta, str]:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:  # lone surrogates: not storable as UTF-8
         raise InvalidEventError(f"meta is not JSON: {exc}") from exc
-    copy: Meta = json.loads(text)
+    copy: Meta = _scan(text, 0)[0]
     return copy, text
 
 
@@ -135,17 +163,15 @@ class Draft:
             raise InvalidEventError("meta must be a JSON object")
         draft = object.__new__(cls)
         copy, text = _canonical_meta(meta)
-        for name, value in (
-            ("id", id),
-            ("occurred_at", occurred_at),
-            ("kind", kind),
-            ("key", key),
-            ("hash", hash),
-            ("meta", copy),
-            ("code_rev", CODE_REV),
-            ("meta_text", text),
-        ):
-            object.__setattr__(draft, name, value)
+        put = object.__setattr__
+        put(draft, "id", id)
+        put(draft, "occurred_at", occurred_at)
+        put(draft, "kind", kind)
+        put(draft, "key", key)
+        put(draft, "hash", hash)
+        put(draft, "meta", copy)
+        put(draft, "code_rev", CODE_REV)
+        put(draft, "meta_text", text)
         return draft
 
 
@@ -175,18 +201,24 @@ class Event:
 
     @classmethod
     def from_draft(cls, draft: Draft, version: int, seq: int, chain: str = "") -> Event:
-        return cls(
-            id=draft.id,
-            occurred_at=draft.occurred_at,
-            kind=draft.kind,
-            key=draft.key,
-            hash=draft.hash,
-            meta=draft.meta,
-            code_rev=draft.code_rev,
-            version=version,
-            seq=seq,
-            chain=chain,
-        )
+        # set field by field, as the generated __init__ and __post_init__ would: a store
+        # makes one for every append, and a draft's fields are already checked
+        event = object.__new__(cls)
+        put = object.__setattr__
+        put(event, "id", draft.id)
+        put(event, "occurred_at", draft.occurred_at)
+        put(event, "kind", draft.kind)
+        put(event, "key", draft.key)
+        put(event, "hash", draft.hash)
+        put(event, "meta", draft.meta)
+        put(event, "code_rev", draft.code_rev)
+        put(event, "version", version)
+        put(event, "seq", seq)
+        put(event, "chain", chain)
+        workflow, _, role = draft.kind.partition(".")
+        put(event, "workflow", workflow)
+        put(event, "role", role)
+        return event
 
     def draft(self) -> Draft:
         """This event as the draft that appends it (to copy it into another store)."""

@@ -89,6 +89,15 @@ class IdSource:
             moment = self.now()
         elif moment.utcoffset() is None:  # a naive time would silently be read as local time
             raise ValueError("moment must be timezone-aware")
+        return self._at(moment)
+
+    def stamp(self) -> tuple[datetime, str]:
+        """``(now(), new(that moment))`` with one reading of the clock: an event's time and id."""
+        # the system clock's time is UTC already: nothing to check or convert (every event)
+        moment = datetime.now(UTC) if self._clock is system_clock else self.now()
+        return moment, self._at(moment)
+
+    def _at(self, moment: datetime) -> str:
         ms = (moment - _EPOCH) // _ONE_MS  # exact: float timestamps can round down a ms
         if ms < 0:
             raise ValueError(f"a ULID cannot encode {moment.isoformat()}, before 1970")

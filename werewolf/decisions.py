@@ -52,13 +52,12 @@ class DecisionKind(StrEnum):
     CUPID = "cupid"  # one of the two lovers (asked twice)
     BID = "bid"  # a bid for the floor in a bidding discussion: one of rules.BIDS
 
-    @property
-    def speaks(self) -> bool:
-        return self in _SPEAKING
+    speaks: bool  # answered with words (a Speech), not a choice: set on each member below
 
 
-# a set made once: reading enum members is slow, and every answer asks this
 _SPEAKING = frozenset({DecisionKind.WOLF_TALK, DecisionKind.SPEECH, DecisionKind.LAST_WORDS})
+for _kind in DecisionKind:  # a plain attribute, not a property: every answer reads it
+    _kind.speaks = _kind in _SPEAKING
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +168,7 @@ def problem(request: Request, answer: object) -> str | None:
             return wrong
         if len(answer.text) > MAX_SPEECH_CHARS:
             return f"a speech is at most {MAX_SPEECH_CHARS} characters"
-        if not _is_text(answer.text):
+        if not answer.text.isascii() and not _is_text(answer.text):  # ASCII is always text
             return "a speech must be plain text (it holds a lone surrogate, not valid Unicode)"
         return None
     if kind is DecisionKind.WITCH:
@@ -188,7 +187,7 @@ def problem(request: Request, answer: object) -> str | None:
         wrong = belief_problem(request, answer.beliefs)
         if wrong is not None:
             return wrong
-    if (wrong := _not_a_seat(answer.target)) is not None:
+    if type(answer.target) is not int and (wrong := _not_a_seat(answer.target)) is not None:
         return wrong
     if answer.target not in request.options:
         legal = ", ".join("none" if o is None else str(o) for o in request.options)

@@ -106,49 +106,61 @@ def start_game(
     return rule.start(f"A {config.seats}-player werewolf game, seed {seed}.", meta)
 
 
-class _GameCache:
-    """Per game: the state at the chain a role receives, folded incrementally (a role sees
-    one more event than last time, so a game folds each event once), and its view cache."""
+class _Game:
+    """One game's cached pieces: the state last folded (the chain's version and last id it
+    is the state of), its view cache, decisions asked ahead, and its players."""
+
+    __slots__ = ("ahead", "folded", "immediate", "players", "views")
 
     def __init__(self) -> None:
-        self._cache: dict[str, tuple[int, str, GameState]] = {}
-        self._views: dict[str, ViewCache] = {}
-        self._ahead: dict[str, dict[str, Any]] = {}
-        # per game: its players, and whether every one answers at once (Player.immediate)
-        self.immediate: dict[str, tuple[Mapping[int, Player], bool]] = {}
+        self.folded: tuple[int, str, GameState] | None = None
+        self.views = ViewCache()
+        self.ahead: dict[str, Any] = {}  # decisions asked ahead of their phase (the seer's)
+        self.players: Mapping[int, Player] | None = None
+        self.immediate = False  # every player answers at once (Player.immediate)
 
-    def eager(self, game_id: str) -> bool:
-        known = self.immediate.get(game_id)
-        return known is not None and known[1]
-
-    def seat(self, game_id: str, players: Mapping[int, Player]) -> None:
+    def seat(self, players: Mapping[int, Player]) -> None:
         """Note the players of a game's phase (checked again only when they change)."""
-        known = self.immediate.get(game_id)
-        if known is None or known[0] is not players:
-            immediate = all(getattr(p, "immediate", False) for p in players.values())
-            self.immediate[game_id] = (players, immediate)
+        if players is not self.players:
+            self.players = players
+            self.immediate = all(getattr(p, "immediate", False) for p in players.values())
 
-    def ahead(self, game_id: str) -> dict[str, Any]:
-        """Decisions of this game asked ahead of their phase (see phases.ask_seer_ahead)."""
-        return self._ahead.setdefault(game_id, {})
 
-    def views(self, game_id: str) -> ViewCache:
-        views = self._views.get(game_id)
-        if views is None:
-            views = self._views[game_id] = ViewCache()
-        return views
+class _GameCache:
+    """Per game: the state at the chain a role receives, folded incrementally (a role sees
+    one more event than last time, so a game folds each event once), its view cache, and
+    whether its phases may run inline. A game is forgotten once its state has ended."""
 
-    def remember(self, event: Event, state: GameState | None) -> GameState | None:
-        """Keep the state the adapter's fold just made, so the next role need not refold."""
-        if state is not None and not state.ended:
-            self._cache[event.key] = (event.version, event.id, state)
+    def __init__(self) -> None:
+        self._games: dict[str, _Game] = {}
+
+    def eager(self, game_id: str, state: GameState | None) -> bool:
+        """Whether the game's phases may start inline (``WorkflowType.eager``)."""
+        game = self._games.get(game_id)
+        return game is not None and game.immediate
+
+    def fold(self, state: GameState | None, event: Event) -> GameState | None:
+        """The adapter's fold; keeps the state it made, so the next role need not refold."""
+        state = fold_event(state, event)
+        if state is not None:
+            if state.ended:
+                self._games.pop(event.key, None)
+            else:
+                game = self._games.get(event.key)
+                if game is None:
+                    game = self._games[event.key] = _Game()
+                game.folded = (event.version, event.id, state)
         return state
 
-    def state(self, game_id: str, chain: Sequence[Event]) -> GameState:
-        cached = self._cache.get(game_id)
+    def state(self, game_id: str, chain: Sequence[Event]) -> tuple[_Game, GameState]:
+        """The game's record and its state after ``chain``."""
+        game = self._games.get(game_id)
+        if game is None:
+            game = self._games[game_id] = _Game()
+        folded = game.folded
         state: GameState | None
-        if cached is not None and cached[0] <= len(chain) and chain[cached[0] - 1].id == cached[1]:
-            start, state = cached[0], cached[2]
+        if folded is not None and folded[0] <= len(chain) and chain[folded[0] - 1].id == folded[1]:
+            start, state = folded[0], folded[2]
         else:
             start, state = 0, None
         for event in chain[start:]:
@@ -156,13 +168,10 @@ class _GameCache:
         if state is None:
             raise GameStateError(f"game {game_id} has no start event")
         if state.ended:
-            self._cache.pop(game_id, None)
-            self._views.pop(game_id, None)
-            self._ahead.pop(game_id, None)
-            self.immediate.pop(game_id, None)
+            self._games.pop(game_id, None)
         else:
-            self._cache[game_id] = (len(chain), chain[-1].id, state)
-        return state
+            game.folded = (len(chain), chain[-1].id, state)
+        return game, state
 
 
 async def _abandon_ahead(ahead: dict[str, Any]) -> list[dict[str, Any]]:
@@ -186,17 +195,10 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
         run = PHASES[phase] if phase in PHASES else IDENTITY_PHASES[phase]
 
         async def role(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
-            state = cache.state(topic_id, chain)
+            game, state = cache.state(topic_id, chain)
             players = seating(topic_id, state)
-            cache.seat(topic_id, players)
-            ctx = PhaseContext(
-                chain,
-                state,
-                players,
-                cache.views(topic_id),
-                retries=retries,
-                ahead=cache.ahead(topic_id),
-            )
+            game.seat(players)
+            ctx = PhaseContext(chain, state, players, game.views, retries=retries, ahead=game.ahead)
             try:
                 return await run(ctx)
             except Exception as exc:
@@ -212,15 +214,12 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
     def moderator(last: Event, state: GameState | None) -> str:
         return next_phase(state)
 
-    def fold(state: GameState | None, event: Event) -> GameState | None:
-        return cache.remember(event, fold_event(state, event))
-
     return WorkflowType(
         name=WORKFLOW,
         roles={phase.value: phase_role(phase) for phase in Phase},
         moderator=moderator,
-        fold=fold,
+        fold=cache.fold,
         initial=None,
         # a game's phases run inline once its first phase found every seat immediate
-        eager=lambda topic_id, state: cache.eager(topic_id),
+        eager=cache.eager,
     )

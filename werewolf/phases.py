@@ -88,6 +88,7 @@ class PhaseContext:
     exchanges: dict[str, list[str]] = field(default_factory=dict)
     # one slot per ask, taken before its first await: concurrent asks keep request order
     _slots: list[_AskRecord] = field(default_factory=list)
+    _noted: bool = False  # a slot holds a fallback, usage or an offer
 
     @property
     def fallbacks(self) -> list[dict[str, Any]]:
@@ -107,6 +108,7 @@ class PhaseContext:
         self._slots.append(slot)
         if self.state.config.referee_record and not request.kind.speaks:
             slot.offered = _offer(request)
+            self._noted = True
         player = self.players[request.seat]
         reason: str | None = None
         for _ in range(1 + self.retries):
@@ -117,11 +119,14 @@ class PhaseContext:
                 if exc.usage is not None:  # billed before it failed: recorded with the error
                     self._account_usage(slot, request, exc.usage)
                 raise
-            self._account(slot, request, answer)
+            if answer.exchange is not None or answer.usage is not None:
+                self._account(slot, request, answer)
             reason = problem(request, answer)
-            self._think(request, answer.reasoning, refused=reason)
+            if answer.reasoning:
+                self._think(request, answer.reasoning, refused=reason)
             if reason is None:
                 return answer
+        self._noted = True
         slot.fallbacks.append(
             {
                 "seat": request.seat,
@@ -136,8 +141,6 @@ class PhaseContext:
     def _think(self, request: Request, reasoning: str, *, refused: str | None) -> None:
         """Keep a seat's reasoning for the god view: every round of a decision (the wolves'
         second kill round adds to the first) and refused answers too, marked as such."""
-        if not reasoning:
-            return
         reasoning = storable(reasoning)
         if refused is not None:
             reasoning = f"[refused: {refused}] {reasoning}"
@@ -166,6 +169,7 @@ class PhaseContext:
         if u.mode == "json":
             record["mode"] = "json"
         slot.usage.append(record)
+        self._noted = True
 
     def result(
         self,
@@ -184,10 +188,16 @@ class PhaseContext:
             "diff": diff,
             "detail": detail or {},
         }
-        if self.fallbacks:
-            meta["fallbacks"] = self.fallbacks
-        if self.usage:
-            meta["usage"] = self.usage
+        if not (self._noted or self.reasoning or self.beliefs or self.exchanges):
+            return RoleResult(content, meta)  # nothing but the answers: most events
+        if fallbacks := self.fallbacks:
+            meta["fallbacks"] = fallbacks
+        if usage := self.usage:
+            meta["usage"] = usage
+        return RoleResult(content, meta, attachments=self._attachments())
+
+    def _attachments(self) -> dict[str, str]:
+        """Reasoning, beliefs, model exchanges and offers, by attachment name."""
         attachments = dict(self.reasoning) | self.beliefs
         attachments.update({name: "\n".join(lines) for name, lines in self.exchanges.items()})
         offers: dict[str, list[str]] = {}
@@ -195,7 +205,7 @@ class PhaseContext:
             if slot.offered is not None:
                 offers.setdefault(slot.offered[0], []).append(slot.offered[1])
         attachments.update({name: "\n".join(lines) for name, lines in offers.items()})
-        return RoleResult(content, meta, attachments=attachments)
+        return attachments
 
 
 def _offer(request: Request) -> tuple[str, str]:

@@ -4,7 +4,8 @@
 ``object.__setattr__``), several microseconds for a state of twenty fields, and the fold
 makes a few copies per event. A frozen dataclass without slots keeps its fields in
 ``__dict__``, so a copy is two dict updates. No ``__post_init__`` runs: folding never
-re-validates.
+re-validates, and what ``__post_init__`` derived from fields that did not change is
+copied with them.
 """
 
 from __future__ import annotations
@@ -16,23 +17,18 @@ __all__ = ["replace"]
 
 T = TypeVar("T")
 
-_FIELDS: dict[type, frozenset[str]] = {}
-
 
 def replace(obj: T, **changes: Any) -> T:
     """``obj`` with ``changes``, like ``dataclasses.replace`` (which it uses for slots)."""
     fields = getattr(obj, "__dict__", None)
     if fields is None:  # a slots dataclass has no field dict to copy
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-    cls = type(obj)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = frozenset(f.name for f in dataclasses.fields(obj))  # type: ignore[arg-type]
-    if not names.issuperset(changes):
-        unknown = sorted(set(changes) - names)
-        raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
-    new: T = object.__new__(cls)
+    new: T = object.__new__(type(obj))
     copy = new.__dict__
     copy.update(fields)
     copy.update(changes)
+    if len(copy) != len(fields):  # a name that is no field added an entry
+        names = {f.name for f in dataclasses.fields(obj)}  # type: ignore[arg-type]
+        unknown = sorted(set(changes) - names)
+        raise TypeError(f"{type(obj).__name__} has no field {unknown[0]!r}")
     return new

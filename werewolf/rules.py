@@ -203,27 +203,32 @@ def _cyclic(n: int, start: int, alive: frozenset[int]) -> tuple[int, ...]:
 def speeches_left(state: GameState) -> int:
     """Speeches still due in today's discussion: every living player ``speech_rounds``
     times, capped by ``speech_budget`` (PK rounds: each tied player once)."""
-    order = speaking_order(state)
+    return _left(state, speaking_order(state))
+
+
+def _left(state: GameState, order: tuple[int, ...]) -> int:
+    spoken = state.spoken
     if state.stage is Stage.PK:
-        return sum(1 for s in order if s not in state.spoken)
+        return sum(1 for s in order if s not in spoken)
     config = state.config
     total = len(order) * config.speech_rounds
     if config.speech_budget is not None:
         total = min(total, config.speech_budget)
-    return max(0, total - len(state.spoken))
+    return max(0, total - len(spoken))
 
 
 def next_speaker(state: GameState) -> int | None:
     """Who speaks next, or None when the discussion is over: in today's order, round after
     round; under bidding, the seat that won the floor (None while the floor is open)."""
-    if speeches_left(state) == 0:
+    order = speaking_order(state)  # once: the moderator asks at every speech
+    if _left(state, order) == 0:
         return None
     if state.stage is not Stage.PK and state.config.discussion is Discussion.BIDDING:
         return state.floor
-    spoken = Counter(state.spoken)
+    spoken = state.spoken  # a day's few speeches: counted in place, no Counter
     for round_no in range(1, state.config.speech_rounds + 1):
-        for seat in speaking_order(state):
-            if spoken[seat] < round_no:
+        for seat in order:
+            if spoken.count(seat) < round_no:
                 return seat
     return None
 

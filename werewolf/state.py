@@ -10,7 +10,7 @@ Folding never re-validates: the phase roles decided, the fold only applies.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -133,6 +133,16 @@ class GameState:
     skipped: tuple[tuple[str, int], ...] = ()  # (phase, seat) not run: the game was decided
     winner: Outcome | None = None
     ended: bool = False
+    # derived from ``identities`` (a game's constant) once; the fold's copies share it
+    by_identity: dict[Identity, tuple[int, ...]] = field(
+        init=False, repr=False, compare=False, hash=False
+    )
+
+    def __post_init__(self) -> None:
+        seats: dict[Identity, tuple[int, ...]] = {}
+        for seat, held in enumerate(self.identities, start=1):
+            seats[held] = (*seats.get(held, ()), seat)
+        object.__setattr__(self, "by_identity", seats)
 
     # -- lookups ---------------------------------------------------------------------------
     @property
@@ -145,20 +155,21 @@ class GameState:
         return seat
 
     def identity(self, seat: int) -> Identity:
-        return self.identities[self.check_seat(seat) - 1]
+        identities = self.identities
+        if not 1 <= seat <= len(identities):
+            raise UnknownSeatError(seat, len(identities))
+        return identities[seat - 1]
 
     def team(self, seat: int) -> Team:
         return team_of(self.identity(seat))
 
     def seat_of(self, identity: Identity) -> int | None:
         """The seat holding a unique identity (seer, witch, hunter), or None."""
-        for seat, held in enumerate(self.identities, start=1):
-            if held is identity:
-                return seat
-        return None
+        seats = self.by_identity.get(identity)
+        return seats[0] if seats else None
 
     def seats_of(self, identity: Identity) -> tuple[int, ...]:
-        return tuple(s for s, held in enumerate(self.identities, start=1) if held is identity)
+        return self.by_identity.get(identity, ())
 
     @property
     def wolves(self) -> tuple[int, ...]:

@@ -117,8 +117,15 @@ class ViewCache:
     def lazy(self, chain: Sequence[Event], seat: int) -> SeatView:
         """``view(chain, seat)``, built only when a field of it is first read: a player
         that never looks at its view (random, scripted) costs no view at all."""
-        self._start_state(chain).identity(seat)  # raises UnknownSeatError now, not later
-        return _LazySeatView(self, chain, seat)
+        start = self._start
+        if start is None or not chain or chain[0].id != self._start_id:
+            start = self._start_state(chain)  # a new game: the full check
+        if not 0 < seat <= len(start.identities):
+            start.identity(seat)  # raises UnknownSeatError now, not later
+        # made without a call of __init__ (its one slot set directly): one per request
+        lazy = object.__new__(_LazySeatView)
+        object.__setattr__(lazy, "_source", (self, chain, seat))
+        return lazy
 
     def view(self, chain: Sequence[Event], seat: int) -> SeatView:
         state = self._start_state(chain)
@@ -195,10 +202,7 @@ class _LazySeatView(SeatView):
     """A ``SeatView`` whose fields are filled from its cache when one is first read (an
     unset slot raises AttributeError, which sends the read to ``__getattr__``)."""
 
-    __slots__ = ("_source",)
-
-    def __init__(self, cache: ViewCache, chain: Sequence[Event], seat: int) -> None:
-        object.__setattr__(self, "_source", (cache, chain, seat))
+    __slots__ = ("_source",)  # (cache, chain, seat), set by ViewCache.lazy
 
     def __getattr__(self, name: str) -> Any:
         if name not in _VIEW_FIELDS:

@@ -1,6 +1,7 @@
 """ULIDs, the event model and both object stores."""
 
 import dataclasses
+import json
 import os
 import random
 import signal
@@ -405,3 +406,78 @@ def test_put_many_works_in_a_forked_child_after_the_parent_used_it(tmp_path: Pat
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert store.get(digest_of(b"child 1")) == b"child 1"
+
+
+# -- the canonical meta text ----------------------------------------------------------------
+_json_leaves = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text()  # lone surrogates included: meta_json writes them, the draft refuses them
+)
+_json_values = st.recursive(
+    _json_leaves,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@given(st.dictionaries(st.text(max_size=5), _json_values, max_size=5))
+def test_meta_text_and_copy_are_what_the_json_encoder_and_decoder_make(
+    meta: dict[str, object],
+) -> None:
+    from pulse_core.events import _META, _canonical_meta, meta_json
+
+    text = meta_json(meta)
+    assert text == _META.encode(meta)
+    if text.isascii() or all(not "\ud800" <= c <= "\udfff" for c in text):
+        assert _canonical_meta(meta) == (json.loads(text), text)
+
+
+def test_meta_that_contains_itself_or_no_json_is_refused() -> None:
+    from pulse_core.events import meta_json
+
+    looped: dict[str, object] = {}
+    looped["self"] = [looped]
+    for meta in (looped, {"x": object()}, {"x": float("inf")}, {1: 1, "a": 2}):
+        with pytest.raises(InvalidEventError, match="meta is not JSON"):
+            meta_json(meta)  # type: ignore[arg-type]
+
+
+def test_an_event_from_a_draft_equals_one_made_by_its_constructor() -> None:
+    draft = make_draft(kind="werewolf.day-speech", meta={"seat": 3})
+    fast = Event.from_draft(draft, version=2, seq=9, chain="c" * 64)
+    made = Event(
+        id=draft.id,
+        occurred_at=draft.occurred_at,
+        kind=draft.kind,
+        key=draft.key,
+        hash=draft.hash,
+        meta=draft.meta,
+        code_rev=draft.code_rev,
+        version=2,
+        seq=9,
+        chain="c" * 64,
+    )
+    assert fast == made
+    names = [f.name for f in dataclasses.fields(Event)]
+    assert [getattr(fast, n) for n in names] == [getattr(made, n) for n in names]
+
+
+def test_a_trusted_draft_equals_one_made_by_its_constructor() -> None:
+    draft = make_draft(meta={"seats": (1, 2), "inner": {"n": 1}})
+    trusted = Draft.trusted(
+        draft.id,
+        draft.occurred_at,
+        draft.kind,
+        draft.key,
+        draft.hash,
+        {"seats": (1, 2), "inner": {"n": 1}},
+    )
+    names = [f.name for f in dataclasses.fields(Draft)]
+    assert [getattr(trusted, n) for n in names] == [getattr(draft, n) for n in names]

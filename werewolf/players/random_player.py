@@ -4,17 +4,49 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Sequence
+from typing import TypeVar
 
 from ..decisions import Answer, Choice, DecisionKind, Request, Speech, WitchChoice
 
-__all__ = ["RandomPlayer", "decision_rng"]
+__all__ = ["RandomPlayer", "decision_rng", "decision_seed"]
+
+T = TypeVar("T")
+
+
+def decision_seed(game_seed: int, seat: int, key: str, salt: str = "") -> int:
+    """The seed of one decision's generator: a function of the game seed, the seat and the
+    decision only, so a resumed game draws exactly what the uninterrupted one drew."""
+    digest = hashlib.sha256(f"{game_seed}|{seat}|{key}|{salt}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def decision_rng(game_seed: int, seat: int, key: str, salt: str = "") -> random.Random:
-    """A generator that depends only on the game seed, the seat and the decision, so a
-    resumed game draws exactly what the uninterrupted one drew."""
-    digest = hashlib.sha256(f"{game_seed}|{seat}|{key}|{salt}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
+    """A generator seeded with ``decision_seed``."""
+    return random.Random(decision_seed(game_seed, seat, key, salt))
+
+
+class _Draw:
+    """``random.Random(seed).choice(options)``, drawn by one generator reseeded per decision
+    (a random seat makes a draw for nearly every event): the same Mersenne Twister seeding
+    and the same rejection sampling over ``getrandbits`` as ``Random.choice``, without a new
+    generator and its Python frames each time (``tests/werewolf/test_random_player.py``)."""
+
+    def __init__(self) -> None:
+        self._rng = random.Random()
+        self._seed = super(random.Random, self._rng).seed  # the C seeding Random.seed calls
+        self._bits = self._rng.getrandbits
+
+    def choice(self, seed: int, options: Sequence[T]) -> T:
+        n = len(options)
+        if not n:
+            raise IndexError("Cannot choose from an empty sequence")
+        self._seed(seed)
+        bits, k = self._bits, n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return options[r]
 
 
 class RandomPlayer:
@@ -25,11 +57,12 @@ class RandomPlayer:
 
     def __init__(self, game_seed: int) -> None:
         self.game_seed = game_seed
+        self._draw = _Draw()
 
     async def decide(self, request: Request) -> Answer:
         if request.kind.speaks:  # a speech draws nothing: no generator to seed
             return Speech(f"Seat {request.seat} has nothing to add.")
-        rng = decision_rng(self.game_seed, request.seat, request.key, "random")
+        seed = decision_seed(self.game_seed, request.seat, request.key, "random")
         if request.kind is DecisionKind.WITCH:
             options = request.witch
             assert options is not None  # the witch phase always sends her options
@@ -39,5 +72,5 @@ class RandomPlayer:
             answers += [WitchChoice(poison=t) for t in options.poison_targets]
             if options.can_save and options.both_allowed:
                 answers += [WitchChoice(save=True, poison=t) for t in options.poison_targets]
-            return rng.choice(answers)
-        return Choice(rng.choice(request.options))
+            return self._draw.choice(seed, answers)
+        return Choice(self._draw.choice(seed, request.options))

@@ -1,0 +1,83 @@
+"""The engine's fast paths give what the plain code they stand for gives: the fold's
+``records.replace`` and ``dataclasses.replace``, a state's seat lookups and a scan of the
+deal, a lazy view and a built one, the next speaker and a count of who spoke."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections import Counter
+
+import pytest
+
+from pulse_core import MemoryEventStore, WorkflowRule
+from werewolf.cast import Identity
+from werewolf.config import GameConfig
+from werewolf.game import fold_chain, start_game, werewolf_workflow
+from werewolf.players import uniform_seating
+from werewolf.records import replace
+from werewolf.rules import next_speaker, speaking_order, speeches_left
+from werewolf.state import GameState, Stage
+from werewolf.visibility import ViewCache, view
+
+
+def states(seed: int, config: GameConfig | None = None) -> list[GameState]:
+    """The state after every event of one random-player game."""
+    store = MemoryEventStore()
+    rule = WorkflowRule(werewolf_workflow(uniform_seating("random")), store)
+    game = start_game(rule, seed=seed, config=config)
+    asyncio.run(rule.run())
+    chain = store.chain(game)
+    return [fold_chain(chain[:n]) for n in range(1, len(chain) + 1)]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_folds_copy_equals_dataclasses_replace(seed: int) -> None:
+    for state in states(seed):
+        changes = {"night": state.night + 1, "spoken": (*state.spoken, 1), "floor": None}
+        fast, plain = replace(state, **changes), dataclasses.replace(state, **changes)
+        assert fast == plain
+        assert fast.by_identity == plain.by_identity
+    with pytest.raises(TypeError, match="no field 'nights'"):
+        replace(state, nights=3)
+
+
+def test_seat_lookups_equal_a_scan_of_the_deal() -> None:
+    for state in states(3):
+        for identity in Identity:
+            scan = tuple(s for s in state.seats if state.identities[s - 1] is identity)
+            assert state.seats_of(identity) == scan
+            assert state.seat_of(identity) == (scan[0] if scan else None)
+
+
+def _counted_next_speaker(state: GameState) -> int | None:
+    """``next_speaker`` as it read before: a Counter of who spoke, round after round."""
+    if speeches_left(state) == 0:
+        return None
+    spoken = Counter(state.spoken)
+    for round_no in range(1, state.config.speech_rounds + 1):
+        for seat in speaking_order(state):
+            if spoken[seat] < round_no:
+                return seat
+    return None
+
+
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_the_next_speaker_equals_a_count_of_who_spoke(rounds: int) -> None:
+    config = GameConfig(speech_rounds=rounds)
+    day = [s for seed in (4, 5) for s in states(seed, config) if s.stage is not Stage.NIGHT]
+    assert any(s.spoken for s in day)
+    for state in day:
+        assert next_speaker(state) == _counted_next_speaker(state)
+
+
+def test_a_lazy_view_equals_the_built_one() -> None:
+    store = MemoryEventStore()
+    rule = WorkflowRule(werewolf_workflow(uniform_seating("random")), store)
+    game = start_game(rule, seed=6)
+    asyncio.run(rule.run())
+    chain = store.chain(game)
+    cache = ViewCache()
+    for n in (1, 5, len(chain) // 2, len(chain)):
+        for seat in range(1, 10):
+            assert cache.lazy(chain[:n], seat) == view(chain[:n], seat)
