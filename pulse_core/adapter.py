@@ -399,9 +399,14 @@ class WorkflowRule(Generic[S]):
         return _Prepared(draft, tuple(blobs))
 
     def _write_batch(self, items: Sequence[tuple[_Prepared, int]]) -> list[Event | ConflictError]:
-        """Store every item's content, then append all of them: in one transaction where the
-        store can (a group commit: one sync for a tick's events), else one by one."""
+        """Store every item's content and append all of them: in one transaction where the
+        store can (a group commit: one sync for a tick's contents and events), else the
+        contents first, then the events one by one."""
         objects, store = self.store.objects, self.store
+        if self._can(store, BatchAppend):  # contents and events in one transaction
+            drafts = [(p.draft, version) for p, version in items]
+            blobs = [blob for prepared, _ in items for blob in prepared.blobs]
+            return cast(BatchAppend, store).append_batch(drafts, blobs)
         if self._can(objects, PutMany):
             blobs = [blob for prepared, _ in items for blob in prepared.blobs]
             cast(PutMany, objects).put_many(blobs)
@@ -409,9 +414,6 @@ class WorkflowRule(Generic[S]):
             for prepared, _ in items:
                 for blob in prepared.blobs:
                     objects.put(blob)
-        if self._can(store, BatchAppend):
-            drafts = [(p.draft, version) for p, version in items]
-            return cast(BatchAppend, store).append_batch(drafts)
         written: list[Event | ConflictError] = []
         for prepared, version in items:
             try:
@@ -431,6 +433,13 @@ class WorkflowRule(Generic[S]):
 
     def _write(self, prepared: _Prepared, expected_version: int) -> Event:
         """Store the content (and attachments), then append the event."""
+        if self._can(self.store, BatchAppend):
+            done = cast(BatchAppend, self.store).append_batch(
+                [(prepared.draft, expected_version)], prepared.blobs
+            )[0]
+            if isinstance(done, ConflictError):
+                raise done
+            return done
         for blob in prepared.blobs:
             self.store.objects.put(blob)
         return self.store.append(prepared.draft, expected_version)

@@ -269,6 +269,20 @@ class EventStoreConformance(ABC):
             assert store.get(good.id) is None
             assert store.append_batch([(good, 0)])[0] == store.chain(key)[0]
 
+    def test_a_batch_stores_the_contents_it_is_given(self, tmp_path: Path) -> None:
+        with self.opened(tmp_path) as store:
+            if not isinstance(store, BatchAppend):
+                return
+            key, moment = _IDS.new(), _IDS.now()
+            contents = [b"first", "second \u2028 \U0001f43a".encode()]
+            drafts = [
+                (Draft(_IDS.new(moment), moment, KIND, key, digest_of(data)), version)
+                for version, data in enumerate(contents)
+            ]
+            done = store.append_batch(drafts, [*contents, contents[0]])
+            assert [e.version for e in done if isinstance(e, Event)] == [1, 2]
+            assert [store.objects.get(e.hash) for e in store.chain(key)] == contents
+
     # -- reads ----------------------------------------------------------------------------
     def test_chain_is_in_version_order(self, tmp_path: Path) -> None:
         with self.opened(tmp_path) as store:

@@ -109,12 +109,19 @@ def _pid_alive(pid: int) -> bool:
 
 
 class FileObjectStore:
-    """Objects as files under ``root`` (``root/ab/cdef...``), written atomically."""
+    """Objects as files under ``root`` (``root/ab/cdef...``), written atomically.
 
-    def __init__(self, root: str | os.PathLike[str], *, durable: bool = True) -> None:
+    ``lazy``: ``root`` is made by the first write rather than on opening (the SQLite store's
+    large objects: most stores never write one, and a read-only store never makes it).
+    """
+
+    def __init__(
+        self, root: str | os.PathLike[str], *, durable: bool = True, lazy: bool = False
+    ) -> None:
         self.root = Path(root)
         self._root = str(self.root)
-        self.root.mkdir(parents=True, exist_ok=True)
+        if not lazy:
+            self.root.mkdir(parents=True, exist_ok=True)
         self._durable = durable
         self._counter = 0
         self._lock = threading.Lock()
@@ -209,8 +216,7 @@ class FileObjectStore:
             try:
                 fh = open(tmp, "wb")  # noqa: SIM115 - closed by the with below
             except FileNotFoundError:  # the object's fan-out folder does not exist yet
-                with contextlib.suppress(FileExistsError):  # made by another writer
-                    os.mkdir(os.path.dirname(final))
+                self._make_folder(os.path.dirname(final))
                 fh = open(tmp, "wb")  # noqa: SIM115
             with fh:
                 fh.write(data)
@@ -222,6 +228,19 @@ class FileObjectStore:
                 os.unlink(tmp)
             raise
         return tmp
+
+    def _make_folder(self, folder: str) -> None:
+        """Make ``folder`` (and the root, when lazy); when durable, sync each new folder's
+        parent, so the new entry survives a power cut as the object in it does."""
+        parent = os.path.dirname(folder)
+        if parent == self._root and not os.path.isdir(parent):
+            self._make_folder(parent)
+        try:
+            os.mkdir(folder)
+        except FileExistsError:  # made by another writer
+            return
+        if self._durable:
+            self._fsync_dir(parent)
 
     @staticmethod
     def _fsync_dir(path: str) -> None:

@@ -1,12 +1,14 @@
-"""The embedded default event store: one SQLite file plus an ``objects/`` folder beside it.
+"""The embedded default event store: one SQLite file, with its events and their content.
 
-WAL journal, ``BEGIN IMMEDIATE`` for every write, one transaction per append. With
-``durable=True`` (the default) ``synchronous=FULL`` and fsynced objects make an append
-durable when it returns; ``durable=False`` (``synchronous=NORMAL``, no fsync of objects)
-is several times faster and can lose the last appends on a power cut, never on a crash of
-the process alone. ``UNIQUE(key, version)`` is the concurrency control; triggers refuse
-updates and deletes. Schema versions live in ``PRAGMA user_version``; ``MIGRATIONS`` lists
-them in order.
+WAL journal, ``BEGIN IMMEDIATE`` for every write, one transaction per append or batch: the
+contents (``pulse_core.sqlite_objects``: inline rows, the large ones as files in
+``objects/`` beside the file) and the events that name them commit together. With
+``durable=True`` (the default) ``synchronous=FULL`` makes an append durable when it returns,
+at one sync of the WAL per transaction; ``durable=False`` (``synchronous=NORMAL``) skips
+that sync and can lose the last appends on a power cut, never on a crash of the process
+alone. ``UNIQUE(key, version)`` is the concurrency control; triggers refuse updates and
+deletes. Schema versions live in ``PRAGMA user_version``; ``MIGRATIONS`` lists them in
+order.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from pathlib import Path
 from .chain import GENESIS, chain_hash, draft_chain
 from .errors import ConflictError, ImmutableLogError, InvalidEventError, PulseError
 from .events import Draft, Event
-from .objects import FileObjectStore, ObjectStore
+from .objects import FileObjectStore, ObjectStore, PutMany
+from .sqlite_objects import SQLiteObjectStore
 from .store import check_append, check_limit
 
 __all__ = ["MIGRATIONS", "SQLiteEventStore"]
@@ -78,10 +81,24 @@ MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
     """,
     # 3: the hash chain that makes an edited event evident
     _add_chain,
+    # 4: content objects inline, written in the transaction of the events that name them
+    """
+    CREATE TABLE objects (
+        hash TEXT PRIMARY KEY,
+        data BLOB NOT NULL
+    );
+    CREATE TRIGGER objects_no_update BEFORE UPDATE ON objects
+    BEGIN SELECT RAISE(ABORT, 'objects are append-only'); END;
+    CREATE TRIGGER objects_no_delete BEFORE DELETE ON objects
+    BEGIN SELECT RAISE(ABORT, 'objects are append-only'); END;
+    """,
 )
 
 _COLUMNS = "seq, id, occurred_at, kind, key, version, hash, meta, code_rev, chain"
 _CHAIN_SCHEMA = 3  # the first schema with the chain column
+_OBJECTS_SCHEMA = 4  # the first schema with the objects table
+_HEADS_KEPT = 100_000  # topics whose head (version, chain hash) a store remembers
+_UNREAD_KEPT = 10_000  # appended events kept for the next read_after
 
 
 def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str, str]) -> Event:
@@ -98,6 +115,13 @@ def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str, str]) 
         seq=seq,
         chain=link,
     )
+
+
+def _put_elsewhere(objects: ObjectStore, blobs: Sequence[bytes]) -> list[str]:
+    """Store ``blobs`` in a content store other than the database, before the events."""
+    if isinstance(objects, PutMany):
+        return objects.put_many(blobs)
+    return [objects.put(blob) for blob in blobs]
 
 
 def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
@@ -138,7 +162,8 @@ def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
 
 
 class SQLiteEventStore:
-    """Events in a SQLite file; content in ``objects`` (default: ``objects/`` beside it)."""
+    """Events and their content in a SQLite file (large objects in ``objects/`` beside it);
+    ``objects`` replaces that content store with another."""
 
     def __init__(
         self,
@@ -153,35 +178,44 @@ class SQLiteEventStore:
         self.read_only = read_only
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        elif not self.path.is_file():  # before the object store, which would make folders
+        elif not self.path.is_file():
             raise PulseError(f"{self.path}: no such store")
-        self.objects: ObjectStore = (
-            objects
-            if objects is not None
-            else FileObjectStore(self.path.parent / "objects", durable=durable)
-        )
         self._lock = threading.RLock()
         self._columns = _COLUMNS
+        # (version, chain hash) of topics' last events this store appended or met: facts
+        # of an append-only log, so an append that names that version needs no lookup
+        self._heads: dict[str, tuple[int, str]] = {}
+        # events this store committed and no read has returned yet, by seq: a rule reads
+        # back what it appended on its next tick, and need not parse those rows again
+        self._unread: dict[int, Event] = {}
         if read_only:
             self._db = _open_read_only(self.path, busy_timeout)
             if self.schema_version < _CHAIN_SCHEMA:  # not migrated: read, chain unknown
                 self._columns = _COLUMNS.replace(", chain", ", '' AS chain")
-            return
-        try:
-            self._db = sqlite3.connect(
-                self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
-            )
-        except sqlite3.DatabaseError as exc:
-            raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
-        try:
-            self._enter_wal(busy_timeout)
-            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-            self._migrate()
-        except BaseException as exc:
-            self._db.close()  # a store that failed to open must not hold the file
-            if isinstance(exc, sqlite3.DatabaseError):
+        else:
+            try:
+                self._db = sqlite3.connect(
+                    self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+                )
+            except sqlite3.DatabaseError as exc:
                 raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
-            raise
+            try:
+                self._enter_wal(busy_timeout)
+                self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+                self._migrate()
+            except BaseException as exc:
+                self._db.close()  # a store that failed to open must not hold the file
+                if isinstance(exc, sqlite3.DatabaseError):
+                    raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
+                raise
+        self._own: SQLiteObjectStore | None = None
+        if objects is None:
+            files = FileObjectStore(self.path.parent / "objects", durable=durable, lazy=True)
+            inline = self.schema_version >= _OBJECTS_SCHEMA
+            objects = self._own = SQLiteObjectStore(
+                self._db, self._lock, files, self.path, inline=inline
+            )
+        self.objects: ObjectStore = objects
 
     def _enter_wal(self, busy_timeout: float) -> None:
         """Switch the file to WAL. Two processes opening a new file at once race for the
@@ -237,40 +271,68 @@ class SQLiteEventStore:
             raise done
         return done
 
-    def append_batch(self, items: Sequence[tuple[Draft, int]]) -> list[Event | ConflictError]:
-        """Append every item in one transaction: one commit (one sync when durable) for all."""
+    def append_batch(
+        self, items: Sequence[tuple[Draft, int]], blobs: Sequence[bytes] = ()
+    ) -> list[Event | ConflictError]:
+        """Store ``blobs`` and append every item, in one transaction: one commit (one sync
+        when durable) for all of them, and no event committed without its content."""
+        own = self._own
+        if own is not None:
+            digests, rows = own.stage(blobs)  # large blobs become files here
+        else:
+            digests, rows = _put_elsewhere(self.objects, blobs), []
+        staged = set(digests)
         for draft, expected_version in items:
-            check_append(self.objects, draft, expected_version)
+            check_append(self.objects, draft, expected_version, staged)
         with self._lock:
             db = self._db
+            heads: dict[str, tuple[int, str]] = {}
             db.execute("BEGIN IMMEDIATE")
             try:
-                done = [self._insert(draft, version) for draft, version in items]
+                if own is not None:
+                    own.insert(rows)
+                done = [self._insert(draft, version, heads) for draft, version in items]
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
+            if len(self._heads) + len(heads) > _HEADS_KEPT:
+                self._heads.clear()
+            self._heads.update(heads)  # committed: facts now
+            if len(self._unread) > _UNREAD_KEPT:  # nobody reads them back
+                self._unread.clear()
+            for event in done:
+                if isinstance(event, Event):
+                    self._unread[event.seq] = event
         return done
 
-    def _insert(self, draft: Draft, expected_version: int) -> Event | ConflictError:
-        """One append inside the open transaction: the stored event of a retried draft, the
-        new event, or the conflict (a failed INSERT undoes itself alone, not the others)."""
-        db = self._db
-        found = db.execute(
-            f"SELECT {self._columns} FROM events WHERE id = ?", (draft.id,)
-        ).fetchone()
-        if found is not None:
-            stored = _row_to_event(found)
-            if stored.same_draft(draft):
-                return stored
-            raise InvalidEventError(f"event id {draft.id} is already used by another event")
-        actual, previous = self._head(draft.key)
-        if actual != expected_version:
-            return ConflictError(draft.key, expected_version, actual)
-        link = draft_chain(previous, draft, actual + 1)
+    def _insert(
+        self, draft: Draft, expected_version: int, heads: dict[str, tuple[int, str]]
+    ) -> Event | ConflictError:
+        """One append inside the open transaction: the new event, the stored event of a
+        retried draft, or the conflict (a failed INSERT undoes itself alone, not the others).
+        The fast path is one INSERT: the previous chain hash comes from ``heads`` (this
+        batch's appends) or the store's memory of committed ones, else from one lookup; a
+        retried id or a topic that moved on makes the INSERT fail, and the slow path says
+        which."""
+        key = draft.key
+        head = heads.get(key) or self._heads.get(key)
+        if expected_version == 0:
+            previous = GENESIS
+        elif head is not None and head[0] == expected_version:
+            previous = head[1]
+        else:
+            row = self._db.execute(
+                "SELECT chain FROM events WHERE key = ? AND version = ?", (key, expected_version)
+            ).fetchone()
+            if row is None:  # the topic is not at that version yet
+                return self._refused(draft, expected_version)
+            previous = str(row[0])
+        version = expected_version + 1
+        link = draft_chain(previous, draft, version)
         try:
-            cursor = db.execute(
+            cursor = self._db.execute(
                 "INSERT INTO events"
                 " (id, occurred_at, kind, key, version, hash, meta, code_rev, chain)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -278,27 +340,34 @@ class SQLiteEventStore:
                     draft.id,
                     draft.occurred_at.isoformat(),
                     draft.kind,
-                    draft.key,
-                    actual + 1,
+                    key,
+                    version,
                     draft.hash,
                     draft.meta_text,
                     draft.code_rev,
                     link,
                 ),
             )
-        except sqlite3.IntegrityError:  # UNIQUE(key, version): the topic moved on
-            return ConflictError(draft.key, expected_version, self._version(draft.key))
+        except sqlite3.IntegrityError:  # UNIQUE(id) or UNIQUE(key, version)
+            return self._refused(draft, expected_version)
+        heads[key] = (version, link)
         seq = cursor.lastrowid
         assert seq is not None
-        return Event.from_draft(draft, version=actual + 1, seq=seq, chain=link)
+        return Event.from_draft(draft, version=version, seq=seq, chain=link)
 
-    def _head(self, key: str) -> tuple[int, str]:
-        """The topic's version and its last event's chain hash (``GENESIS`` when empty)."""
-        row = self._db.execute(
-            "SELECT version, chain FROM events WHERE key = ? ORDER BY version DESC LIMIT 1",
-            (key,),
+    def _refused(self, draft: Draft, expected_version: int) -> Event | ConflictError:
+        """Why a draft cannot be appended at ``expected_version``: its id is stored (the
+        stored event when it is the same draft, else InvalidEventError), or the topic is
+        at another version (the conflict)."""
+        found = self._db.execute(
+            f"SELECT {self._columns} FROM events WHERE id = ?", (draft.id,)
         ).fetchone()
-        return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
+        if found is not None:
+            stored = _row_to_event(found)
+            if stored.same_draft(draft):
+                return stored
+            raise InvalidEventError(f"event id {draft.id} is already used by another event")
+        return ConflictError(draft.key, expected_version, self._version(draft.key))
 
     def _version(self, key: str) -> int:
         row = self._db.execute(
@@ -331,7 +400,10 @@ class SQLiteEventStore:
                 f"SELECT {self._columns} FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
                 (seq, -1 if limit is None else limit),
             ).fetchall()
-        return [_row_to_event(r) for r in rows]
+            unread = self._unread
+            if not unread:
+                return [_row_to_event(r) for r in rows]
+            return [unread.pop(r[0]) if r[0] in unread else _row_to_event(r) for r in rows]
 
     def version(self, key: str) -> int:
         with self._lock:

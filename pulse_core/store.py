@@ -8,10 +8,10 @@ Every store keeps the same contract, checked by ``pulse_core.conformance``:
   committed but was never acknowledged can be retried safely).
 - The draft's content must already be in ``store.objects``.
 - Events are never updated or deleted.
-- ``append_batch(items)``, where a store has it (the memory and SQLite stores do), appends
-  many drafts in one transaction, each as ``append`` would: a topic that moved on gives that
-  item a ``ConflictError`` (in the returned list) and the others are appended; any other
-  error appends none of them.
+- ``append_batch(items, blobs)``, where a store has it (the memory and SQLite stores do),
+  stores the content ``blobs`` and appends many drafts in one transaction, each as
+  ``append`` would: a topic that moved on gives that item a ``ConflictError`` (in the
+  returned list) and the others are appended; any other error appends none of them.
 - ``chain(key)`` is a topic's events by version; ``read_after(seq)`` is every event after a
   global cursor, in commit order.
 """
@@ -19,7 +19,7 @@ Every store keeps the same contract, checked by ``pulse_core.conformance``:
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Protocol, runtime_checkable
 
 from .chain import GENESIS, draft_chain
@@ -66,8 +66,11 @@ class EventStore(Protocol):
 class BatchAppend(Protocol):
     """A store that appends many drafts in one transaction (one commit for all of them)."""
 
-    def append_batch(self, items: Sequence[tuple[Draft, int]]) -> list[Event | ConflictError]:
-        """``(draft, expected_version)`` pairs appended in order: each item's event, or the
+    def append_batch(
+        self, items: Sequence[tuple[Draft, int]], blobs: Sequence[bytes] = ()
+    ) -> list[Event | ConflictError]:
+        """``blobs`` stored (the contents the drafts name, if not stored yet), then the
+        ``(draft, expected_version)`` pairs appended in order: each item's event, or the
         ``ConflictError`` of an item whose topic moved on (nothing written for it)."""
         ...
 
@@ -78,11 +81,14 @@ def check_limit(limit: int | None) -> None:
         raise ValueError(f"limit must be None or >= 0, not {limit}")
 
 
-def check_append(store: ObjectStore, draft: Draft, expected_version: int) -> None:
-    """The checks every store makes before it writes (shared, so stores agree)."""
+def check_append(
+    store: ObjectStore, draft: Draft, expected_version: int, staged: Container[str] = ()
+) -> None:
+    """The checks every store makes before it writes (shared, so stores agree); ``staged``:
+    hashes of content written in the same transaction."""
     if expected_version < 0:
         raise InvalidEventError(f"expected_version must be >= 0, not {expected_version}")
-    if not store.has(draft.hash):
+    if draft.hash not in staged and not store.has(draft.hash):
         raise InvalidEventError(
             f"content {draft.hash} of event {draft.id} is not in the object store: put it first"
         )
@@ -102,7 +108,11 @@ class MemoryEventStore:
         with self._lock:
             return self._append(draft, expected_version)
 
-    def append_batch(self, items: Sequence[tuple[Draft, int]]) -> list[Event | ConflictError]:
+    def append_batch(
+        self, items: Sequence[tuple[Draft, int]], blobs: Sequence[bytes] = ()
+    ) -> list[Event | ConflictError]:
+        for blob in blobs:
+            self.objects.put(blob)
         with self._lock:
             before = len(self._events)
             done: list[Event | ConflictError] = []

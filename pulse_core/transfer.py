@@ -369,19 +369,19 @@ def import_topic(store: EventStore, path: str | os.PathLike[str]) -> str:
         for (event, content), _draft in missing
         for text in (content, *(topic.texts[d] for d in _attachment_hashes(event.meta).values()))
     ]
-    # every object before any event names it; then the events in one transaction where the
-    # store can (one sync for the whole topic, not one per event), else one by one
+    items = [(draft, event.version - 1) for (event, _), draft in missing]
+    # where the store can, the contents and events in one transaction (one sync for the whole
+    # topic); else every object before any event names it, then the events one by one
+    if isinstance(store, BatchAppend):
+        for done in store.append_batch(items, blobs):
+            if isinstance(done, ConflictError):
+                raise done
+        return topic.key
     if isinstance(store.objects, PutMany):
         store.objects.put_many(blobs)
     else:
         for blob in blobs:
             store.objects.put(blob)
-    items = [(draft, event.version - 1) for (event, _), draft in missing]
-    if isinstance(store, BatchAppend):
-        for done in store.append_batch(items):
-            if isinstance(done, ConflictError):
-                raise done
-    else:
-        for draft, expected_version in items:
-            store.append(draft, expected_version=expected_version)
+    for draft, expected_version in items:
+        store.append(draft, expected_version=expected_version)
     return topic.key

@@ -41,10 +41,15 @@ class TopicScope:
     def append(self, draft: Draft, expected_version: int) -> Event:
         return self._store.append(draft, expected_version)
 
-    def append_batch(self, items: Sequence[tuple[Draft, int]]) -> list[Event | ConflictError]:
-        """One transaction for all of ``items`` where the store can, else one by one."""
+    def append_batch(
+        self, items: Sequence[tuple[Draft, int]], blobs: Sequence[bytes] = ()
+    ) -> list[Event | ConflictError]:
+        """One transaction for ``blobs`` and all of ``items`` where the store can, else the
+        blobs first, then the items one by one."""
         if self._batched:
-            return cast(BatchAppend, self._store).append_batch(items)
+            return cast(BatchAppend, self._store).append_batch(items, blobs)
+        for blob in blobs:
+            self.objects.put(blob)
         done: list[Event | ConflictError] = []
         for draft, expected_version in items:
             try:

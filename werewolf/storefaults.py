@@ -27,6 +27,7 @@ from pulse_core import (
 )
 from pulse_core.chain import first_broken
 from pulse_core.limits import clip
+from pulse_core.sqlite_objects import SQLiteObjectStore
 
 from .errors import WerewolfError
 
@@ -86,8 +87,8 @@ def explain(exc: BaseException, store: Path, then: str = "") -> str:
         return f"{store}: another process holds the store locked; try again when it is done"
     if kind == "object":
         return (
-            f"{store}: {exc}: restore the objects/ folder beside the store from a backup, "
-            "or replay the game from its replay file"
+            f"{store}: {exc}: restore the store and the objects/ folder beside it from a "
+            "backup, or replay the game from its replay file"
         )
     if kind == "damaged":
         return (
@@ -132,14 +133,19 @@ def check_objects(store: SQLiteEventStore, chain: Sequence[Event], game: str) ->
                 store.objects.get(str(digest))
             except (ObjectNotFoundError, CorruptObjectError) as exc:
                 what = "missing" if isinstance(exc, ObjectNotFoundError) else "damaged"
-                objects = store.objects
-                where = (
-                    objects.path_of(str(digest))
-                    if isinstance(objects, FileObjectStore)
-                    else str(digest)
-                )
                 raise StoreFault(
                     f"{store.path}: game {game} version {event.version} ({event.kind}): its "
-                    f"object {clip(where, 300)} is {what}: restore objects/ from a backup, "
-                    f"or import the game's replay file into a new --store"
+                    f"object {clip(_where(store, str(digest)), 300)} is {what}: restore the "
+                    "store and its objects/ folder from a backup, or import the game's "
+                    "replay file into a new --store"
                 ) from None
+
+
+def _where(store: SQLiteEventStore, digest: str) -> str:
+    """Where an object is: its file, the store's database (an inline object), or its hash."""
+    objects = store.objects
+    if isinstance(objects, SQLiteObjectStore):
+        return objects.where(digest)
+    if isinstance(objects, FileObjectStore):
+        return str(objects.path_of(digest))
+    return digest

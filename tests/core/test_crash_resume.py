@@ -31,7 +31,9 @@ from tests.core.crash_driver import WORKFLOW, drive, make_workflow, step_names, 
 
 DRIVER = Path(crash_driver.__file__)
 TOPICS = 6
-STEPS = 5
+# enough steps, and kills soon enough after the calls, that a run is killed again and again
+# before it ends, now that a tick commits its contents and events in one short transaction
+STEPS = 8
 SEED = 7
 KILL_ROUNDS = 20
 
@@ -107,7 +109,7 @@ class Server:
                 line = self._line()
                 if line.startswith("exit "):
                     return int(line.split()[1])
-            time.sleep(rng.uniform(0, 0.003 if calls == 0 else 0.015))
+            time.sleep(rng.uniform(0, 0.003 if calls == 0 else 0.005))
             with contextlib.suppress(ProcessLookupError):  # it may have finished first
                 os.kill(pid, signal.SIGKILL)
         while True:

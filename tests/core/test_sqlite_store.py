@@ -20,6 +20,7 @@ from pulse_core import (
 )
 from pulse_core.chain import GENESIS, chain_hash, first_broken
 from pulse_core.events import Event
+from pulse_core.sqlite_objects import INLINE_MAX
 from pulse_core.sqlite_store import MIGRATIONS
 
 IDS = IdSource()
@@ -124,10 +125,16 @@ def test_reopening_the_file_keeps_everything(db_path: Path) -> None:
         assert append(store, a, "five").seq == 5
 
 
-def test_objects_live_beside_the_database(store: SQLiteEventStore, tmp_path: Path) -> None:
+def test_small_objects_live_in_the_database_and_large_ones_beside_it(
+    store: SQLiteEventStore, db_path: Path, tmp_path: Path
+) -> None:
     event = append(store, IDS.new(), "content")
-    stored = tmp_path / "objects" / event.hash[:2] / event.hash[2:]
-    assert stored.read_bytes() == b"content"
+    large = append(store, IDS.new(), "x" * (INLINE_MAX + 1))
+    with raw_connection(db_path) as other:
+        rows = other.execute("SELECT hash, data FROM objects").fetchall()
+    assert rows == [(event.hash, b"content")]
+    stored = tmp_path / "objects" / large.hash[:2] / large.hash[2:]
+    assert stored.read_bytes() == b"x" * (INLINE_MAX + 1)
 
 
 def test_a_newer_schema_than_the_code_is_refused(db_path: Path) -> None:
@@ -232,7 +239,7 @@ def test_a_store_of_an_older_schema_is_migrated_and_keeps_its_events(tmp_path: P
     assert [(e.meta, e.chain) for e in old.read_after(0)] == [({"n": 1}, "")]
     old.close()
     store = SQLiteEventStore(path)
-    assert store.schema_version == len(MIGRATIONS) == 3
+    assert store.schema_version == len(MIGRATIONS) == 4
     assert store.topics() == ["01M8N48PWYAC301WX4FAWHXYXH"]
     events = store.read_after(0)
     assert [e.meta for e in events] == [{"n": 1}]
@@ -285,3 +292,19 @@ def test_a_read_only_store_reads_beside_a_writer_and_refuses_every_write(
                 append(reader, topic, "three")
             with pytest.raises(sqlite3.OperationalError, match="readonly"):
                 reader.execute_raw("CREATE TABLE x (a)")
+
+
+def test_read_after_returns_own_appends_and_another_writers_in_commit_order(
+    db_path: Path,
+) -> None:
+    """A store hands back the events it appended without parsing them again; the events of
+    another writer in between come from the file, in seq order."""
+    key = IDS.new()
+    with SQLiteEventStore(db_path) as first, SQLiteEventStore(db_path) as second:
+        one = append(first, key, "one")
+        two = append(second, key, "two")
+        three = append(first, key, "three")
+        assert first.read_after(0) == [one, two, three]
+        assert first.read_after(0) == second.read_after(0) == [one, two, three]
+        assert [e.chain for e in first.read_after(0)] == [e.chain for e in (one, two, three)]
+        assert first_broken(first.chain(key)) is None

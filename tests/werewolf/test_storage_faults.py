@@ -12,13 +12,14 @@ from __future__ import annotations
 import functools
 import shlex
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from pulse_core import SQLiteEventStore
+from pulse_core import FileObjectStore, SQLiteEventStore
 from werewolf.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -246,22 +247,38 @@ def test_a_store_that_is_not_sqlite_is_one_line(
 
 # -- missing and damaged objects ---------------------------------------------------------------
 @pytest.mark.parametrize("fault", ["missing", "damaged"])
+@pytest.mark.parametrize("layout", ["inline", "file"])
 def test_resume_checks_the_chain_objects_before_it_plays(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], fault: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fault: str, layout: str
 ) -> None:
     store = tmp_path / "w.sqlite3"
     game = _stop_midway(store)
     with SQLiteEventStore(store) as s:
         victim = s.chain(game)[5]
-        path = s.objects.path_of(victim.hash)  # type: ignore[attr-defined]
+        data = s.objects.get(victim.hash)
         version = s.version(game)
-    if fault == "missing":
-        path.unlink()
-    else:
-        path.write_bytes(b"edited")
+    raw = sqlite3.connect(store, isolation_level=None)
+    if layout == "file" or fault == "missing":
+        # the file layout of stores written before objects were inline
+        raw.execute("DROP TRIGGER objects_no_delete")
+        raw.execute("DELETE FROM objects WHERE hash = ?", (victim.hash,))
+    if layout == "inline" and fault == "damaged":
+        raw.execute("DROP TRIGGER objects_no_update")
+        raw.execute("UPDATE objects SET data = ? WHERE hash = ?", (b"edited", victim.hash))
+    raw.close()
+    where = f"{victim.hash} in {store}" if fault == "damaged" else victim.hash
+    if layout == "file":
+        path = FileObjectStore(tmp_path / "objects").path_of(
+            FileObjectStore(tmp_path / "objects").put(data)
+        )
+        if fault == "missing":
+            path.unlink()
+        else:
+            path.write_bytes(b"edited")
+            where = str(path)
     line = _one_line(capsys, "resume", game, "--store", str(store), "-q")
     assert f"game {game} version {victim.version}" in line
-    assert f"{path} is {fault}" in line
-    assert "restore objects/ from a backup" in line
+    assert f"{where} is {fault}" in line
+    assert "restore the store and its objects/ folder from a backup" in line
     with SQLiteEventStore(store) as s:
         assert s.version(game) == version  # not a move was played
