@@ -98,6 +98,7 @@ _COLUMNS = "seq, id, occurred_at, kind, key, version, hash, meta, code_rev, chai
 _CHAIN_SCHEMA = 3  # the first schema with the chain column
 _OBJECTS_SCHEMA = 4  # the first schema with the objects table
 _HEADS_KEPT = 100_000  # topics whose head (version, chain hash) a store remembers
+_UNREAD_KEPT = 10_000  # appended events kept for the next read_after
 
 
 def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str, str]) -> Event:
@@ -184,6 +185,9 @@ class SQLiteEventStore:
         # (version, chain hash) of topics' last events this store appended or met: facts
         # of an append-only log, so an append that names that version needs no lookup
         self._heads: dict[str, tuple[int, str]] = {}
+        # events this store committed and no read has returned yet, by seq: a rule reads
+        # back what it appended on its next tick, and need not parse those rows again
+        self._unread: dict[int, Event] = {}
         if read_only:
             self._db = _open_read_only(self.path, busy_timeout)
             if self.schema_version < _CHAIN_SCHEMA:  # not migrated: read, chain unknown
@@ -296,6 +300,11 @@ class SQLiteEventStore:
             if len(self._heads) + len(heads) > _HEADS_KEPT:
                 self._heads.clear()
             self._heads.update(heads)  # committed: facts now
+            if len(self._unread) > _UNREAD_KEPT:  # nobody reads them back
+                self._unread.clear()
+            for event in done:
+                if isinstance(event, Event):
+                    self._unread[event.seq] = event
         return done
 
     def _insert(
@@ -391,7 +400,10 @@ class SQLiteEventStore:
                 f"SELECT {self._columns} FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
                 (seq, -1 if limit is None else limit),
             ).fetchall()
-        return [_row_to_event(r) for r in rows]
+            unread = self._unread
+            if not unread:
+                return [_row_to_event(r) for r in rows]
+            return [unread.pop(r[0]) if r[0] in unread else _row_to_event(r) for r in rows]
 
     def version(self, key: str) -> int:
         with self._lock:

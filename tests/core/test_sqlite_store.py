@@ -292,3 +292,19 @@ def test_a_read_only_store_reads_beside_a_writer_and_refuses_every_write(
                 append(reader, topic, "three")
             with pytest.raises(sqlite3.OperationalError, match="readonly"):
                 reader.execute_raw("CREATE TABLE x (a)")
+
+
+def test_read_after_returns_own_appends_and_another_writers_in_commit_order(
+    db_path: Path,
+) -> None:
+    """A store hands back the events it appended without parsing them again; the events of
+    another writer in between come from the file, in seq order."""
+    key = IDS.new()
+    with SQLiteEventStore(db_path) as first, SQLiteEventStore(db_path) as second:
+        one = append(first, key, "one")
+        two = append(second, key, "two")
+        three = append(first, key, "three")
+        assert first.read_after(0) == [one, two, three]
+        assert first.read_after(0) == second.read_after(0) == [one, two, three]
+        assert [e.chain for e in first.read_after(0)] == [e.chain for e in (one, two, three)]
+        assert first_broken(first.chain(key)) is None
