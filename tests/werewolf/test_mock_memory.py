@@ -57,3 +57,21 @@ def test_a_reader_moved_between_games_seats_and_points_reads_as_a_fresh_one() ->
     for chain, seat, cut in points:
         seen = view(chain[:cut], seat)
         assert reader.read(seen) == read_table(seen)
+
+
+def test_a_player_moved_between_games_seats_and_points_believes_as_a_fresh_one() -> None:
+    first, second = chain_of(21), chain_of(22)
+    player = MockPlayer(5, 3)
+    points = [(first, 40), (first, 40), (second, 45), (second, 45), (first, 60), (first, 20)]
+    points += [(first, len(first)), (second, len(second)), (first, len(first))]
+    for chain, cut in points:
+        seen = view(chain[:cut], 3)
+        assert player.mind(seen) == MockPlayer(5, 3).mind(seen)
+
+
+def test_a_view_that_adds_nothing_gives_the_same_table_back() -> None:
+    chain = chain_of(21)
+    reader = TableReader()
+    table = reader.read(view(chain[:50], 2))
+    assert reader.read(view(chain[:50], 2)) is table
+    assert reader.read(view(chain[:60], 2)) == read_table(view(chain[:60], 2))

@@ -63,6 +63,7 @@ class MockPlayer:
         self.temper = PERSONALITIES[name]
         self.lang = lang
         self._reader = TableReader()  # this seat's table, extended decision by decision
+        self._last_minds: tuple[Table, tuple[Mind, Mind | None]] | None = None
 
     async def decide(self, request: Request) -> Answer:
         return self.answer(request)
@@ -73,6 +74,15 @@ class MockPlayer:
         return self._minds(self._reader.read(view))[0]
 
     def _minds(self, table: Table) -> tuple[Mind, Mind | None]:
+        """The seat's mind (and, for a wolf, the public's) on ``table``: a function of the
+        table alone, so a second decision on the same table reuses the first's."""
+        if self._last_minds is not None and self._last_minds[0] is table:
+            return self._last_minds[1]
+        minds = self._infer(table)
+        self._last_minds = table, minds
+        return minds
+
+    def _infer(self, table: Table) -> tuple[Mind, Mind | None]:
         gut = decision_rng(self.game_seed, self.seat, f"gut.d{table.day}", "mock")
         mind = infer(table, self.temper, gut)
         if table.identity is not Identity.WEREWOLF:

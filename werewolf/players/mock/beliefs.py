@@ -13,15 +13,16 @@ an ordinary villager would believe from the same public record (how exposed each
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from random import Random
 
 from ...cast import Identity
 from .claims import SeerBelief, seer_belief
 from .evidence import weigh
-from .reasons import Evidence, Reason, Weigher
+from .reasons import Evidence, Found, Reason, Weigher, evidence_of
+from .scaling import scaled
 from .table import Table
 from .temper import Temper
 
@@ -30,14 +31,19 @@ __all__ = ["Evidence", "Mind", "Reason", "infer"]
 
 @dataclass
 class Mind:
-    """One seat's beliefs: P(wolf) for every other seat, and the evidence behind them."""
+    """One seat's beliefs: P(wolf) for every other seat, and the evidence behind them
+    (``found``, as the weigher kept it; ``evidence`` makes it into objects once read)."""
 
     me: int
     alive: tuple[int, ...]
     probs: dict[int, float]
-    evidence: list[Evidence] = field(default_factory=list)
+    found: list[Found] = field(default_factory=list)
     seer: SeerBelief = field(default_factory=lambda: SeerBelief(None, 0.0, (), {}))
     cleared: frozenset[int] = frozenset()  # seats the believed seer (or I) found good
+
+    @cached_property
+    def evidence(self) -> list[Evidence]:
+        return evidence_of(self.found)
 
     def p(self, seat: int) -> float:
         return self.probs.get(seat, 0.0)
@@ -54,59 +60,18 @@ class Mind:
 
     def reasons(self, seat: int, *, public: bool = True) -> list[Evidence]:
         """The evidence against ``seat``, strongest first (public only unless asked)."""
-        found = [e for e in self.evidence if e.seat == seat and e.weight > 0]
-        if public:
-            found = [e for e in found if e.public]
-        return sorted(found, key=lambda e: -e.weight)
+        found = [f for f in self.found if f[0] == seat and f[1] > 0 and (f[6] or not public)]
+        return sorted(evidence_of(found), key=lambda e: -e.weight)
 
     def case(self, seat: int) -> float:
         """The weight of the evidence against ``seat``, gut feeling left out: how much of
         its probability rests on something that happened."""
-        return sum(
-            e.weight
-            for e in self.evidence
-            if e.seat == seat and e.weight > 0 and e.reason.kind != "gut"
-        )
+        return sum(f[1] for f in self.found if f[0] == seat and f[1] > 0 and f[2] != "gut")
 
     def support(self, seat: int) -> list[Evidence]:
         """The evidence that ``seat`` is good, strongest first."""
-        return sorted(
-            (e for e in self.evidence if e.seat == seat and e.weight < 0), key=lambda e: e.weight
-        )
-
-
-_SCALED: dict[tuple[object, ...], dict[int, float]] = {}  # _scaled's answers (a pure function)
-_SCALED_KEPT = 4096
-
-
-def _scaled(logit: dict[int, float], fixed: dict[int, float], wolves: float) -> dict[int, float]:
-    """Probabilities from log-odds, shifted so the free seats hold ``wolves`` wolves. The
-    same beliefs recur (a seat asked twice before anything new happened): the answer of
-    the same log-odds in the same order is remembered (a copy is handed out)."""
-    key = (*logit.items(), None, *fixed.items(), wolves)
-    known = _SCALED.get(key)
-    if known is None:
-        if len(_SCALED) >= _SCALED_KEPT:
-            _SCALED.clear()
-        known = _SCALED[key] = _bisected(logit, fixed, wolves)
-    return dict(known)
-
-
-def _bisected(logit: dict[int, float], fixed: dict[int, float], wolves: float) -> dict[int, float]:
-    free = [s for s in logit if s not in fixed]
-    target = min(max(wolves - sum(fixed.values()), 0.05), len(free) - 0.05) if free else 0.0
-    values = [logit[s] for s in free]
-    exp = math.exp  # the hottest loop of a mock game: the same sums, without lookups
-    low, high = -20.0, 20.0
-    for _ in range(40):  # bisection on the common shift
-        mid = (low + high) / 2
-        if sum([1 / (1 + exp(-(v + mid))) for v in values]) < target:
-            low = mid
-        else:
-            high = mid
-    probs = {s: 1 / (1 + exp(-(logit[s] + low))) for s in free}
-    probs.update(fixed)
-    return probs
+        found = [f for f in self.found if f[0] == seat and f[1] < 0]
+        return sorted(evidence_of(found), key=lambda e: e.weight)
 
 
 def infer(table: Table, temper: Temper, gut: Random, *, public: bool = False) -> Mind:
@@ -117,14 +82,14 @@ def infer(table: Table, temper: Temper, gut: Random, *, public: bool = False) ->
     w = Weigher(others)
     if not public and table.identity is Identity.WEREWOLF:
         for s in others:
-            w.fix(s, 1.0 if s in table.wolves else 0.0, Reason("pack", s))
+            w.fix(s, 1.0 if s in table.wolves else 0.0, "pack")
         probs = {s: w.fixed[s] for s in others}
-        return Mind(me, table.alive, probs, w.evidence)
+        return Mind(me, table.alive, probs, w.found)
     duel = Random(gut.random())  # its own stream: the gut's draws per seat stay as they are
     belief = seer_belief(table, duel, temper.noise) if not public else _public_seer(table)
     cleared = weigh(table, belief, w, temper, gut, me=me)
-    probs = _scaled(w.logit, w.fixed, float(table.wolf_count))
-    return Mind(me, table.alive, probs, w.evidence, belief, cleared)
+    probs = scaled(w.logit, w.fixed, float(table.wolf_count))
+    return Mind(me, table.alive, probs, w.found, belief, cleared)
 
 
 def _public_seer(table: Table) -> SeerBelief:

@@ -17,7 +17,7 @@ from random import Random
 
 from ...cast import Identity
 from .claims import SeerBelief
-from .reasons import Reason, Weigher
+from .reasons import Weigher
 from .table import Table
 from .temper import Temper
 
@@ -32,50 +32,50 @@ def weigh(
     _votes(table, belief, w, me)
     _words(table, belief, w, temper, me, cleared)
     for seat in sorted(w.logit):
-        w.add(seat, gut.gauss(0.0, temper.noise), Reason("gut", seat), public=False)
+        w.add(seat, gut.gauss(0.0, temper.noise), "gut", public=False)
     return frozenset(cleared)
 
 
 def _hard(table: Table, belief: SeerBelief, w: Weigher, me: int) -> set[int]:
     cleared: set[int] = set()
     for night, (seat, wolf) in sorted(table.my_checks.items()):
-        w.fix(seat, 1.0 if wolf else 0.0, Reason("checked", seat, None, night))
+        w.fix(seat, 1.0 if wolf else 0.0, "checked", night)
         if not wolf:
             cleared.add(seat)
     conf = belief.confidence
     for liar in belief.liars:
         how, other = belief.caught.get(liar, ("counter_claim", belief.trusted))
-        w.add(liar, 3.0 + 3.0 * conf, Reason("liar", liar, other, role=how))
+        w.add(liar, 3.0 + 3.0 * conf, "liar", other, role=how)
     trusted = belief.trusted
     if trusted is not None and trusted != me:
-        w.add(trusted, -3.0 * conf, Reason("trusted_seer", trusted))
+        w.add(trusted, -3.0 * conf, "trusted_seer")
         for seat, wolf in table.reports.get(trusted, {}).items():
             night = _report_night(table, trusted, seat)
             if wolf:
-                w.add(seat, 4.5 * conf, Reason("seer_found", seat, trusted, night))
+                w.add(seat, 4.5 * conf, "seer_found", trusted, night)
             else:
-                w.add(seat, -3.0 * conf, Reason("seer_cleared", seat, trusted, night))
+                w.add(seat, -3.0 * conf, "seer_cleared", trusted, night)
                 if conf >= 0.6:
                     cleared.add(seat)
     if me:
         for night, told in table.told.items():
             if told is not None and told != me:
-                w.add(told, -2.5, Reason("wolves_target", told, None, night), public=False)
+                w.add(told, -2.5, "wolves_target", None, night, public=False)
     for role in ("witch", "hunter"):
         claimers = table.role_claims.get(role, ())
         if me and table.identity.value == role:
             for claimer in claimers:
-                w.add(claimer, 6.0, Reason("claims_my_role", claimer, role=role))
+                w.add(claimer, 6.0, "claims_my_role", role=role)
         elif len(claimers) == 1:
-            w.add(claimers[0], -1.2, Reason("claims_role", claimers[0], role=role))
+            w.add(claimers[0], -1.2, "claims_role", role=role)
     for seat, wolf in table.revealed.items():  # death showed the card
-        w.fix(seat, 1.0 if wolf else 0.0, Reason("revealed", seat))
+        w.fix(seat, 1.0 if wolf else 0.0, "revealed")
     if table.shooter is not None:
-        w.fix(table.shooter, 0.0, Reason("shooter", table.shooter))
+        w.fix(table.shooter, 0.0, "shooter")
         cleared.add(table.shooter)
     for night, died in table.night_deaths.items():
         for seat in died:
-            w.add(seat, -2.5 if len(died) == 1 else -1.2, Reason("night_victim", seat, None, night))
+            w.add(seat, -2.5 if len(died) == 1 else -1.2, "night_victim", None, night)
     return cleared
 
 
@@ -108,14 +108,14 @@ def _votes(table: Table, belief: SeerBelief, w: Weigher, me: int) -> None:
             }
         wolves = {seat for order, seat in named if order < b.order and seat not in gone}
         if b.target == trusted:
-            w.add(b.voter, 1.2 * conf, Reason("voted_seer", b.voter, trusted, b.day))
+            w.add(b.voter, 1.2 * conf, "voted_seer", trusted, b.day)
         elif b.target in wolves:
-            w.add(b.voter, -0.4 * conf, Reason("voted_wolf", b.voter, b.target, b.day))
+            w.add(b.voter, -0.4 * conf, "voted_wolf", b.target, b.day)
         elif wolves and b.voter not in wolves and b.round == 1:
             wolf = min(wolves)
-            w.add(b.voter, 0.7 * conf, Reason("shielded", b.voter, wolf, b.day))
+            w.add(b.voter, 0.7 * conf, "shielded", wolf, b.day)
         if b.target == me and me and table.identity is not Identity.WEREWOLF:
-            w.add(b.voter, 0.4, Reason("voted_me", b.voter, None, b.day))
+            w.add(b.voter, 0.4, "voted_me", None, b.day)
 
 
 def _words(
@@ -138,7 +138,7 @@ def _words(
         speaker = u.speaker
         if table.revealed.get(speaker):  # a wolf shown by death: whom he vouched for is suspect
             for seat in u.said.trusts:
-                w.add(seat, 0.8, Reason("wolf_vouched", seat, speaker, u.day))
+                w.add(seat, 0.8, "wolf_vouched", speaker, u.day)
             continue
         cred = min(1.5, max(0.2, 2.0 / (1.0 + math.exp(standing.get(speaker, 0.0)))))
         recent = 1.0 if u.day >= table.day else 0.5
@@ -147,21 +147,21 @@ def _words(
             if seat == speaker or (seat in reported and seat != me):
                 continue  # a seer claimer's report is weighed with the claim, not twice
             if seat == me and good_me:
-                w.add(speaker, 0.7, Reason("accused_me", speaker, None, u.day))
+                w.add(speaker, 0.7, "accused_me", None, u.day)
             elif seat == trusted and since is not None and since < u.order:
-                w.add(speaker, 0.9 * conf, Reason("attacks_seer", speaker, seat, u.day))
+                w.add(speaker, 0.9 * conf, "attacks_seer", seat, u.day)
             elif cleared_at.get(seat, u.order) < u.order:
-                w.add(speaker, 0.6, Reason("attacks_cleared", speaker, seat, u.day))
+                w.add(speaker, 0.6, "attacks_cleared", seat, u.day)
             elif seat in cleared or seat == trusted:
                 continue  # said before the claim or the check was known: it proves nothing
             elif speaker in victims:
-                w.add(seat, 0.8 * temper.follow, Reason("victim_accused", seat, speaker, u.day))
+                w.add(seat, 0.8 * temper.follow, "victim_accused", speaker, u.day)
             else:
                 weight = 0.45 * temper.follow * cred * recent
-                w.add(seat, weight, Reason("accused_by", seat, speaker, u.day))
+                w.add(seat, weight, "accused_by", speaker, u.day)
         for seat in u.said.trusts:
             if seat in belief.liars and since is not None and u.order > since:
-                w.add(speaker, 1.0, Reason("backs_liar", speaker, seat, u.day))
+                w.add(speaker, 1.0, "backs_liar", seat, u.day)
         if (
             u.day >= 2
             and not u.last_words
@@ -169,4 +169,4 @@ def _words(
             and not u.said.roles
             and table.is_alive(speaker)
         ):
-            w.add(speaker, 0.25, Reason("quiet", speaker, None, u.day))
+            w.add(speaker, 0.25, "quiet", None, u.day)

@@ -21,6 +21,7 @@ Speeches that use none of these forms (LLM or human ones, usually) add no claims
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -32,23 +33,53 @@ _WOLF_OR_GOOD = r"(a\s+wolf|a\s+werewolf|wolf|werewolf|good|狼人|狼|查杀|�
 _ZH_ROLES = {"预言家": "seer", "女巫": "witch", "猎人": "hunter"}
 
 
-def _either(en: str, zh: str) -> re.Pattern[str]:
-    return re.compile(f"(?:{en})|(?:{zh})", re.I)
+class _Form:
+    """One sentence form, English or Chinese, and words that any match of it contains:
+    a text with none of them is not searched (most speeches use a few of the forms)."""
+
+    __slots__ = ("needles", "pattern")
+
+    def __init__(self, en: str, zh: str, needles: tuple[str, ...]) -> None:
+        self.pattern = re.compile(f"(?:{en})|(?:{zh})", re.I)
+        self.needles = needles  # lower case; Chinese ones as they are
+
+    def finditer(self, text: str, low: str | None) -> Iterator[re.Match[str]]:
+        """``pattern.finditer(text)``; ``low`` is ``text.lower()``, or None to search
+        whatever the text holds."""
+        if low is not None and not any(n in low for n in self.needles):
+            return iter(())
+        return self.pattern.finditer(text)
+
+
+# non-ASCII letters that match an ASCII one with re.I: a text holding one is searched whole
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+
+
+def _either(en: str, zh: str, *needles: str) -> _Form:
+    return _Form(en, zh, needles)
 
 
 _ROLE_CLAIM = _either(
     r"\bI\s*(?:am|'m)\s+(?:the\s+)?(?:real\s+|true\s+)?(seer|witch|hunter)\b",
     r"我(?:才)?是(?:真)?(预言家|女巫|猎人)",
+    *("seer", "witch", "hunter", "预言家", "女巫", "猎人"),
 )
 _REPORT = _either(
     r"(?:\bnight\s+(\d+)\s*[:,.-]?\s*)?\bI\s+checked\s+" + _SEAT + r"\s*[:,.-]?\s*(?:is\s+)?"
     rf"{_WOLF_OR_GOOD}",
     r"(?:第\s*(\d+)\s*晚\s*[:：,，]?\s*)?我验了?\s*" + _ZSEAT + r"\s*[:：,，]?\s*(?:是)?\s*"
     rf"{_WOLF_OR_GOOD}",
+    *("checked", "我验"),
 )
-_OPINION = _either(_SEAT + rf"\s+is\s+{_WOLF_OR_GOOD}\b", _ZSEAT + rf"(?:就)?是\s*{_WOLF_OR_GOOD}")
+_OPINION = _either(
+    _SEAT + rf"\s+is\s+{_WOLF_OR_GOOD}\b",
+    _ZSEAT + rf"(?:就)?是\s*{_WOLF_OR_GOOD}",
+    *("seat", "号是", "号就是"),
+)
 _SUSPECT = _either(
-    r"\bI\s+(?:suspect|lean\s+(?:towards?|on))\s+" + _SEAT, r"我(?:怀疑|踩)\s*" + _ZSEAT
+    r"\bI\s+(?:suspect|lean\s+(?:towards?|on))\s+" + _SEAT,
+    r"我(?:怀疑|踩)\s*" + _ZSEAT,
+    *("suspect", "lean", "我怀疑", "我踩"),
 )
 _VOTE = _either(
     r"\bvot(?:e|ing)\s+(?:for\s+|out\s+)?"
@@ -56,20 +87,32 @@ _VOTE = _either(
     + r"|\bmy\s+vote\s+(?:goes\s+to|is\s+on|is\s+for|:)\s*"
     + _SEAT,
     r"(?:投|票给|归票)\s*" + _ZSEAT,
+    *("vot", "投", "票给", "归票"),
 )
-_TRUST = _either(r"\bI\s+(?:trust|believe)\s+" + _SEAT, r"我(?:相信|信)\s*" + _ZSEAT)
-_SAVED = _either(r"\bI\s+saved\s+" + _SEAT, r"我救了?\s*" + _ZSEAT)
-_POISONED = _either(r"\bI\s+poisoned\s+" + _SEAT, r"我毒了?\s*" + _ZSEAT)
+_TRUST = _either(
+    r"\bI\s+(?:trust|believe)\s+" + _SEAT,
+    r"我(?:相信|信)\s*" + _ZSEAT,
+    "trust",
+    "believe",
+    "我信",
+    "我相信",
+)
+_SAVED = _either(r"\bI\s+saved\s+" + _SEAT, r"我救了?\s*" + _ZSEAT, "saved", "我救")
+_POISONED = _either(r"\bI\s+poisoned\s+" + _SEAT, r"我毒了?\s*" + _ZSEAT, "poisoned", "我毒")
 _KILL = _either(
     r"\b(?:kill|knife|take|bite|go\s+for)\s+(?:" + _SEAT + r"|(nobody|no\s+one))",
     r"(?:刀|咬)\s*" + _ZSEAT + r"|(空刀)",
+    *("kill", "knife", "take", "bite", "go", "刀", "咬"),
 )
 _PLAN = _either(
     r"\b(?:" + _SEAT + r"|(nobody|no\s+one))\s+(?:will\s+claim|claims|jumps\s+as|fakes|plays)\s+"
     r"(?:the\s+)?seer",
     r"(?:" + _ZSEAT + r"|(没人|都不))\s*(?:明天|白天)?\s*(?:来)?(?:起跳|悍跳|跳)\s*预言家",
+    *("seer", "预言家"),
 )
-_FOLLOW_SEER = _either(r"\b(?:unless|if)\s+(?:a|the)\s+seer\b", r"(?:除非|如果有)预言家")
+_FOLLOW_SEER = _either(
+    r"\b(?:unless|if)\s+(?:a|the)\s+seer\b", r"(?:除非|如果有)预言家", "seer", "预言家"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,18 +156,18 @@ def _is_wolf(word: str) -> bool:
     return "wolf" in word.lower() or word in ("狼人", "狼", "查杀")
 
 
-def _seats(pattern: re.Pattern[str], text: str) -> tuple[int, ...]:
+def _seats(form: _Form, text: str, low: str | None) -> tuple[int, ...]:
     out: list[int] = []
-    for m in pattern.finditer(text):
+    for m in form.finditer(text, low):
         digits = next((g for g in m.groups() if g is not None), None)
         if _valid(digits):
             out.append(int(str(digits)))
     return tuple(out)
 
 
-def _seat_or_nobody(pattern: re.Pattern[str], text: str) -> tuple[bool, int | None]:
+def _seat_or_nobody(form: _Form, text: str, low: str | None) -> tuple[bool, int | None]:
     """(said, seat): said is False when no such sentence is there; seat None for nobody."""
-    for m in pattern.finditer(text):
+    for m in form.finditer(text, low):
         seat, nobody = _groups(m)
         if _valid(seat):
             return True, int(str(seat))
@@ -137,36 +180,41 @@ def _seat_or_nobody(pattern: re.Pattern[str], text: str) -> tuple[bool, int | No
 def parse_speech(text: str) -> Said:
     """Read the claim grammar out of free text (see the module docstring). Pure; sentences
     that do not match are ignored, and so are seat numbers out of any game's range."""
+    return _read(text, None if any(c in text for c in _FOLDS_TO_ASCII) else text.lower())
+
+
+def _read(text: str, low: str | None) -> Said:
+    """``parse_speech``; ``low``: the text in lower case to skip forms by (None: none)."""
     reports: list[tuple[int | None, int, bool]] = []
-    for m in _REPORT.finditer(text):
+    for m in _REPORT.finditer(text, low):
         night, seat, word = _groups(m)
         if _valid(seat) and word is not None:
             reports.append((int(night) if night else None, int(str(seat)), _is_wolf(word)))
     opinions: list[tuple[int, bool]] = []
-    for m in _OPINION.finditer(text):
+    for m in _OPINION.finditer(text, low):
         seat, word = _groups(m)
         if _valid(seat) and word is not None:
             opinions.append((int(str(seat)), _is_wolf(word)))
     roles = []
-    for m in _ROLE_CLAIM.finditer(text):
+    for m in _ROLE_CLAIM.finditer(text, low):
         word = next(g for g in m.groups() if g is not None)
         roles.append(_ZH_ROLES.get(word, word.lower()))
-    votes = _seats(_VOTE, text)
+    votes = _seats(_VOTE, text, low)
     wolves = tuple(s for s, w in opinions if w)
-    kill_said, kill = _seat_or_nobody(_KILL, text)
-    plan_said, fake = _seat_or_nobody(_PLAN, text)
+    kill_said, kill = _seat_or_nobody(_KILL, text, low)
+    plan_said, fake = _seat_or_nobody(_PLAN, text, low)
     return Said(
         roles=tuple(roles),
         reports=tuple(reports),
         opinions=tuple(opinions),
-        accuses=tuple(dict.fromkeys(_seats(_SUSPECT, text) + votes + wolves)),
+        accuses=tuple(dict.fromkeys(_seats(_SUSPECT, text, low) + votes + wolves)),
         votes=votes,
-        trusts=_seats(_TRUST, text),
-        saved=_seats(_SAVED, text),
-        poisoned=_seats(_POISONED, text),
+        trusts=_seats(_TRUST, text, low),
+        saved=_seats(_SAVED, text, low),
+        poisoned=_seats(_POISONED, text, low),
         kill=kill,
         kill_said=kill_said,
         fake_seer=fake,
         plan_said=plan_said,
-        follow_seer=_FOLLOW_SEER.search(text) is not None,
+        follow_seer=next(_FOLLOW_SEER.finditer(text, low), None) is not None,
     )

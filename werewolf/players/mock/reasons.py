@@ -1,11 +1,18 @@
-"""Evidence: a reason why a seat looks like a wolf or not, with its weight in log-odds."""
+"""Evidence: a reason why a seat looks like a wolf or not, with its weight in log-odds.
+
+A decision weighs dozens of pieces and words only a few of them, so the weigher keeps each
+piece as a plain tuple (a ``Found``) and ``Evidence`` objects are made only when read.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["Evidence", "Reason", "Weigher"]
+__all__ = ["Evidence", "Found", "Reason", "Weigher", "evidence_of"]
+
+# seat, weight, kind, other, day, role, public: the fields of an Evidence and its Reason
+Found = tuple[int, float, str, int | None, int, str, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,20 +35,37 @@ class Evidence:
     public: bool = True  # the seat may say it aloud
 
 
+def evidence_of(found: Iterable[Found]) -> list[Evidence]:
+    return [Evidence(s, w, Reason(k, s, o, d, r), p) for s, w, k, o, d, r, p in found]
+
+
 class Weigher:
-    """Collects evidence as log-odds per seat; ``fix`` pins a seat known for certain."""
+    """Collects evidence as log-odds per seat; ``fix`` pins a seat known for certain. Each
+    piece is about ``seat``; ``other`` is the second seat its reason names."""
+
+    __slots__ = ("fixed", "found", "logit")
 
     def __init__(self, others: Iterable[int]) -> None:
         self.logit = {s: 0.0 for s in others}
-        self.evidence: list[Evidence] = []
+        self.found: list[Found] = []
         self.fixed: dict[int, float] = {}
 
-    def add(self, seat: int, weight: float, reason: Reason, *, public: bool = True) -> None:
-        if seat in self.logit and weight != 0.0:
-            self.logit[seat] += weight
-            self.evidence.append(Evidence(seat, weight, reason, public))
+    def add(
+        self,
+        seat: int,
+        weight: float,
+        kind: str,
+        other: int | None = None,
+        day: int = 0,
+        role: str = "",
+        public: bool = True,
+    ) -> None:
+        logit = self.logit
+        if seat in logit and weight != 0.0:
+            logit[seat] += weight
+            self.found.append((seat, weight, kind, other, day, role, public))
 
-    def fix(self, seat: int, prob: float, reason: Reason) -> None:
+    def fix(self, seat: int, prob: float, kind: str, day: int = 0) -> None:
         if seat in self.logit:
             self.fixed[seat] = prob
-            self.evidence.append(Evidence(seat, 20.0 if prob > 0.5 else -20.0, reason))
+            self.found.append((seat, 20.0 if prob > 0.5 else -20.0, kind, None, day, "", True))

@@ -136,22 +136,28 @@ class TableReader:
     so the fold of those already read is kept and extended with the new ones. The kept
     prefix is compared with the view's (identical objects compare at once), so a view of
     another game, seat or an earlier point starts the fold afresh: same Table as
-    ``read_table`` always."""
+    ``read_table`` always. A view that adds nothing to the last one read gives the same
+    Table object back (so what was derived from it may be reused)."""
 
-    __slots__ = ("_fold", "_read")
+    __slots__ = ("_fold", "_last", "_read")
 
     def __init__(self) -> None:
         self._read: tuple[Observation, ...] = ()
         self._fold = _Fold()
+        self._last: tuple[tuple[object, ...], Table] | None = None
 
     def read(self, view: SeatView) -> Table:
         observations, done = view.observations, len(self._read)
         if len(observations) < done or observations[:done] != self._read:
-            self._fold, done = _Fold(), 0
+            self._fold, done, self._last = _Fold(), 0, None
         for order in range(done, len(observations)):
             self._fold.add(order, observations[order])
         self._read = observations
-        return self._fold.table(view)
+        key: tuple[object, ...] = (len(observations), view.seat, view.identity, view.wolves)
+        key += (view.alive, view.day, view.names, view.config)
+        if self._last is None or self._last[0] != key:
+            self._last = key, self._fold.table(view)
+        return self._last[1]
 
 
 class _Fold:
