@@ -284,6 +284,8 @@ class SQLiteEventStore:
         staged = set(digests)
         for draft, expected_version in items:
             check_append(self.objects, draft, expected_version, staged)
+        if not items and not rows:  # nothing for the database: take no write lock
+            return []
         with self._lock:
             db = self._db
             heads: dict[str, tuple[int, str]] = {}
