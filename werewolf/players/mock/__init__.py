@@ -62,6 +62,7 @@ class MockPlayer:
         self.personality = name
         self.temper = PERSONALITIES[name]
         self.lang = lang
+        self._calm = replace(self.temper, noise=0.0)  # the table as a whole has no one gut
         self._reader = TableReader()  # this seat's table, extended decision by decision
         self._last_minds: tuple[Table, tuple[Mind, Mind | None]] | None = None
 
@@ -87,8 +88,7 @@ class MockPlayer:
         mind = infer(table, self.temper, gut)
         if table.identity is not Identity.WEREWOLF:
             return mind, None
-        calm = replace(self.temper, noise=0.0)  # the table as a whole has no one gut
-        return mind, infer(table, calm, gut, public=True)
+        return mind, infer(table, self._calm, gut, public=True)
 
     def answer(self, request: Request) -> Answer:
         """The decision, synchronously: a function of (game seed, seat, request)."""

@@ -14,7 +14,7 @@ an ordinary villager would believe from the same public record (how exposed each
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from random import Random
 
@@ -85,14 +85,12 @@ def infer(table: Table, temper: Temper, gut: Random, *, public: bool = False) ->
             w.fix(s, 1.0 if s in table.wolves else 0.0, "pack")
         probs = {s: w.fixed[s] for s in others}
         return Mind(me, table.alive, probs, w.found)
-    duel = Random(gut.random())  # its own stream: the gut's draws per seat stay as they are
-    belief = seer_belief(table, duel, temper.noise) if not public else _public_seer(table)
+    seed = gut.random()  # the duel's own stream: the gut's draws per seat stay as they are
+    if public:
+        belief = seer_belief(table, blind=True)
+    else:  # no seer claim, no impression to draw: the duel's generator is not made
+        duel = Random(seed) if table.seer_claims else None
+        belief = seer_belief(table, duel, temper.noise)
     cleared = weigh(table, belief, w, temper, gut, me=me)
     probs = scaled(w.logit, w.fixed, float(table.wolf_count))
     return Mind(me, table.alive, probs, w.found, belief, cleared)
-
-
-def _public_seer(table: Table) -> SeerBelief:
-    """The seer belief of a villager who knows nothing private (no checks, no potions)."""
-    blind = replace(table, me=0, identity=Identity.VILLAGER, my_checks={}, told={}, saved=())
-    return seer_belief(blind)
