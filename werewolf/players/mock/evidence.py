@@ -13,10 +13,10 @@ Reason kinds (rendered in words by the language modules):
 from __future__ import annotations
 
 import math
-from random import Random
 
 from ...cast import Identity
 from .claims import SeerBelief
+from .gut import Gut
 from .reasons import Weigher
 from .table import Table
 from .temper import Temper
@@ -27,14 +27,14 @@ _NONE: dict[int, bool] = {}  # no reports (never written to)
 
 
 def weigh(
-    table: Table, belief: SeerBelief, w: Weigher, temper: Temper, gut: Random, *, me: int
+    table: Table, belief: SeerBelief, w: Weigher, temper: Temper, gut: Gut, *, me: int
 ) -> frozenset[int]:
     """Add every piece of evidence to ``w``; return the seats believed cleared."""
     cleared = _hard(table, belief, w, me)
     _votes(table, belief, w, me)
     _words(table, belief, w, temper, me, cleared)
-    for seat in sorted(w.logit):
-        w.add(seat, gut.gauss(0.0, temper.noise), "gut", public=False)
+    for seat, feeling in zip(sorted(w.logit), gut.feelings, strict=True):
+        w.add(seat, feeling, "gut", public=False)
     return frozenset(cleared)
 
 
