@@ -108,10 +108,10 @@ def _canonical_meta(meta: Meta) -> tuple[Meta, str]:
     Every store then holds exactly what a JSON round trip gives, so the in-memory store
     behaves like the SQLite one, and a caller mutating its dict later changes no event.
     """
-    text = meta_json(meta)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:  # lone surrogates: not storable as UTF-8
+    try:  # meta_json, inline: every event's meta passes here
+        text = "".join(_C_META(meta, 0)) if _C_META is not None else _META.encode(meta)
+        text.encode("utf-8")  # lone surrogates (a UnicodeEncodeError): not storable as UTF-8
+    except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidEventError(f"meta is not JSON: {exc}") from exc
     copy: Meta = _scan(text, 0)[0]
     return copy, text

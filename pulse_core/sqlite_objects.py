@@ -91,8 +91,19 @@ class SQLiteObjectStore:
         return digests
 
     # -- reads ----------------------------------------------------------------------------
-    def _row(self, digest: str) -> bytes | None:
+    def _table(self) -> bool:
+        """Whether the ``objects`` table exists: a reader opened before another process
+        migrated the file finds it on its first read after the migration."""
         if not self._inline:
+            with self._lock:
+                found = self._db.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'objects'"
+                ).fetchone()
+            self._inline = found is not None
+        return self._inline
+
+    def _row(self, digest: str) -> bytes | None:
+        if not self._table():
             return None
         with self._lock:
             row = self._db.execute("SELECT data FROM objects WHERE hash = ?", (digest,)).fetchone()
@@ -107,7 +118,7 @@ class SQLiteObjectStore:
         return data
 
     def has(self, digest: str) -> bool:
-        if self._inline:
+        if self._table():
             with self._lock:
                 found = self._db.execute(
                     "SELECT 1 FROM objects WHERE hash = ?", (digest,)

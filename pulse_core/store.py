@@ -22,7 +22,7 @@ import threading
 from collections.abc import Container, Sequence
 from typing import Protocol, runtime_checkable
 
-from .chain import GENESIS, draft_chain
+from .chain import GENESIS, chain_hash
 from .errors import ConflictError, InvalidEventError
 from .events import Draft, Event
 from .objects import MemoryObjectStore, ObjectStore
@@ -148,7 +148,14 @@ class MemoryEventStore:
         actual = len(topic) if topic else 0
         if actual != expected_version:
             raise ConflictError(draft.key, expected_version, actual)
-        link = draft_chain(topic[-1].chain if topic else GENESIS, draft, actual + 1)
+        link = chain_hash(
+            topic[-1].chain if topic else GENESIS,
+            draft.kind,
+            draft.key,
+            actual + 1,
+            draft.meta_text,
+            draft.hash,
+        )
         event = Event.from_draft(draft, version=actual + 1, seq=len(self._events) + 1, chain=link)
         self._events.append(event)
         self._by_key.setdefault(draft.key, []).append(event)
@@ -159,7 +166,8 @@ class MemoryEventStore:
         return list(self._by_key.get(key, ()))
 
     def read_after(self, seq: int, limit: int | None = None) -> list[Event]:
-        check_limit(limit)
+        if limit is not None and limit < 0:
+            check_limit(limit)  # raises
         start = max(seq, 0)
         end = None if limit is None else start + limit
         return self._events[start:end]

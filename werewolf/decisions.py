@@ -164,7 +164,8 @@ def problem(request: Request, answer: object) -> str | None:
     if kind.speaks:
         if not isinstance(answer, Speech):
             return "answer with a speech"
-        if (wrong := _not_of(answer.text, str, "a speech is text")) is not None:
+        text = answer.text
+        if type(text) is not str and (wrong := _not_of(text, str, "a speech is text")):
             return wrong
         if len(answer.text) > MAX_SPEECH_CHARS:
             return f"a speech is at most {MAX_SPEECH_CHARS} characters"

@@ -120,10 +120,9 @@ class _Game:
         self.immediate = False  # every player answers at once (Player.immediate)
 
     def seat(self, players: Mapping[int, Player]) -> None:
-        """Note the players of a game's phase (checked again only when they change)."""
-        if players is not self.players:
-            self.players = players
-            self.immediate = all(getattr(p, "immediate", False) for p in players.values())
+        """Note the players of a game's phase (called when they change)."""
+        self.players = players
+        self.immediate = all(getattr(p, "immediate", False) for p in players.values())
 
 
 class _GameCache:
@@ -141,7 +140,11 @@ class _GameCache:
 
     def fold(self, state: GameState | None, event: Event) -> GameState | None:
         """The adapter's fold; keeps the state it made, so the next role need not refold."""
-        state = fold_event(state, event)
+        role = event.role
+        if state is not None and role in _PHASE_NAMES:  # fold_event's common case, inline
+            state = evolve(state, role, event.meta.get("diff", {}))
+        else:
+            state = fold_event(state, event)
         if state is not None:
             if state.ended:
                 self._games.pop(event.key, None)
@@ -197,7 +200,8 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
         async def role(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
             game, state = cache.state(topic_id, chain)
             players = seating(topic_id, state)
-            game.seat(players)
+            if players is not game.players:
+                game.seat(players)
             ctx = PhaseContext(chain, state, players, game.views, retries=retries, ahead=game.ahead)
             try:
                 return await run(ctx)

@@ -62,7 +62,7 @@ from .visibility import ViewCache
 __all__ = ["PHASES", "PhaseContext", "ask_seer_ahead", "outcome_reason", "seat_text"]
 
 
-@dataclass
+@dataclass(slots=True)
 class _AskRecord:
     """What one ask produced besides its answer."""
 
@@ -71,7 +71,7 @@ class _AskRecord:
     offered: tuple[str, str] | None = None  # (attachment name, JSON line): the legal options
 
 
-@dataclass
+@dataclass(slots=True)
 class PhaseContext:
     """One run of one phase: the chain, its state, the seated players, and what the
     decisions produced besides their answers (fallbacks, reasoning, usage)."""
@@ -86,17 +86,26 @@ class PhaseContext:
     reasoning: dict[str, str] = field(default_factory=dict)
     beliefs: dict[str, str] = field(default_factory=dict)  # "beliefs/<seat>/vote" -> JSON
     exchanges: dict[str, list[str]] = field(default_factory=dict)
-    # one slot per ask, taken before its first await: concurrent asks keep request order
-    _slots: list[_AskRecord] = field(default_factory=list)
+    # one slot per ask, taken before its first await: concurrent asks keep request order;
+    # None until the ask has something to record (most never do)
+    _slots: list[_AskRecord | None] = field(default_factory=list)
     _noted: bool = False  # a slot holds a fallback, usage or an offer
 
     @property
     def fallbacks(self) -> list[dict[str, Any]]:
-        return [f for slot in self._slots for f in slot.fallbacks]
+        return [f for slot in self._slots if slot is not None for f in slot.fallbacks]
 
     @property
     def usage(self) -> list[dict[str, Any]]:
-        return [u for slot in self._slots for u in slot.usage]
+        return [u for slot in self._slots if slot is not None for u in slot.usage]
+
+    def _slot(self, index: int) -> _AskRecord:
+        """The record of the ``index``-th ask, made when it first records something."""
+        slot = self._slots[index]
+        if slot is None:
+            slot = self._slots[index] = _AskRecord()
+        self._noted = True
+        return slot
 
     def request(self, kind: DecisionKind, seat: int, key: str, **kw: Any) -> Request:
         view = self.views.lazy(self.chain, seat)  # built only if the player reads it
@@ -104,11 +113,10 @@ class PhaseContext:
 
     async def ask(self, request: Request) -> Answer:
         """The seat's legal answer: asked up to ``1 + retries`` times, then a fallback."""
-        slot = _AskRecord()
-        self._slots.append(slot)
+        index = len(self._slots)
+        self._slots.append(None)
         if self.state.config.referee_record and not request.kind.speaks:
-            slot.offered = _offer(request)
-            self._noted = True
+            self._slot(index).offered = _offer(request)
         player = self.players[request.seat]
         reason: str | None = None
         for _ in range(1 + self.retries):
@@ -117,17 +125,16 @@ class PhaseContext:
                 answer = await player.decide(asked)
             except SeatError as exc:
                 if exc.usage is not None:  # billed before it failed: recorded with the error
-                    self._account_usage(slot, request, exc.usage)
+                    self._account_usage(index, request, exc.usage)
                 raise
             if answer.exchange is not None or answer.usage is not None:
-                self._account(slot, request, answer)
+                self._account(index, request, answer)
             reason = problem(request, answer)
             if answer.reasoning:
                 self._think(request, answer.reasoning, refused=reason)
             if reason is None:
                 return answer
-        self._noted = True
-        slot.fallbacks.append(
+        self._slot(index).fallbacks.append(
             {
                 "seat": request.seat,
                 "decision": request.kind.value,
@@ -148,14 +155,14 @@ class PhaseContext:
         earlier = self.reasoning.get(name)
         self.reasoning[name] = reasoning if earlier is None else f"{earlier}\n{reasoning}"
 
-    def _account(self, slot: _AskRecord, request: Request, answer: Answer) -> None:
+    def _account(self, index: int, request: Request, answer: Answer) -> None:
         if answer.exchange is not None:
             name = f"exchange/{request.seat}/{request.kind}"
             self.exchanges.setdefault(name, []).append(answer.exchange)
         if answer.usage is not None:
-            self._account_usage(slot, request, answer.usage)
+            self._account_usage(index, request, answer.usage)
 
-    def _account_usage(self, slot: _AskRecord, request: Request, u: Usage) -> None:
+    def _account_usage(self, index: int, request: Request, u: Usage) -> None:
         record: dict[str, Any] = {
             "seat": request.seat,
             "decision": request.kind.value,
@@ -168,8 +175,7 @@ class PhaseContext:
             record["retries"] = u.retries
         if u.mode == "json":
             record["mode"] = "json"
-        slot.usage.append(record)
-        self._noted = True
+        self._slot(index).usage.append(record)
 
     def result(
         self,
@@ -182,7 +188,7 @@ class PhaseContext:
         day: int | None = None,
     ) -> RoleResult:
         meta: dict[str, Any] = {
-            "phase": phase.value,
+            "phase": str(phase),  # a StrEnum's str is its value, read without enum frames
             "day": self.state.night if day is None else day,
             "visible_to": None if visible_to is None else sorted(visible_to),
             "diff": diff,
@@ -202,7 +208,7 @@ class PhaseContext:
         attachments.update({name: "\n".join(lines) for name, lines in self.exchanges.items()})
         offers: dict[str, list[str]] = {}
         for slot in self._slots:
-            if slot.offered is not None:
+            if slot is not None and slot.offered is not None:
                 offers.setdefault(slot.offered[0], []).append(slot.offered[1])
         attachments.update({name: "\n".join(lines) for name, lines in offers.items()})
         return attachments

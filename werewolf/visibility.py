@@ -96,6 +96,22 @@ def _observe(event: Event) -> Observation:
     )
 
 
+def _numbered(obs: Observation, index: int) -> Observation:
+    """``obs`` as a seat's ``index``-th observation: made field by field, without the
+    dataclass ``__init__`` (a view gets one for each event it shows each seat)."""
+    numbered = object.__new__(Observation)
+    put = object.__setattr__
+    put(numbered, "index", index)
+    put(numbered, "phase", obs.phase)
+    put(numbered, "day", obs.day)
+    put(numbered, "diff", obs.diff)
+    put(numbered, "detail", obs.detail)
+    return numbered
+
+
+_Seen = tuple[Event, Observation | None, frozenset[int] | None, tuple[int, ...]]
+
+
 def view(chain: Sequence[Event], seat: int) -> SeatView:
     """What ``seat`` may know of the game in ``chain``. Raises UnknownSeatError for a seat the
     game does not have."""
@@ -110,8 +126,9 @@ class ViewCache:
     def __init__(self) -> None:
         self._start_id = ""
         self._start: GameState | None = None
-        # each event after the start with its audience (None: public), or None for control
-        self._seen: list[tuple[Event, Observation | None, frozenset[int] | None]] = []
+        # each event after the start: its observation (None for control), its audience (None:
+        # public) and the deaths it makes known, worked out once for every seat
+        self._seen: list[_Seen] = []
         self._seats: dict[int, _SeatRecord] = {}
 
     def lazy(self, chain: Sequence[Event], seat: int) -> SeatView:
@@ -134,21 +151,22 @@ class ViewCache:
             return ViewCache().view(chain, seat)
         for event in chain[1 + len(self._seen) :]:
             if is_control(event):
-                self._seen.append((event, None, None))
+                self._seen.append((event, None, None, ()))
             else:
                 audience = event.meta.get("visible_to")
                 seen_by = None if audience is None else frozenset(audience)
-                self._seen.append((event, _observe(event), seen_by))
+                observed = _observe(event)
+                deaths = tuple(_public_deaths(observed))
+                self._seen.append((event, observed, seen_by, deaths))
         record = self._seats.get(seat)
         if record is None:
             record = self._seats[seat] = _SeatRecord()
         observations, dead = record.observations, record.dead
-        for _event, obs, seen_by in self._seen[record.upto : len(chain) - 1]:
+        for _event, obs, seen_by, deaths in self._seen[record.upto : len(chain) - 1]:
             if obs is not None and (seen_by is None or seat in seen_by):
-                observations.append(
-                    Observation(len(observations) + 1, obs.phase, obs.day, obs.diff, obs.detail)
-                )
-                dead.update(_public_deaths(obs))
+                observations.append(_numbered(obs, len(observations) + 1))
+                if deaths:
+                    dead.update(deaths)
         record.upto = len(chain) - 1
         if record.built is not None and len(record.built.observations) == len(observations):
             return record.built

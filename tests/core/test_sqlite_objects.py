@@ -179,6 +179,21 @@ def test_a_store_of_the_file_layout_is_migrated_and_reads_its_objects(
         assert copy.chain(key) == [*written, new]
 
 
+def test_a_reader_opened_before_the_migration_reads_inline_objects_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "old.sqlite3"
+    key, written = _write_old_layout(path, monkeypatch)
+    with SQLiteEventStore(path, read_only=True) as reader:
+        assert not reader.objects.has(digest_of(b"new"))
+        with SQLiteEventStore(path) as writer:  # migrates, then writes inline
+            writer.append_batch([(draft(key, b"new"), 3)], [b"new"])
+        new = reader.chain(key)[-1]
+        assert reader.objects.has(new.hash)
+        assert reader.objects.get(new.hash) == b"new"
+        assert reader.objects.get(written[0].hash) == b"old one"
+
+
 def test_two_stores_on_one_file_keep_the_chain_whole(tmp_path: Path) -> None:
     """A store remembers the heads it wrote; another writer's appends never break the chain."""
     path = tmp_path / "s.sqlite3"

@@ -81,3 +81,10 @@ def test_a_lazy_view_equals_the_built_one() -> None:
     for n in (1, 5, len(chain) // 2, len(chain)):
         for seat in range(1, 10):
             assert cache.lazy(chain[:n], seat) == view(chain[:n], seat)
+
+
+def test_a_numbered_observation_equals_a_constructed_one() -> None:
+    from werewolf.visibility import Observation, _numbered
+
+    seen = Observation(0, "vote", 2, {"exiled": 3}, {"round": 1})
+    assert _numbered(seen, 4) == Observation(4, "vote", 2, {"exiled": 3}, {"round": 1})

@@ -33,7 +33,7 @@ class _Draw:
     generator and its Python frames each time (``tests/werewolf/test_random_player.py``)."""
 
     def __init__(self) -> None:
-        self._rng = random.Random()
+        self._rng = random.Random(0)  # a seed of its own: every draw reseeds it anyway
         self._seed = super(random.Random, self._rng).seed  # the C seeding Random.seed calls
         self._bits = self._rng.getrandbits
 
