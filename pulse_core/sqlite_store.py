@@ -182,7 +182,7 @@ class SQLiteEventStore:
             raise PulseError(f"{self.path}: no such store")
         self._lock = threading.RLock()
         self._columns = _COLUMNS
-        # (version, chain hash) of topics' last events this store appended or met: facts
+        # (version, chain hash) of the last event this store committed to each topic: facts
         # of an append-only log, so an append that names that version needs no lookup
         self._heads: dict[str, tuple[int, str]] = {}
         # events this store committed and no read has returned yet, by seq: a rule reads
@@ -193,21 +193,7 @@ class SQLiteEventStore:
             if self.schema_version < _CHAIN_SCHEMA:  # not migrated: read, chain unknown
                 self._columns = _COLUMNS.replace(", chain", ", '' AS chain")
         else:
-            try:
-                self._db = sqlite3.connect(
-                    self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
-                )
-            except sqlite3.DatabaseError as exc:
-                raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
-            try:
-                self._enter_wal(busy_timeout)
-                self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-                self._migrate()
-            except BaseException as exc:
-                self._db.close()  # a store that failed to open must not hold the file
-                if isinstance(exc, sqlite3.DatabaseError):
-                    raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
-                raise
+            self._db = self._open_writable(durable, busy_timeout)
         self._own: SQLiteObjectStore | None = None
         if objects is None:
             files = FileObjectStore(self.path.parent / "objects", durable=durable, lazy=True)
@@ -216,6 +202,25 @@ class SQLiteEventStore:
                 self._db, self._lock, files, self.path, inline=inline
             )
         self.objects: ObjectStore = objects
+
+    def _open_writable(self, durable: bool, busy_timeout: float) -> sqlite3.Connection:
+        """The connection that writes: WAL, the durability asked for, schema migrated."""
+        try:
+            self._db = sqlite3.connect(
+                self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.DatabaseError as exc:
+            raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
+        try:
+            self._enter_wal(busy_timeout)
+            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self._migrate()
+        except BaseException as exc:
+            self._db.close()  # a store that failed to open must not hold the file
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
+            raise
+        return self._db
 
     def _enter_wal(self, busy_timeout: float) -> None:
         """Switch the file to WAL. Two processes opening a new file at once race for the
@@ -284,6 +289,8 @@ class SQLiteEventStore:
         staged = set(digests)
         for draft, expected_version in items:
             check_append(self.objects, draft, expected_version, staged)
+        if not items and not rows:  # nothing for the database: take no write lock
+            return []
         with self._lock:
             db = self._db
             heads: dict[str, tuple[int, str]] = {}
