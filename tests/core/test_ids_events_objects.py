@@ -481,3 +481,14 @@ def test_a_trusted_draft_equals_one_made_by_its_constructor() -> None:
     )
     names = [f.name for f in dataclasses.fields(Draft)]
     assert [getattr(trusted, n) for n in names] == [getattr(draft, n) for n in names]
+
+
+@pytest.mark.parametrize("clock", [None, frozen(MOMENT.astimezone(timezone(timedelta(hours=5))))])
+def test_a_stamp_is_a_utc_moment_and_an_id_of_that_millisecond(
+    clock: Callable[[], datetime] | None,
+) -> None:
+    ids = IdSource() if clock is None else IdSource(clock=clock)
+    moment, event_id = ids.stamp()
+    assert moment.tzinfo == UTC
+    assert ulid_time(event_id) == moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+    assert ids.new(moment) > event_id  # the same monotonic source
