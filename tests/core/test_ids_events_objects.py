@@ -437,6 +437,9 @@ def test_meta_text_and_copy_are_what_the_json_encoder_and_decoder_make(
     assert text == _META.encode(meta)
     if text.isascii() or all(not "\ud800" <= c <= "\udfff" for c in text):
         assert _canonical_meta(meta) == (json.loads(text), text)
+    else:  # a lone surrogate cannot be stored as UTF-8
+        with pytest.raises(InvalidEventError, match="meta is not JSON"):
+            _canonical_meta(meta)
 
 
 def test_meta_that_contains_itself_or_no_json_is_refused() -> None:
