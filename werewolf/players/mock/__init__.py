@@ -18,7 +18,7 @@ from ...cast import Identity
 from ...decisions import Answer, Choice, DecisionKind, Request
 from ...errors import ConfigError, GameStateError
 from ...visibility import SeatView
-from ..random_player import decision_rng
+from ..random_player import decision_rng, decision_seed
 from . import idiot, lovers
 from .beliefs import Mind, infer
 from .grammar import Said, parse_speech
@@ -108,9 +108,9 @@ class MockPlayer:
             raise GameStateError(f"the mock of seat {self.seat} was asked for seat {request.seat}")
         table = self._reader.read(request.view)
         mind, public = self._minds(table)
-        rng = decision_rng(self.game_seed, self.seat, request.key, "mock")
+        seed = decision_seed(self.game_seed, self.seat, request.key, "mock")  # see Turn.rng
         request = idiot.spare_the_idiot(request)  # a good voter never exiles a shown idiot
-        turn = Turn(request, table, mind, public, self.temper, rng, self.lang)
+        turn = Turn(request, table, mind, public, self.temper, seed, self.lang)
         answer = handler_for(table.identity, request.kind)(turn)
         answer = lovers.keep_partner(request.kind, request.view, request.options, answer, self.lang)
         asked = request.kind is DecisionKind.VOTE and request.context.get("beliefs")
