@@ -153,10 +153,11 @@ class TableReader:
         for order in range(done, len(observations)):
             self._fold.add(order, observations[order])
         self._read = observations
+        alive = view.alive  # a tuple made anew at each read: read once
         key: tuple[object, ...] = (len(observations), view.seat, view.identity, view.wolves)
-        key += (view.alive, view.day, view.names, view.config)
+        key += (alive, view.day, view.names, view.config)
         if self._last is None or self._last[0] != key:
-            self._last = key, self._fold.table(view)
+            self._last = key, self._fold.table(view, alive)
         return self._last[1]
 
 
@@ -239,7 +240,7 @@ class _Fold:
             for seat, wolf in u.said.opinions:
                 found.setdefault(seat, wolf)
 
-    def table(self, view: SeatView) -> Table:
+    def table(self, view: SeatView, alive: tuple[int, ...]) -> Table:
         """The Table so far; it shares no mutable part with the fold, which grows on."""
         deck = self.deck
         if deck is None or deck.config is not view.config:
@@ -252,7 +253,7 @@ class _Fold:
             me=view.seat,
             identity=view.identity,
             wolves=view.wolves,
-            alive=view.alive,
+            alive=alive,
             day=view.day,
             utterances=tuple(self.utterances),
             seer_claims=dict(self.seer_claims),
