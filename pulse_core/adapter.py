@@ -83,7 +83,7 @@ class _Topic(Generic[S]):
     ended: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made once per event, never changed (a frozen init is slow)
 class _Prepared:
     """A role's result made ready to append: its draft and the texts to store first."""
 
@@ -91,7 +91,7 @@ class _Prepared:
     blobs: tuple[bytes, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: made once per event, never changed (a frozen init is slow)
 class _Run(Generic[S]):
     """One role the moderator named for one topic, at the version it decided on."""
 

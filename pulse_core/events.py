@@ -13,7 +13,7 @@ import json
 import json.scanner
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from importlib import metadata
 from typing import Any, TypeAlias, cast
@@ -163,15 +163,15 @@ class Draft:
             raise InvalidEventError("meta must be a JSON object")
         draft = object.__new__(cls)
         copy, text = _canonical_meta(meta)
-        put = object.__setattr__
-        put(draft, "id", id)
-        put(draft, "occurred_at", occurred_at)
-        put(draft, "kind", kind)
-        put(draft, "key", key)
-        put(draft, "hash", hash)
-        put(draft, "meta", copy)
-        put(draft, "code_rev", CODE_REV)
-        put(draft, "meta_text", text)
+        set_id, set_at, set_kind, set_key, set_hash, set_meta, set_rev, set_text = _DRAFT_SET
+        set_id(draft, id)
+        set_at(draft, occurred_at)
+        set_kind(draft, kind)
+        set_key(draft, key)
+        set_hash(draft, hash)
+        set_meta(draft, copy)
+        set_rev(draft, CODE_REV)
+        set_text(draft, text)
         return draft
 
 
@@ -204,20 +204,21 @@ class Event:
         # set field by field, as the generated __init__ and __post_init__ would: a store
         # makes one for every append, and a draft's fields are already checked
         event = object.__new__(cls)
-        put = object.__setattr__
-        put(event, "id", draft.id)
-        put(event, "occurred_at", draft.occurred_at)
-        put(event, "kind", draft.kind)
-        put(event, "key", draft.key)
-        put(event, "hash", draft.hash)
-        put(event, "meta", draft.meta)
-        put(event, "code_rev", draft.code_rev)
-        put(event, "version", version)
-        put(event, "seq", seq)
-        put(event, "chain", chain)
+        (set_id, set_at, set_kind, set_key, set_hash, set_meta, set_rev, set_version, set_seq,
+         set_chain, set_workflow, set_role) = _EVENT_SET  # fmt: skip
+        set_id(event, draft.id)
+        set_at(event, draft.occurred_at)
+        set_kind(event, draft.kind)
+        set_key(event, draft.key)
+        set_hash(event, draft.hash)
+        set_meta(event, draft.meta)
+        set_rev(event, draft.code_rev)
+        set_version(event, version)
+        set_seq(event, seq)
+        set_chain(event, chain)
         workflow, _, role = draft.kind.partition(".")
-        put(event, "workflow", workflow)
-        put(event, "role", role)
+        set_workflow(event, workflow)
+        set_role(event, role)
         return event
 
     def draft(self) -> Draft:
@@ -243,3 +244,23 @@ class Event:
             and meta_json(self.meta) == draft.meta_text
             and self.code_rev == draft.code_rev
         )
+
+
+def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
+    """The ``__set__`` of each named slot of a frozen slots dataclass: how ``trusted`` and
+    ``from_draft`` fill a new instance (the frozen ``__init__`` goes through the slower
+    ``object.__setattr__`` once per field, and one of each is made for every event)."""
+    setters = tuple(getattr(cls, name).__set__ for name in names)
+    if names != tuple(f.name for f in fields(cls)):
+        raise TypeError(f"{cls.__name__}'s fields are not {names}")  # kept in step
+    return setters
+
+
+_DRAFT_SET = _slot_setters(
+    Draft, ("id", "occurred_at", "kind", "key", "hash", "meta", "code_rev", "meta_text")
+)
+_EVENT_SET = _slot_setters(
+    Event,
+    ("id", "occurred_at", "kind", "key", "hash", "meta", "code_rev", "version", "seq", "chain",
+     "workflow", "role"),
+)  # fmt: skip

@@ -56,6 +56,7 @@ class DecisionKind(StrEnum):
 
 
 _SPEAKING = frozenset({DecisionKind.WOLF_TALK, DecisionKind.SPEECH, DecisionKind.LAST_WORDS})
+_WITCH = DecisionKind.WITCH  # read once: on Python 3.11 an enum member read passes a hook
 for _kind in DecisionKind:  # a plain attribute, not a property: every answer reads it
     _kind.speaks = _kind in _SPEAKING
 
@@ -172,7 +173,7 @@ def problem(request: Request, answer: object) -> str | None:
         if not answer.text.isascii() and not _is_text(answer.text):  # ASCII is always text
             return "a speech must be plain text (it holds a lone surrogate, not valid Unicode)"
         return None
-    if kind is DecisionKind.WITCH:
+    if kind is _WITCH:
         if not isinstance(answer, WitchChoice):
             return "answer with a witch choice (save, poison)"
         if request.witch is None:

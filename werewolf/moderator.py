@@ -50,12 +50,15 @@ SEER_FIRST_ORDER: tuple[NightStep, ...] = (
 asked together), before the wolves."""
 
 
+_WEREWOLF, _LOVERS = Identity.WEREWOLF, Phase.LOVERS  # read once (see _NIGHTLY)
+
+
 def _runs(state: GameState, step: NightStep, night: int) -> bool:
     if step.first_night_only and night != 1:
         return False
-    if step.identity is Identity.WEREWOLF:
+    if step.identity is _WEREWOLF:
         return True
-    if step.phase is Phase.LOVERS:
+    if step.phase is _LOVERS:
         return len(state.lovers) == 2
     seat = state.seat_of(step.identity)
     return seat is not None and state.is_alive(seat)
@@ -74,6 +77,12 @@ def night_phase(state: GameState) -> Phase:
     return Phase.DAWN
 
 
+# the stages as sets made once: on Python 3.11 every read of an enum member (``Stage.PK``)
+# passes the enum metaclass's __getattr__ hook, and the moderator runs for every event
+_NIGHTLY = frozenset({Stage.SETUP, Stage.NIGHT})
+_DAYTIME = frozenset({Stage.MORNING, Stage.DISCUSSION, Stage.PK})
+
+
 def next_phase(state: GameState | None) -> str:
     """The phase role to run next, or ``END``."""
     if state is None:
@@ -87,9 +96,9 @@ def next_phase(state: GameState | None) -> str:
     if state.last_words_due:
         return Phase.LAST_WORDS
     stage = state.stage
-    if stage in (Stage.SETUP, Stage.NIGHT):
+    if stage in _NIGHTLY:
         return night_phase(state)
-    if stage in (Stage.MORNING, Stage.DISCUSSION, Stage.PK):
+    if stage in _DAYTIME:
         if next_speaker(state) is not None:
             return Phase.SPEECH
         if stage is not Stage.PK and state.config.discussion is Discussion.BIDDING:

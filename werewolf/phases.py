@@ -437,9 +437,13 @@ def ask_seer_ahead(ctx: PhaseContext, night: int) -> None:
     """Start the seer's check as the night begins, so it runs while the wolves and the
     witch decide: her view and options cannot change before her phase (she sees neither
     event, and deaths resolve at dawn). Her own context keeps her reasoning, fallbacks and
-    usage out of the wolves' event; if the game stops first, her phase simply asks again."""
+    usage out of the wolves' event; if the game stops first, her phase simply asks again.
+    A seer who answers at once (``Player.immediate``) has nothing to overlap: her phase
+    asks her, with no task."""
     seer = ctx.state.seat_of(Identity.SEER)
     if seer is None or not ctx.state.is_alive(seer):
+        return
+    if getattr(ctx.players[seer], "immediate", False):
         return
     own = PhaseContext(ctx.chain, ctx.state, ctx.players, ctx.views, retries=ctx.retries)
     task = asyncio.ensure_future(own.ask(_seer_request(own, night)))

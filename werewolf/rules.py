@@ -179,13 +179,18 @@ def hunter_targets(state: GameState) -> tuple[int | None, ...]:
 
 
 # -- day --------------------------------------------------------------------------------------
+# enum members read once: on Python 3.11 every read of one (``Stage.PK``) passes the enum
+# metaclass's __getattr__ hook, and the discussion's rules are asked at every speech
+_PK, _BY_SEAT, _BIDDING = Stage.PK, SpeechOrder.SEAT, Discussion.BIDDING
+
+
 def speaking_order(state: GameState) -> tuple[int, ...]:
     """Today's order: cyclic from the seat after the lowest night death, else from the seat
     the day number points at (``speech_order = "seat"``: by seat from the lowest living
     seat); PK rounds go by seat."""
-    if state.stage is Stage.PK:
+    if state.stage is _PK:
         return tuple(sorted(state.pk))
-    if state.config.speech_order is SpeechOrder.SEAT:
+    if state.config.speech_order is _BY_SEAT:
         return state.living
     n = len(state.identities)
     start = (min(state.dawn_died) % n) + 1 if state.dawn_died else ((state.night - 1) % n) + 1
@@ -208,7 +213,7 @@ def speeches_left(state: GameState) -> int:
 
 def _left(state: GameState, order: tuple[int, ...]) -> int:
     spoken = state.spoken
-    if state.stage is Stage.PK:
+    if state.stage is _PK:
         return sum(1 for s in order if s not in spoken)
     config = state.config
     total = len(order) * config.speech_rounds
@@ -223,10 +228,11 @@ def next_speaker(state: GameState) -> int | None:
     order = speaking_order(state)  # once: the moderator asks at every speech
     if _left(state, order) == 0:
         return None
-    if state.stage is not Stage.PK and state.config.discussion is Discussion.BIDDING:
+    config = state.config
+    if state.stage is not _PK and config.discussion is _BIDDING:
         return state.floor
     spoken = state.spoken  # a day's few speeches: counted in place, no Counter
-    for round_no in range(1, state.config.speech_rounds + 1):
+    for round_no in range(1, config.speech_rounds + 1):
         for seat in order:
             if spoken.count(seat) < round_no:
                 return seat
@@ -266,7 +272,8 @@ def vote_options(state: GameState, voter: int) -> tuple[int | None, ...]:
     if state.pk:
         targets: list[int | None] = list(state.pk)
     else:
-        targets = [s for s in state.living if config.allow_self_vote or s != voter]
+        self_vote = config.allow_self_vote
+        targets = [s for s in state.living if self_vote or s != voter]
         if state.idiot_revealed and not config.idiot_second_exile:
             targets = [s for s in targets if s != state.idiot]
     if config.allow_abstain or not targets:  # nobody to vote for (a lone wolf beside a

@@ -10,6 +10,7 @@ Folding never re-validates: the phase roles decided, the fold only applies.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -312,37 +313,48 @@ def _begin_night(state: GameState) -> GameState:
 def evolve(state: GameState, phase: str, diff: dict[str, Any]) -> GameState:
     """Apply one phase event's diff. Pure and total over well-formed diffs."""
     if phase in NIGHT_PHASES:
-        if state.stage is not Stage.NIGHT:  # the first night phase that runs begins it
+        if state.stage is not _NIGHT:  # the first night phase that runs begins it
             state = _begin_night(state)
-        return _night_action(replace(state, acted=state.acted | {phase}), phase, diff)
-    return _day_event(state, phase, diff)
+        state = replace(state, acted=state.acted | {phase})
+    apply = _APPLY.get(phase)
+    # lovers-told only tells; events of other kinds (seat swaps, notes) change no game
+    return state if apply is None else apply(state, diff)
 
 
-def _night_action(state: GameState, phase: str, diff: dict[str, Any]) -> GameState:
-    if phase == Phase.WOLF_NIGHT:
-        return replace(state, wolf_target=diff.get("target"))
-    if phase == Phase.GUARD:
-        return replace(state, guarded=diff.get("target"))
-    if phase == Phase.DOCTOR:
-        return replace(state, protected=diff.get("target"))
-    if phase == Phase.CUPID:
-        return replace(state, lovers=tuple(sorted(int(s) for s in diff["lovers"])))
-    if phase == Phase.WITCH:
-        save = bool(diff.get("save"))
-        poisoned = diff.get("poison")
-        return replace(
-            state,
-            saved=state.wolf_target if save else None,
-            poisoned=poisoned,
-            antidote=state.antidote and not save,
-            poison=state.poison and poisoned is None,
-        )
-    if phase == Phase.SEER:
-        if diff.get("target") is None:  # no check (a failed answer, night_fallback)
-            return state
-        check = Check(state.night, int(diff["target"]), bool(diff["wolf"]))
-        return replace(state, checks=(*state.checks, check))
-    return state  # lovers-told only tells
+# -- night actions: the phase's diff, after it is marked as taken tonight
+def _wolves(state: GameState, diff: dict[str, Any]) -> GameState:
+    return replace(state, wolf_target=diff.get("target"))
+
+
+def _guard(state: GameState, diff: dict[str, Any]) -> GameState:
+    return replace(state, guarded=diff.get("target"))
+
+
+def _doctor(state: GameState, diff: dict[str, Any]) -> GameState:
+    return replace(state, protected=diff.get("target"))
+
+
+def _cupid(state: GameState, diff: dict[str, Any]) -> GameState:
+    return replace(state, lovers=tuple(sorted(int(s) for s in diff["lovers"])))
+
+
+def _witch(state: GameState, diff: dict[str, Any]) -> GameState:
+    save = bool(diff.get("save"))
+    poisoned = diff.get("poison")
+    return replace(
+        state,
+        saved=state.wolf_target if save else None,
+        poisoned=poisoned,
+        antidote=state.antidote and not save,
+        poison=state.poison and poisoned is None,
+    )
+
+
+def _seer(state: GameState, diff: dict[str, Any]) -> GameState:
+    if diff.get("target") is None:  # no check (a failed answer, night_fallback)
+        return state
+    check = Check(state.night, int(diff["target"]), bool(diff["wolf"]))
+    return replace(state, checks=(*state.checks, check))
 
 
 def _night_cause(state: GameState, seat: int) -> Cause:
@@ -351,45 +363,76 @@ def _night_cause(state: GameState, seat: int) -> Cause:
     return Cause.WOLF if seat == state.wolf_target else Cause.LOVE
 
 
-def _day_event(state: GameState, phase: str, diff: dict[str, Any]) -> GameState:
-    if phase == Phase.DAWN:
-        died = tuple(int(s) for s in diff.get("died", []))
-        deaths = [Death(s, state.night, _night_cause(state, s)) for s in died]
-        state = replace(state, stage=Stage.MORNING, spoken=(), pk=(), dawn_died=died)
-        state, deaths = _kill(state, deaths)
-        first = state.night == 1 and state.config.last_words
-        words = tuple(sorted(d.seat for d in deaths)) if first else ()
-        return _after_deaths(state, deaths, last_words=words)
-    if phase == Phase.HUNTER:
-        state = replace(state, hunter_due=None, hunter_fired=True)
-        target = diff.get("target")
-        if target is None:
-            return state
-        state, deaths = _kill(state, [Death(int(target), state.night, Cause.SHOT)])
-        return _after_deaths(state, deaths[1:], last_words=())
-    if phase == Phase.LAST_WORDS:
-        speaker = int(diff["speaker"])
-        return replace(state, last_words_due=tuple(s for s in state.last_words_due if s != speaker))
-    if phase == Phase.SPEECH:
-        stage = Stage.DISCUSSION if state.stage is Stage.MORNING else state.stage
-        spoken = (*state.spoken, int(diff["speaker"]))
-        return replace(state, stage=stage, spoken=spoken, floor=None)
-    if phase == Phase.BID:
-        stage = Stage.DISCUSSION if state.stage is Stage.MORNING else state.stage
-        return replace(state, stage=stage, floor=int(diff["floor"]))
-    if phase == Phase.VOTE:
-        pk = tuple(int(s) for s in diff.get("pk", []))
-        if pk:
-            return replace(state, stage=Stage.PK, pk=pk, spoken=())
-        exiled = diff.get("exiled")
-        state = replace(state, stage=Stage.EVENING, exiles=(*state.exiles, (state.night, exiled)))
-        if exiled is None:
-            return state
-        if exiled == state.idiot and not state.idiot_revealed:
-            return replace(state, idiot_revealed=True)  # he shows his card and lives on
-        state, deaths = _kill(state, [Death(int(exiled), state.night, Cause.EXILE)])
-        words = (int(exiled),) if state.config.last_words else ()
-        return _after_deaths(state, deaths, last_words=words)
-    if phase == Phase.GAME_END:
-        return replace(state, winner=Outcome(diff["winner"]), ended=True, stage=Stage.OVER)
-    return state  # events of other kinds (seat swaps, notes) do not change the game
+# -- the day's events
+def _dawn(state: GameState, diff: dict[str, Any]) -> GameState:
+    died = tuple(int(s) for s in diff.get("died", []))
+    deaths = [Death(s, state.night, _night_cause(state, s)) for s in died]
+    state = replace(state, stage=Stage.MORNING, spoken=(), pk=(), dawn_died=died)
+    state, deaths = _kill(state, deaths)
+    first = state.night == 1 and state.config.last_words
+    words = tuple(sorted(d.seat for d in deaths)) if first else ()
+    return _after_deaths(state, deaths, last_words=words)
+
+
+def _shot(state: GameState, diff: dict[str, Any]) -> GameState:
+    state = replace(state, hunter_due=None, hunter_fired=True)
+    target = diff.get("target")
+    if target is None:
+        return state
+    state, deaths = _kill(state, [Death(int(target), state.night, Cause.SHOT)])
+    return _after_deaths(state, deaths[1:], last_words=())
+
+
+def _last_words(state: GameState, diff: dict[str, Any]) -> GameState:
+    speaker = int(diff["speaker"])
+    return replace(state, last_words_due=tuple(s for s in state.last_words_due if s != speaker))
+
+
+def _speech(state: GameState, diff: dict[str, Any]) -> GameState:
+    stage = _DISCUSSION if state.stage is _MORNING else state.stage
+    spoken = (*state.spoken, int(diff["speaker"]))
+    return replace(state, stage=stage, spoken=spoken, floor=None)
+
+
+def _bid(state: GameState, diff: dict[str, Any]) -> GameState:
+    stage = _DISCUSSION if state.stage is _MORNING else state.stage
+    return replace(state, stage=stage, floor=int(diff["floor"]))
+
+
+def _vote(state: GameState, diff: dict[str, Any]) -> GameState:
+    pk = tuple(int(s) for s in diff.get("pk", []))
+    if pk:
+        return replace(state, stage=Stage.PK, pk=pk, spoken=())
+    exiled = diff.get("exiled")
+    state = replace(state, stage=Stage.EVENING, exiles=(*state.exiles, (state.night, exiled)))
+    if exiled is None:
+        return state
+    if exiled == state.idiot and not state.idiot_revealed:
+        return replace(state, idiot_revealed=True)  # he shows his card and lives on
+    state, deaths = _kill(state, [Death(int(exiled), state.night, Cause.EXILE)])
+    words = (int(exiled),) if state.config.last_words else ()
+    return _after_deaths(state, deaths, last_words=words)
+
+
+def _game_end(state: GameState, diff: dict[str, Any]) -> GameState:
+    return replace(state, winner=Outcome(diff["winner"]), ended=True, stage=Stage.OVER)
+
+
+# one entry per phase that changes the state: a lookup, not a chain of comparisons with
+# enum members (each read of one passes the enum metaclass's __getattr__ hook on 3.11)
+_APPLY: dict[str, Callable[[GameState, dict[str, Any]], GameState]] = {
+    Phase.WOLF_NIGHT: _wolves,
+    Phase.GUARD: _guard,
+    Phase.DOCTOR: _doctor,
+    Phase.CUPID: _cupid,
+    Phase.WITCH: _witch,
+    Phase.SEER: _seer,
+    Phase.DAWN: _dawn,
+    Phase.HUNTER: _shot,
+    Phase.LAST_WORDS: _last_words,
+    Phase.SPEECH: _speech,
+    Phase.BID: _bid,
+    Phase.VOTE: _vote,
+    Phase.GAME_END: _game_end,
+}
+_NIGHT, _MORNING, _DISCUSSION = Stage.NIGHT, Stage.MORNING, Stage.DISCUSSION

@@ -11,7 +11,7 @@ the wolf seats.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from pulse_core import START, Event
@@ -49,14 +49,17 @@ class SeatView:
     wolves: tuple[int, ...]  # fellow wolves (all wolf seats) when this seat is a wolf, else ()
     dead: tuple[int, ...]  # publicly known deaths, by seat
     observations: tuple[Observation, ...]
+    # the seats not publicly dead: derived once (players read it several times a decision)
+    alive: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        dead = self.dead
+        alive = tuple(s for s in range(1, len(self.names) + 1) if s not in dead)
+        object.__setattr__(self, "alive", alive)
 
     @property
     def team(self) -> Team:
         return team_of(self.identity)
-
-    @property
-    def alive(self) -> tuple[int, ...]:
-        return tuple(s for s in range(1, len(self.names) + 1) if s not in self.dead)
 
     @property
     def day(self) -> int:

@@ -80,7 +80,9 @@ def test_a_lazy_view_equals_the_built_one() -> None:
     cache = ViewCache()
     for n in (1, 5, len(chain) // 2, len(chain)):
         for seat in range(1, 10):
-            assert cache.lazy(chain[:n], seat) == view(chain[:n], seat)
+            built = view(chain[:n], seat)
+            assert cache.lazy(chain[:n], seat) == built
+            assert built.alive == tuple(s for s in range(1, 10) if s not in built.dead)
 
 
 def test_a_numbered_observation_equals_a_constructed_one() -> None:

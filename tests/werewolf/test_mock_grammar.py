@@ -16,6 +16,10 @@ ODD = [
     "\u0130 am the seer. Go for seat 5. Nobody claims seer. Unless the seer speaks.",
     "我是预言家。第2晚我验了4号：狼人。5号就是好人。投4号。我相信3号。我救了2号。刀6号。",
     "没人起跳预言家。空刀。我毒了7号。如果有预言家，我踩8号。归票1号。票给2号。",
+    "Seat 3 will claim seer. No one plays the seer. Seat 5 jumps as seer; seat 6 fakes seer.",
+    "I'm the witch. If a seer speaks, go for no one; else take seat 2. Bite nobody.",
+    "我才是猎人。4号起跳预言家。都不跳预言家。咬3号。我是真预言家。除非预言家报出查杀。",
+    "Seat 2 is 狼人. Seat 3 is 金水. 我信5号。",
     "Nothing here at all.",
     "",
 ]

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from dataclasses import replace
+from random import Random
 
 from pulse_core import Event, MemoryEventStore, WorkflowRule
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import MockPlayer, Player, Seating
-from werewolf.players.mock import read_table
+from werewolf.players.mock import PERSONALITIES, read_table
+from werewolf.players.mock.beliefs import infer
+from werewolf.players.mock.gut import Gut
 from werewolf.players.mock.table import TableReader
 from werewolf.state import GameState
 from werewolf.visibility import view
@@ -75,3 +79,18 @@ def test_a_view_that_adds_nothing_gives_the_same_table_back() -> None:
     table = reader.read(view(chain[:50], 2))
     assert reader.read(view(chain[:50], 2)) is table
     assert reader.read(view(chain[:60], 2)) == read_table(view(chain[:60], 2))
+
+
+def test_a_gut_drawn_once_a_day_gives_the_beliefs_a_fresh_generator_gives() -> None:
+    chain = chain_of(23)
+    calm = replace(PERSONALITIES["steady"], noise=0.0)
+    for seat, cut in [(1, 30), (4, 50), (6, len(chain)), (8, 70)]:
+        table = read_table(view(chain[:cut], seat))
+        others = table.seat_count - 1
+        for temper in (PERSONALITIES["bold"], PERSONALITIES["cautious"]):
+            drawn = Gut.draw(Random(seat), others, temper.noise)
+            assert infer(table, temper, drawn) == infer(table, temper, Random(seat))
+        everyone = Gut.calm(table.seat_count)  # a wolf's picture of the table: no gut
+        assert infer(table, calm, everyone, public=True) == infer(
+            table, calm, Random(seat), public=True
+        )

@@ -12,6 +12,7 @@ from ..decisions import Answer, Choice, DecisionKind, Request, Speech, WitchChoi
 __all__ = ["RandomPlayer", "decision_rng", "decision_seed"]
 
 T = TypeVar("T")
+_WITCH = DecisionKind.WITCH  # read once: on Python 3.11 an enum member read passes a hook
 
 
 def decision_seed(game_seed: int, seat: int, key: str, salt: str = "") -> int:
@@ -63,7 +64,7 @@ class RandomPlayer:
         if request.kind.speaks:  # a speech draws nothing: no generator to seed
             return Speech(f"Seat {request.seat} has nothing to add.")
         seed = decision_seed(self.game_seed, request.seat, request.key, "random")
-        if request.kind is DecisionKind.WITCH:
+        if request.kind is _WITCH:
             options = request.witch
             assert options is not None  # the witch phase always sends her options
             answers = [WitchChoice()]

@@ -22,6 +22,7 @@ from ..random_player import decision_rng
 from . import idiot, lovers
 from .beliefs import Mind, infer
 from .grammar import Said, parse_speech
+from .gut import Gut
 from .lang import LANGS
 from .strategy import handler_for, register
 from .table import Table, TableReader, read_table
@@ -62,7 +63,9 @@ class MockPlayer:
         self.personality = name
         self.temper = PERSONALITIES[name]
         self.lang = lang
+        self._calm = replace(self.temper, noise=0.0)
         self._reader = TableReader()  # this seat's table, extended decision by decision
+        self._guts: dict[tuple[int, int, float], Gut] = {}  # (day, seats, noise) -> drawn
         self._last_minds: tuple[Table, tuple[Mind, Mind | None]] | None = None
 
     async def decide(self, request: Request) -> Answer:
@@ -83,12 +86,21 @@ class MockPlayer:
         return minds
 
     def _infer(self, table: Table) -> tuple[Mind, Mind | None]:
-        gut = decision_rng(self.game_seed, self.seat, f"gut.d{table.day}", "mock")
-        mind = infer(table, self.temper, gut)
         if table.identity is not Identity.WEREWOLF:
-            return mind, None
-        calm = replace(self.temper, noise=0.0)  # the table as a whole has no one gut
-        return mind, infer(table, calm, gut, public=True)
+            gut = self._gut(table.day, table.seat_count - 1, self.temper.noise)
+            return infer(table, self.temper, gut), None
+        mind = infer(table, self.temper, Gut.calm(0))  # the pack: a wolf's beliefs draw nothing
+        # the table as a whole has no one gut: feelings of spread 0 are 0 whatever is drawn
+        return mind, infer(table, self._calm, Gut.calm(table.seat_count), public=True)
+
+    def _gut(self, day: int, seats: int, noise: float) -> Gut:
+        """The day's gut feeling (the same for every belief of the day: drawn once)."""
+        key = (day, seats, noise)
+        gut = self._guts.get(key)
+        if gut is None:
+            rng = decision_rng(self.game_seed, self.seat, f"gut.d{day}", "mock")
+            gut = self._guts[key] = Gut.draw(rng, seats, noise)
+        return gut
 
     def answer(self, request: Request) -> Answer:
         """The decision, synchronously: a function of (game seed, seat, request)."""

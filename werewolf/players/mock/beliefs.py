@@ -14,13 +14,14 @@ an ordinary villager would believe from the same public record (how exposed each
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from random import Random
 
 from ...cast import Identity
 from .claims import SeerBelief, seer_belief
 from .evidence import weigh
+from .gut import Gut
 from .reasons import Evidence, Found, Reason, Weigher, evidence_of
 from .scaling import scaled
 from .table import Table
@@ -74,9 +75,10 @@ class Mind:
         return sorted(evidence_of(found), key=lambda e: e.weight)
 
 
-def infer(table: Table, temper: Temper, gut: Random, *, public: bool = False) -> Mind:
+def infer(table: Table, temper: Temper, gut: Random | Gut, *, public: bool = False) -> Mind:
     """The beliefs of ``table.me`` (``public``: of an ordinary villager with only the public
-    record, as the wolves imagine the table; then every seat, even mine, is weighed)."""
+    record, as the wolves imagine the table; then every seat, even mine, is weighed). The
+    day's gut feeling is drawn from ``gut``, or given drawn (see ``Gut``)."""
     me = 0 if public else table.me
     others = [s for s in range(1, table.seat_count + 1) if s != me]
     w = Weigher(others)
@@ -85,14 +87,13 @@ def infer(table: Table, temper: Temper, gut: Random, *, public: bool = False) ->
             w.fix(s, 1.0 if s in table.wolves else 0.0, "pack")
         probs = {s: w.fixed[s] for s in others}
         return Mind(me, table.alive, probs, w.found)
-    duel = Random(gut.random())  # its own stream: the gut's draws per seat stay as they are
-    belief = seer_belief(table, duel, temper.noise) if not public else _public_seer(table)
+    if isinstance(gut, Random):
+        gut = Gut.draw(gut, len(others), temper.noise)
+    if public:
+        belief = seer_belief(table, blind=True)
+    else:  # no seer claim, no impression to draw: the duel's generator is not made
+        duel = Random(gut.duel) if table.seer_claims else None
+        belief = seer_belief(table, duel, temper.noise)
     cleared = weigh(table, belief, w, temper, gut, me=me)
     probs = scaled(w.logit, w.fixed, float(table.wolf_count))
     return Mind(me, table.alive, probs, w.found, belief, cleared)
-
-
-def _public_seer(table: Table) -> SeerBelief:
-    """The seer belief of a villager who knows nothing private (no checks, no potions)."""
-    blind = replace(table, me=0, identity=Identity.VILLAGER, my_checks={}, told={}, saved=())
-    return seer_belief(blind)

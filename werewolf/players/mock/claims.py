@@ -44,9 +44,15 @@ def _contradicts(table: Table, claimer: int) -> bool:
     return False
 
 
-def claim_credibility(table: Table, claimer: int) -> tuple[float, tuple[str, int | None] | None]:
-    """Points for a seer claim as this seat sees it, with the worst lie found (or None)."""
-    killed, checks = table.night_killed, table.my_checks_by_seat  # both read per report
+def claim_credibility(
+    table: Table, claimer: int, *, blind: bool = False
+) -> tuple[float, tuple[str, int | None] | None]:
+    """Points for a seer claim as this seat sees it, with the worst lie found (or None);
+    ``blind``: as a villager who knows nothing private sees it (no checks, no potions)."""
+    killed = table.night_killed  # read per report
+    checks = {} if blind else table.my_checks_by_seat
+    framed = () if blind else table.told.values()  # the wolves' victims I was told of
+    me = 0 if blind else table.me
     points = 3.0 if claimer in killed else 0.0
     caught: tuple[str, int | None] | None = None
     if claimer in table.revealed:  # death showed the card: a good claimer is the seer
@@ -58,11 +64,11 @@ def claim_credibility(table: Table, claimer: int) -> tuple[float, tuple[str, int
         caught = ("changed_report", None)
     vouched = table.vouched
     for seat, wolf in table.reports.get(claimer, {}).items():
-        if seat == table.me and table.identity is not Identity.WEREWOLF:
+        if seat == me and table.identity is not Identity.WEREWOLF:
             points += -10.0 if wolf else 1.0
             if wolf:
-                caught = ("framed_me", table.me)
-        elif wolf and (seat == table.shooter or seat in table.told.values()):
+                caught = ("framed_me", me)
+        elif wolf and (seat == table.shooter or seat in framed):
             points -= 4.0
             caught = caught or ("framed_vouched", seat)
         elif wolf and seat in vouched:
@@ -80,23 +86,25 @@ def claim_credibility(table: Table, claimer: int) -> tuple[float, tuple[str, int
     return points, caught
 
 
-def seer_belief(table: Table, gut: Random | None = None, spread: float = 0.0) -> SeerBelief:
+def seer_belief(
+    table: Table, gut: Random | None = None, spread: float = 0.0, *, blind: bool = False
+) -> SeerBelief:
     """Trust a lone seer claim unless caught lying; between several, the best evidence (the
     earlier claim gets a small edge: a real seer tends to speak up first), weighed with the
     seat's own impression of each claimer (``gut``, of sd ``spread`` points): where the
-    evidence is thin, a table splits over two seers."""
-    if table.identity is Identity.SEER:
+    evidence is thin, a table splits over two seers. ``blind``: the belief of a villager
+    who knows nothing private (as ``claim_credibility``)."""
+    if table.identity is Identity.SEER and not blind:
         others = tuple(s for s in table.seer_claims if s != table.me)
         mine: dict[int, tuple[str, int | None]] = {s: ("claims_my_role", None) for s in others}
         return SeerBelief(table.me, 1.0, others, mine)
-    claimers = sorted(
-        (s for s in table.seer_claims if s != table.me), key=lambda s: table.seer_claims[s]
-    )
+    me = 0 if blind else table.me
+    claimers = sorted((s for s in table.seer_claims if s != me), key=lambda s: table.seer_claims[s])
     if not claimers:
         return SeerBelief(None, 0.0, (), {})
     rated: list[tuple[float, int, tuple[str, int | None] | None]] = []
     for i, claimer in enumerate(claimers):
-        points, caught = claim_credibility(table, claimer)
+        points, caught = claim_credibility(table, claimer, blind=blind)
         impression = gut.gauss(0.0, spread) if gut is not None and spread > 0 else 0.0
         rated.append((points + (0.5 if i == 0 else 0.0) + impression, claimer, caught))
     if len(rated) == 1:

@@ -13,26 +13,28 @@ Reason kinds (rendered in words by the language modules):
 from __future__ import annotations
 
 import math
-from random import Random
 
 from ...cast import Identity
 from .claims import SeerBelief
+from .gut import Gut
 from .reasons import Weigher
 from .table import Table
 from .temper import Temper
 
 __all__ = ["weigh"]
 
+_NONE: dict[int, bool] = {}  # no reports (never written to)
+
 
 def weigh(
-    table: Table, belief: SeerBelief, w: Weigher, temper: Temper, gut: Random, *, me: int
+    table: Table, belief: SeerBelief, w: Weigher, temper: Temper, gut: Gut, *, me: int
 ) -> frozenset[int]:
     """Add every piece of evidence to ``w``; return the seats believed cleared."""
     cleared = _hard(table, belief, w, me)
     _votes(table, belief, w, me)
     _words(table, belief, w, temper, me, cleared)
-    for seat in sorted(w.logit):
-        w.add(seat, gut.gauss(0.0, temper.noise), "gut", public=False)
+    for seat, feeling in zip(sorted(w.logit), gut.feelings, strict=True):
+        w.add(seat, feeling, "gut", public=False)
     return frozenset(cleared)
 
 
@@ -49,8 +51,9 @@ def _hard(table: Table, belief: SeerBelief, w: Weigher, me: int) -> set[int]:
     trusted = belief.trusted
     if trusted is not None and trusted != me:
         w.add(trusted, -3.0 * conf, "trusted_seer")
+        nights = _report_nights(table, trusted)
         for seat, wolf in table.reports.get(trusted, {}).items():
-            night = _report_night(table, trusted, seat)
+            night = nights.get(seat, 0)
             if wolf:
                 w.add(seat, 4.5 * conf, "seer_found", trusted, night)
             else:
@@ -79,13 +82,15 @@ def _hard(table: Table, belief: SeerBelief, w: Weigher, me: int) -> set[int]:
     return cleared
 
 
-def _report_night(table: Table, claimer: int, seat: int) -> int:
+def _report_nights(table: Table, claimer: int) -> dict[int, int]:
+    """Seat -> the night the claimer first said she checked it (when she named one)."""
+    nights: dict[int, int] = {}
     for u in table.utterances:
         if u.speaker == claimer:
-            for night, s, _ in u.said.reports:
-                if s == seat and night is not None:
-                    return night
-    return 0
+            for night, seat, _ in u.said.reports:
+                if night is not None:
+                    nights.setdefault(seat, night)
+    return nights
 
 
 def _votes(table: Table, belief: SeerBelief, w: Weigher, me: int) -> None:
@@ -98,15 +103,18 @@ def _votes(table: Table, belief: SeerBelief, w: Weigher, me: int) -> None:
         if wolf
     ]
     gone_by_day: dict[int, set[int]] = {}  # the same for every ballot of a day
+    wolves: set[int] = set()  # the seer's living wolves when the ballot was cast
+    good_me = me and table.identity is not Identity.WEREWOLF
     for b in table.ballots:
         if b.target is None or b.voter == me:
             continue
-        gone = gone_by_day.get(b.day)
-        if gone is None:
-            gone = gone_by_day[b.day] = {s for d, s in table.exiled.items() if d < b.day} | {
-                s for d, died in table.night_deaths.items() if d <= b.day for s in died
-            }
-        wolves = {seat for order, seat in named if order < b.order and seat not in gone}
+        if named:
+            gone = gone_by_day.get(b.day)
+            if gone is None:
+                gone = gone_by_day[b.day] = {s for d, s in table.exiled.items() if d < b.day} | {
+                    s for d, died in table.night_deaths.items() if d <= b.day for s in died
+                }
+            wolves = {seat for order, seat in named if order < b.order and seat not in gone}
         if b.target == trusted:
             w.add(b.voter, 1.2 * conf, "voted_seer", trusted, b.day)
         elif b.target in wolves:
@@ -114,7 +122,7 @@ def _votes(table: Table, belief: SeerBelief, w: Weigher, me: int) -> None:
         elif wolves and b.voter not in wolves and b.round == 1:
             wolf = min(wolves)
             w.add(b.voter, 0.7 * conf, "shielded", wolf, b.day)
-        if b.target == me and me and table.identity is not Identity.WEREWOLF:
+        if b.target == me and good_me:
             w.add(b.voter, 0.4, "voted_me", None, b.day)
 
 
@@ -132,18 +140,19 @@ def _words(
                 if not wolf:
                     cleared_at.setdefault(seat, u.order)
     good_me = me and table.identity is not Identity.WEREWOLF
+    revealed, reports, alive, liars = table.revealed, table.reports, table.alive, belief.liars
+    follow = temper.follow
+    creds: dict[int, float] = {}  # speaker -> how far he is trusted (standing is fixed)
     for u in table.utterances:
-        if u.speaker == me:
+        speaker, said = u.speaker, u.said
+        if speaker == me:
             continue
-        speaker = u.speaker
-        if table.revealed.get(speaker):  # a wolf shown by death: whom he vouched for is suspect
-            for seat in u.said.trusts:
+        if revealed.get(speaker):  # a wolf shown by death: whom he vouched for is suspect
+            for seat in said.trusts:
                 w.add(seat, 0.8, "wolf_vouched", speaker, u.day)
             continue
-        cred = min(1.5, max(0.2, 2.0 / (1.0 + math.exp(standing.get(speaker, 0.0)))))
-        recent = 1.0 if u.day >= table.day else 0.5
-        reported = table.reports.get(speaker, {})
-        for seat in u.said.accuses:
+        reported = reports.get(speaker, _NONE)
+        for seat in said.accuses:
             if seat == speaker or (seat in reported and seat != me):
                 continue  # a seer claimer's report is weighed with the claim, not twice
             if seat == me and good_me:
@@ -155,18 +164,18 @@ def _words(
             elif seat in cleared or seat == trusted:
                 continue  # said before the claim or the check was known: it proves nothing
             elif speaker in victims:
-                w.add(seat, 0.8 * temper.follow, "victim_accused", speaker, u.day)
+                w.add(seat, 0.8 * follow, "victim_accused", speaker, u.day)
             else:
-                weight = 0.45 * temper.follow * cred * recent
-                w.add(seat, weight, "accused_by", speaker, u.day)
-        for seat in u.said.trusts:
-            if seat in belief.liars and since is not None and u.order > since:
-                w.add(speaker, 1.0, "backs_liar", seat, u.day)
-        if (
-            u.day >= 2
-            and not u.last_words
-            and not u.said.accuses
-            and not u.said.roles
-            and table.is_alive(speaker)
-        ):
+                cred = creds.get(speaker)
+                if cred is None:
+                    trust = 2.0 / (1.0 + math.exp(standing.get(speaker, 0.0)))
+                    cred = creds[speaker] = min(1.5, max(0.2, trust))
+                recent = 1.0 if u.day >= table.day else 0.5
+                w.add(seat, 0.45 * follow * cred * recent, "accused_by", speaker, u.day)
+        if since is not None:
+            for seat in said.trusts:
+                if seat in liars and u.order > since:
+                    w.add(speaker, 1.0, "backs_liar", seat, u.day)
+        quiet = u.day >= 2 and not u.last_words and not said.accuses and not said.roles
+        if quiet and speaker in alive:
             w.add(speaker, 0.25, "quiet", None, u.day)

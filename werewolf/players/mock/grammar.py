@@ -34,84 +34,92 @@ _ZH_ROLES = {"预言家": "seer", "女巫": "witch", "猎人": "hunter"}
 
 
 class _Form:
-    """One sentence form, English or Chinese, and words that any match of it contains:
-    a text with none of them is not searched (most speeches use a few of the forms)."""
+    """One sentence form, English or Chinese, with words any match of it contains: a text
+    is searched only if it holds one of ``zh``, or a word of each group of ``en`` (most
+    speeches use a few of the forms). Words are in lower case."""
 
-    __slots__ = ("needles", "pattern")
+    __slots__ = ("en", "pattern", "zh")
 
-    def __init__(self, en: str, zh: str, needles: tuple[str, ...]) -> None:
+    def __init__(self, en: str, zh: str, en_words: Words, zh_words: tuple[str, ...]) -> None:
         self.pattern = re.compile(f"(?:{en})|(?:{zh})", re.I)
-        self.needles = needles  # lower case; Chinese ones as they are
+        self.en, self.zh = en_words, zh_words
 
     def finditer(self, text: str, low: str | None) -> Iterator[re.Match[str]]:
         """``pattern.finditer(text)``; ``low`` is ``text.lower()``, or None to search
         whatever the text holds."""
-        if low is not None and not any(n in low for n in self.needles):
-            return iter(())
-        return self.pattern.finditer(text)
+        if low is None or any(w in low for w in self.zh):
+            return self.pattern.finditer(text)
+        if all(any(w in low for w in group) for group in self.en):
+            return self.pattern.finditer(text)
+        return iter(())
 
+
+Words = tuple[tuple[str, ...], ...]  # groups of words: one of each group is in every match
 
 # non-ASCII letters that match an ASCII one with re.I: a text holding one is searched whole
 _FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 
-
-def _either(en: str, zh: str, *needles: str) -> _Form:
-    return _Form(en, zh, needles)
-
-
-_ROLE_CLAIM = _either(
+_ROLE_CLAIM = _Form(
     r"\bI\s*(?:am|'m)\s+(?:the\s+)?(?:real\s+|true\s+)?(seer|witch|hunter)\b",
     r"我(?:才)?是(?:真)?(预言家|女巫|猎人)",
-    *("seer", "witch", "hunter", "预言家", "女巫", "猎人"),
+    (("am", "'m"), ("seer", "witch", "hunter")),
+    ("是预言家", "是女巫", "是猎人", "是真"),
 )
-_REPORT = _either(
+_REPORT = _Form(
     r"(?:\bnight\s+(\d+)\s*[:,.-]?\s*)?\bI\s+checked\s+" + _SEAT + r"\s*[:,.-]?\s*(?:is\s+)?"
     rf"{_WOLF_OR_GOOD}",
     r"(?:第\s*(\d+)\s*晚\s*[:：,，]?\s*)?我验了?\s*" + _ZSEAT + r"\s*[:：,，]?\s*(?:是)?\s*"
     rf"{_WOLF_OR_GOOD}",
-    *("checked", "我验"),
+    (("checked",),),
+    ("我验",),
 )
-_OPINION = _either(
+_OPINION = _Form(
     _SEAT + rf"\s+is\s+{_WOLF_OR_GOOD}\b",
     _ZSEAT + rf"(?:就)?是\s*{_WOLF_OR_GOOD}",
-    *("seat", "号是", "号就是"),
+    (("seat",), ("wolf", "good", "狼", "查杀", "好人", "金水")),
+    ("号是", "号就是"),
 )
-_SUSPECT = _either(
+_SUSPECT = _Form(
     r"\bI\s+(?:suspect|lean\s+(?:towards?|on))\s+" + _SEAT,
     r"我(?:怀疑|踩)\s*" + _ZSEAT,
-    *("suspect", "lean", "我怀疑", "我踩"),
+    (("suspect", "lean"),),
+    ("我怀疑", "我踩"),
 )
-_VOTE = _either(
+_VOTE = _Form(
     r"\bvot(?:e|ing)\s+(?:for\s+|out\s+)?"
     + _SEAT
     + r"|\bmy\s+vote\s+(?:goes\s+to|is\s+on|is\s+for|:)\s*"
     + _SEAT,
     r"(?:投|票给|归票)\s*" + _ZSEAT,
-    *("vot", "投", "票给", "归票"),
+    (("vot",),),
+    ("投", "票给", "归票"),
 )
-_TRUST = _either(
+_TRUST = _Form(
     r"\bI\s+(?:trust|believe)\s+" + _SEAT,
     r"我(?:相信|信)\s*" + _ZSEAT,
-    "trust",
-    "believe",
-    "我信",
-    "我相信",
+    (("trust", "believe"),),
+    ("我信", "我相信"),
 )
-_SAVED = _either(r"\bI\s+saved\s+" + _SEAT, r"我救了?\s*" + _ZSEAT, "saved", "我救")
-_POISONED = _either(r"\bI\s+poisoned\s+" + _SEAT, r"我毒了?\s*" + _ZSEAT, "poisoned", "我毒")
-_KILL = _either(
+_SAVED = _Form(r"\bI\s+saved\s+" + _SEAT, r"我救了?\s*" + _ZSEAT, (("saved",),), ("我救",))
+_POISONED = _Form(r"\bI\s+poisoned\s+" + _SEAT, r"我毒了?\s*" + _ZSEAT, (("poisoned",),), ("我毒",))
+_KILL = _Form(
     r"\b(?:kill|knife|take|bite|go\s+for)\s+(?:" + _SEAT + r"|(nobody|no\s+one))",
     r"(?:刀|咬)\s*" + _ZSEAT + r"|(空刀)",
-    *("kill", "knife", "take", "bite", "go", "刀", "咬"),
+    (("kill", "knife", "take", "bite", "go"), ("seat", "no")),
+    ("刀", "咬"),
 )
-_PLAN = _either(
+_PLAN = _Form(
     r"\b(?:" + _SEAT + r"|(nobody|no\s+one))\s+(?:will\s+claim|claims|jumps\s+as|fakes|plays)\s+"
     r"(?:the\s+)?seer",
     r"(?:" + _ZSEAT + r"|(没人|都不))\s*(?:明天|白天)?\s*(?:来)?(?:起跳|悍跳|跳)\s*预言家",
-    *("seer", "预言家"),
+    (("claim", "jumps", "fakes", "plays"), ("seer",)),
+    ("跳",),
 )
-_FOLLOW_SEER = _either(
-    r"\b(?:unless|if)\s+(?:a|the)\s+seer\b", r"(?:除非|如果有)预言家", "seer", "预言家"
+_FOLLOW_SEER = _Form(
+    r"\b(?:unless|if)\s+(?:a|the)\s+seer\b",
+    r"(?:除非|如果有)预言家",
+    (("unless", "if"), ("seer",)),
+    ("除非预言家", "如果有预言家"),
 )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...cast import Identity, Team
-from ...config import Reveal
+from ...config import GameConfig, Reveal
 from ...visibility import Observation, SeatView
 from .grammar import Said, parse_speech
 
@@ -182,6 +182,7 @@ class _Fold:
         self.role_claims: dict[str, list[int]] = {"witch": [], "hunter": []}
         self.reports: dict[int, dict[int, bool]] = {}
         self.report_nights: dict[int, set[int]] = {}
+        self.deck: _Deck | None = None  # the game's constants, read once
 
     def add(self, order: int, obs: Observation) -> None:
         diff, detail, phase = obs.diff, obs.detail, obs.phase
@@ -240,6 +241,9 @@ class _Fold:
 
     def table(self, view: SeatView) -> Table:
         """The Table so far; it shares no mutable part with the fold, which grows on."""
+        deck = self.deck
+        if deck is None or deck.config is not view.config:
+            deck = self.deck = _Deck(view.config)
         role_claims = {k: tuple(v) for k, v in self.role_claims.items()}
         shooter = self.shooter
         if shooter is not None and shooter not in role_claims["hunter"]:
@@ -266,20 +270,28 @@ class _Fold:
             poisoned=tuple(self.poisoned),
             fake_seer=self.fake_seer,
             seat_count=len(view.names),
-            wolf_count=sum(1 for i in view.config.identities if i is Identity.WEREWOLF),
-            deck=tuple(view.config.identities),
+            wolf_count=deck.wolf_count,
+            deck=deck.deck,
             knifed=dict(self.knifed),
-            shield_repeats=_shield_repeats(view),
+            shield_repeats=deck.shield_repeats,
             revealed=dict(self.revealed),
-            death_shows=view.config.reveal_on_death is not Reveal.NOTHING,
+            death_shows=deck.death_shows,
             seer_dead=self.seer_dead,
         )
 
 
-def _shield_repeats(view: SeatView) -> bool:
-    """True when a protector in the deck may guard the same seat night after night (then a
-    seat our knife could not reach stays out of reach)."""
-    deck, config = view.config.identities, view.config
-    return (Identity.DOCTOR in deck and config.doctor_repeat) or (
-        Identity.GUARD in deck and config.guard_repeat
-    )
+class _Deck:
+    """What a game's config tells every table of it."""
+
+    __slots__ = ("config", "death_shows", "deck", "shield_repeats", "wolf_count")
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        deck = self.deck = tuple(config.identities)
+        self.wolf_count = sum(1 for i in deck if i is Identity.WEREWOLF)
+        self.death_shows = config.reveal_on_death is not Reveal.NOTHING
+        # a protector in the deck may guard the same seat night after night (then a seat
+        # our knife could not reach stays out of reach)
+        self.shield_repeats = (Identity.DOCTOR in deck and config.doctor_repeat) or (
+            Identity.GUARD in deck and config.guard_repeat
+        )
