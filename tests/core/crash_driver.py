@@ -113,7 +113,8 @@ async def drive(
 
 
 def _print_call(topic_id: str, role: str) -> None:
-    print(f"call {topic_id} {role}", flush=True)
+    # one write for the whole line: a kill never leaves half of it
+    os.write(sys.stdout.fileno(), f"call {topic_id} {role}\n".encode())
 
 
 def run_once(db: str, topics: int, steps: int, seed: int) -> int:

@@ -88,7 +88,10 @@ class Server:
         line = out.readline()
         if not line:
             raise AssertionError(f"driver server ended (code {self.proc.poll()})")
-        return line.strip()
+        # a child killed in the middle of a line leaves it without its end, and the
+        # server's "exit" line follows on the same line
+        cut = line.find("exit ")
+        return line[max(cut, 0) :].strip()
 
     def round(self, db: Path, rng: random.Random | None) -> int:
         """One child run; with ``rng``, kill it at a random point. Returns its exit code."""
