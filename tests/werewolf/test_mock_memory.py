@@ -13,7 +13,7 @@ from werewolf.players import MockPlayer, Player, Seating
 from werewolf.players.mock import PERSONALITIES, read_table
 from werewolf.players.mock.beliefs import infer
 from werewolf.players.mock.gut import Gut
-from werewolf.players.mock.table import TableReader
+from werewolf.players.mock.reader import TableReader
 from werewolf.state import GameState
 from werewolf.visibility import view
 

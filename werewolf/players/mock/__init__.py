@@ -1,9 +1,9 @@
 """The mock player: a mind per seat that reasons from its own view and talks like a person.
 
-Every decision reads the request only: ``table`` gathers the seat's view (claims, reports,
-votes, deaths, last words, and its private knowledge), ``beliefs`` turns it into a
-probability per seat of being a wolf with the evidence behind each (for a wolf: the pack,
-and what the table believes), ``strategy`` decides by identity from those beliefs, and
+Every decision reads the request only: ``reader`` gathers the seat's view into a ``table``
+(claims, reports, votes, deaths, last words, and its private knowledge), ``beliefs`` turns
+it into a probability per seat of being a wolf with the evidence behind each (for a wolf:
+the pack, and what the table believes), ``strategy`` decides by identity from those beliefs, and
 ``lang`` says it in English or Chinese (``grammar`` reads every speech back, mock or not).
 Every draw comes from ``decision_rng(game_seed, seat, key)`` (the day's gut feeling from
 the seed, the seat and the day), so a resumed game plays exactly as an uninterrupted one.
@@ -18,14 +18,15 @@ from ...cast import Identity
 from ...decisions import Answer, Choice, DecisionKind, Request
 from ...errors import ConfigError, GameStateError
 from ...visibility import SeatView
-from ..random_player import decision_rng
+from ..random_player import decision_rng, decision_seed
 from . import idiot, lovers
 from .beliefs import Mind, infer
 from .grammar import Said, parse_speech
 from .gut import Gut
 from .lang import LANGS
+from .reader import TableReader, read_table
 from .strategy import handler_for, register
-from .table import Table, TableReader, read_table
+from .table import Table
 from .temper import PERSONALITIES, Temper, pick_personality
 from .turn import Turn
 
@@ -108,11 +109,13 @@ class MockPlayer:
             raise GameStateError(f"the mock of seat {self.seat} was asked for seat {request.seat}")
         table = self._reader.read(request.view)
         mind, public = self._minds(table)
-        rng = decision_rng(self.game_seed, self.seat, request.key, "mock")
-        request = idiot.spare_the_idiot(request)  # a good voter never exiles a shown idiot
-        turn = Turn(request, table, mind, public, self.temper, rng, self.lang)
+        seed = decision_seed(self.game_seed, self.seat, request.key, "mock")  # see Turn.rng
+        request = idiot.spare_the_idiot(request, table.idiot)  # a good voter spares him
+        turn = Turn(request, table, mind, public, self.temper, seed, self.lang)
         answer = handler_for(table.identity, request.kind)(turn)
-        answer = lovers.keep_partner(request.kind, request.view, request.options, answer, self.lang)
+        answer = lovers.keep_partner(
+            request.kind, table.partner, request.options, answer, self.lang
+        )
         asked = request.kind is DecisionKind.VOTE and request.context.get("beliefs")
         if asked and isinstance(answer, Choice):  # a belief report rides with the vote
             answer = replace(answer, beliefs=self.beliefs(mind))

@@ -6,30 +6,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...decisions import Answer, Choice, DecisionKind, WitchChoice
-from ...visibility import SeatView
 from .lang.thoughts import think
 
-__all__ = ["keep_partner", "partner"]
+__all__ = ["keep_partner"]
 
 _HARMFUL = frozenset({DecisionKind.VOTE, DecisionKind.WOLF_KILL, DecisionKind.HUNTER})
 
 
-def partner(view: SeatView) -> int | None:
-    for obs in view.observations:
-        if obs.phase == "lovers-told":
-            pair = [int(s) for s in obs.diff.get("lovers", [])]
-            return next((s for s in pair if s != view.seat), None)
-    return None
-
-
 def keep_partner(
     kind: DecisionKind,
-    view: SeatView,
+    mate: int | None,
     options: tuple[int | None, ...],
     answer: Answer,
     lang: str = "en",
 ) -> Answer:
-    mate = partner(view)
+    """``answer``, unless it harms ``mate`` (the seat's lover, ``Table.partner``)."""
     if mate is None:
         return answer
     if isinstance(answer, WitchChoice) and answer.poison == mate:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
@@ -21,15 +21,24 @@ __all__ = ["Turn"]
 @dataclass(frozen=True, slots=True)
 class Turn:
     """What a strategy decides from. ``public`` is, for a wolf, what an ordinary villager
-    would believe from the public record (None for good seats)."""
+    would believe from the public record (None for good seats). ``rng`` is the decision's
+    generator, ``Random(seed)``, made when first drawn from (half the decisions draw
+    nothing, and seeding is the dearest part of a generator)."""
 
     request: Request
     table: Table
     mind: Mind
     public: Mind | None
     temper: Temper
-    rng: Random
+    seed: int
     lang: str
+    _made: list[Random] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    @property
+    def rng(self) -> Random:
+        if not self._made:
+            self._made.append(Random(self.seed))
+        return self._made[0]
 
     @property
     def context(self) -> dict[str, Any]:
