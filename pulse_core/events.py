@@ -110,7 +110,8 @@ def _canonical_meta(meta: Meta) -> tuple[Meta, str]:
     """
     try:  # meta_json, inline: every event's meta passes here
         text = "".join(_C_META(meta, 0)) if _C_META is not None else _META.encode(meta)
-        text.encode("utf-8")  # lone surrogates (a UnicodeEncodeError): not storable as UTF-8
+        if not text.isascii():  # ASCII always encodes; lone surrogates would raise here
+            text.encode("utf-8")  # (a UnicodeEncodeError: not storable as UTF-8)
     except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidEventError(f"meta is not JSON: {exc}") from exc
     copy: Meta = _scan(text, 0)[0]

@@ -203,6 +203,7 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
             if players is not game.players:
                 game.seat(players)
             ctx = PhaseContext(chain, state, players, game.views, retries=retries, ahead=game.ahead)
+            ctx.immediate = game.immediate
             try:
                 return await run(ctx)
             except Exception as exc:

@@ -90,6 +90,7 @@ class PhaseContext:
     # None until the ask has something to record (most never do)
     _slots: list[_AskRecord | None] = field(default_factory=list)
     _noted: bool = False  # a slot holds a fallback, usage or an offer
+    immediate: bool = False  # every seated player answers at once (Player.immediate)
 
     @property
     def fallbacks(self) -> list[dict[str, Any]]:
@@ -236,7 +237,7 @@ async def _ask_all(ctx: PhaseContext, requests: Sequence[Request]) -> list[Answe
     task per answer) when every seat asked answers at once (``Player.immediate``). When one
     fails, the others still finish before the failure is raised, so what each was billed is
     accounted for."""
-    if all(getattr(ctx.players[r.seat], "immediate", False) for r in requests):
+    if ctx.immediate or all(getattr(ctx.players[r.seat], "immediate", False) for r in requests):
         return [await ctx.ask(r) for r in requests]
     results = await asyncio.gather(*(ctx.ask(r) for r in requests), return_exceptions=True)
     for result in results:

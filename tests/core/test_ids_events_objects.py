@@ -437,6 +437,9 @@ def test_meta_text_and_copy_are_what_the_json_encoder_and_decoder_make(
     assert text == _META.encode(meta)
     if text.isascii() or all(not "\ud800" <= c <= "\udfff" for c in text):
         assert _canonical_meta(meta) == (json.loads(text), text)
+    else:  # a lone surrogate cannot be stored as UTF-8
+        with pytest.raises(InvalidEventError, match="meta is not JSON"):
+            _canonical_meta(meta)
 
 
 def test_meta_that_contains_itself_or_no_json_is_refused() -> None:
@@ -481,3 +484,14 @@ def test_a_trusted_draft_equals_one_made_by_its_constructor() -> None:
     )
     names = [f.name for f in dataclasses.fields(Draft)]
     assert [getattr(trusted, n) for n in names] == [getattr(draft, n) for n in names]
+
+
+@pytest.mark.parametrize("clock", [None, frozen(MOMENT.astimezone(timezone(timedelta(hours=5))))])
+def test_a_stamp_is_a_utc_moment_and_an_id_of_that_millisecond(
+    clock: Callable[[], datetime] | None,
+) -> None:
+    ids = IdSource() if clock is None else IdSource(clock=clock)
+    moment, event_id = ids.stamp()
+    assert moment.tzinfo == UTC
+    assert ulid_time(event_id) == moment.replace(microsecond=moment.microsecond // 1000 * 1000)
+    assert ids.new(moment) > event_id  # the same monotonic source
