@@ -74,11 +74,13 @@ class SQLiteObjectStore:
         return self.put_many([data])[0]
 
     def put_many(self, blobs: Iterable[bytes]) -> list[str]:
-        """Store the blobs in one transaction (large ones as files first)."""
+        """Store the blobs in one transaction (large ones as files first); content already
+        stored takes no write lock, as a file already there is not written again."""
         digests, rows = self.stage(blobs)
-        if not rows:
-            return digests
         with self._lock:
+            rows = [row for row in rows if not self._stored(row[0])]
+            if not rows:
+                return digests
             db = self._db
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -102,6 +104,11 @@ class SQLiteObjectStore:
             self._inline = found is not None
         return self._inline
 
+    def _stored(self, digest: str) -> bool:
+        """Whether the table holds ``digest`` (call holding the lock, the table present)."""
+        found = self._db.execute("SELECT 1 FROM objects WHERE hash = ?", (digest,)).fetchone()
+        return found is not None
+
     def _row(self, digest: str) -> bytes | None:
         if not self._table():
             return None
@@ -120,11 +127,8 @@ class SQLiteObjectStore:
     def has(self, digest: str) -> bool:
         if self._table():
             with self._lock:
-                found = self._db.execute(
-                    "SELECT 1 FROM objects WHERE hash = ?", (digest,)
-                ).fetchone()
-            if found is not None:
-                return True
+                if self._stored(digest):
+                    return True
         return self.files.has(digest)
 
     def where(self, digest: str) -> str:

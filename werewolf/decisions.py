@@ -130,6 +130,8 @@ Answer = Speech | Choice | WitchChoice | NoAnswer
 
 def _is_text(text: str) -> bool:
     """False for strings that cannot be stored (lone surrogates, e.g. from a model's JSON)."""
+    if text.isascii():  # a flag of the string: no copy to encode
+        return True
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -170,7 +172,7 @@ def problem(request: Request, answer: object) -> str | None:
             return wrong
         if len(answer.text) > MAX_SPEECH_CHARS:
             return f"a speech is at most {MAX_SPEECH_CHARS} characters"
-        if not answer.text.isascii() and not _is_text(answer.text):  # ASCII is always text
+        if not _is_text(answer.text):
             return "a speech must be plain text (it holds a lone surrogate, not valid Unicode)"
         return None
     if kind is _WITCH:

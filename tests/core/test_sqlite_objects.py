@@ -67,6 +67,18 @@ def test_an_inline_object_round_trips_without_any_file(tmp_path: Path) -> None:
         assert reader.objects.get(digest) == b"inline"
 
 
+def test_putting_stored_content_again_takes_no_write_lock(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite3"
+    with SQLiteEventStore(path, busy_timeout=0.05) as store:
+        digest = store.objects.put(b"stored")
+        with sqlite3.connect(path, isolation_level=None) as writer:
+            writer.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+            assert store.objects.put(b"stored") == digest
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                store.objects.put(b"new content waits for the lock")
+            writer.execute("ROLLBACK")
+
+
 def test_a_large_object_is_a_synced_file_beside_the_database(tmp_path: Path) -> None:
     path = tmp_path / "s.sqlite3"
     with SQLiteEventStore(path) as store:
