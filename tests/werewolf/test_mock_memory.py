@@ -14,7 +14,7 @@ from werewolf.players.mock import PERSONALITIES, parse_speech, read_table, reade
 from werewolf.players.mock.beliefs import infer
 from werewolf.players.mock.gut import Gut
 from werewolf.players.mock.reader import TableReader
-from werewolf.players.mock.table import Utterance
+from werewolf.players.mock.table import Ballot, Utterance
 from werewolf.state import GameState
 from werewolf.visibility import view
 
@@ -111,16 +111,22 @@ def test_a_seats_words_kept_apart_are_its_utterances_in_order_and_the_killed_its
             assert table.night_killed == died  # derived once, with the table
 
 
-def test_a_speech_heard_by_many_seats_is_one_utterance_as_each_would_make_it() -> None:
+def test_a_speech_or_ballot_seen_by_many_seats_is_one_object_as_each_would_make_it() -> None:
     chain = chain_of(25)
     reader._HEARD.clear()
+    reader._CAST.clear()
     tables = [read_table(view(chain, seat)) for seat in range(1, 10)]
-    shared = 0
+    shared = cast = 0
     for table in tables:
         for u in table.utterances:
             made = Utterance(u.order, u.day, u.speaker, parse_speech(u.text), u.text, u.last_words)
             assert u == made
+        for b in table.ballots:
+            assert b == Ballot(b.day, b.round, b.voter, b.target, b.order)
         shared += sum(u is v for u, v in zip(table.utterances, tables[0].utterances, strict=False))
+        cast += sum(b is c for b, c in zip(table.ballots, tables[0].ballots, strict=False))
     assert shared > len(tables[0].utterances)  # other seats hold the first seat's objects
+    assert cast > len(tables[0].ballots)
     reader._HEARD.clear()
+    reader._CAST.clear()
     assert [read_table(view(chain, seat)) for seat in range(1, 10)] == tables

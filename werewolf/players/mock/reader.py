@@ -10,10 +10,11 @@ from .table import Ballot, Table, Utterance
 
 __all__ = ["TableReader", "read_table"]
 
-# A speech is heard by every seat of its game, mostly at the same position among their
-# observations: the utterance of the same fields is one frozen object for all of them.
+# A speech or a ballot is seen by every seat of its game, mostly at the same position among
+# their observations: the utterance (ballot) of the same fields is one frozen object for all.
 _HEARD: dict[tuple[int, int, int, str, bool], Utterance] = {}
-_HEARD_KEPT = 8192
+_CAST: dict[tuple[int, int, int, int | None, int], Ballot] = {}
+_KEPT = 8192
 
 
 def read_table(view: SeatView) -> Table:
@@ -89,9 +90,9 @@ class _Fold:
                 text = str(detail.get("text", ""))
                 self._heard(_utterance(order, obs.day, speaker, text, phase == "last-words"))
         elif phase == "vote":
+            round_ = int(detail.get("round", 1))
             for voter, target in detail.get("ballots", []):
-                round_ = int(detail.get("round", 1))
-                self.ballots.append(Ballot(obs.day, round_, voter, target, order))
+                self.ballots.append(_ballot(obs.day, round_, voter, target, order))
             if diff.get("exiled") is not None:
                 self.exiled[obs.day] = int(diff["exiled"])
             if diff.get("revealed") is not None and self.idiot is None:
@@ -185,11 +186,22 @@ def _utterance(order: int, day: int, speaker: int, text: str, last_words: bool) 
     key = (order, day, speaker, text, last_words)
     heard = _HEARD.get(key)
     if heard is None:
-        if len(_HEARD) >= _HEARD_KEPT:
+        if len(_HEARD) >= _KEPT:
             _HEARD.clear()
         said = parse_speech(text)
         heard = _HEARD[key] = Utterance(order, day, speaker, said, text, last_words=last_words)
     return heard
+
+
+def _ballot(day: int, round_: int, voter: int, target: int | None, order: int) -> Ballot:
+    """``Ballot(day, round_, voter, target, order)``, shared."""
+    key = (day, round_, voter, target, order)
+    cast = _CAST.get(key)
+    if cast is None:
+        if len(_CAST) >= _KEPT:
+            _CAST.clear()
+        cast = _CAST[key] = Ballot(day, round_, voter, target, order)
+    return cast
 
 
 class _Deck:
