@@ -39,3 +39,15 @@ def test_feelings_added_at_once_weigh_as_one_piece_each() -> None:
         assert one.logit == each.logit
         assert list(one.logit) == list(each.logit)
         assert one.found == each.found
+
+
+def test_a_calm_gut_shared_is_what_a_fresh_one_would_be() -> None:
+    for seats in (0, 8, 11, 8):
+        calm = Gut.calm(seats)
+        assert calm is Gut.calm(seats)
+        assert calm == Gut(0.0, (0.0,) * seats)
+        for reader in (calm.impressions(), calm.impressions()):  # read again from the first
+            rng = Random(0.0)
+            assert [reader.gauss(0.0, 0.7) for _ in range(3)] == [
+                rng.gauss(0.0, 0.7) for _ in range(3)
+            ]

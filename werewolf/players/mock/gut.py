@@ -58,5 +58,13 @@ class Gut:
     @classmethod
     def calm(cls, seats: int) -> Gut:
         """No gut feeling (spread 0), and no impressions to seed: what a fresh generator
-        gives at spread 0 (a feeling of 0 adds nothing), without drawing."""
-        return cls(0.0, (0.0,) * seats)
+        gives at spread 0 (a feeling of 0 adds nothing), without drawing. One per size is
+        shared (a wolf's every belief takes one): its impressions are whatever a fresh
+        ``Random(0.0)`` gives, whoever reads them."""
+        calm = _CALM.get(seats)
+        if calm is None:  # one per size: a wolf's every belief takes one
+            calm = _CALM[seats] = cls(0.0, (0.0,) * seats)
+        return calm
+
+
+_CALM: dict[int, Gut] = {}  # seats -> the calm gut

@@ -15,7 +15,9 @@ __all__ = ["Evidence", "Found", "Reason", "Weigher", "evidence_of"]
 Found = tuple[int, float, str, int | None, int, str, bool]
 
 
-@dataclass(frozen=True, slots=True)
+# made by the thousand: not frozen (a frozen init sets each field through
+# object.__setattr__, several times the cost); never written to once made
+@dataclass(slots=True, unsafe_hash=True)
 class Reason:
     """Why a seat looks like a wolf (or not): ``kind`` names the evidence, rendered by the
     language modules; ``other`` is the second seat involved, ``day`` when it happened."""
@@ -27,7 +29,9 @@ class Reason:
     role: str = ""  # for role claims
 
 
-@dataclass(frozen=True, slots=True)
+# made by the thousand: not frozen (a frozen init sets each field through
+# object.__setattr__, several times the cost); never written to once made
+@dataclass(slots=True, unsafe_hash=True)
 class Evidence:
     seat: int
     weight: float  # log-likelihood ratio, positive: more likely a wolf

@@ -36,7 +36,9 @@ class Ballot:
     order: int = 0  # position among the seat's observations
 
 
-@dataclass(frozen=True, slots=True)
+# made by the thousand: not frozen (a frozen init sets each field through
+# object.__setattr__, several times the cost); never written to once made
+@dataclass(slots=True, unsafe_hash=True)
 class Table:
     """What a seat has gathered from its view: public claims, reports, accusations and
     votes, and its private knowledge (checks, potions, the wolves' plan)."""
@@ -78,7 +80,7 @@ class Table:
 
     def __post_init__(self) -> None:
         killed = frozenset(s for seats in self.night_deaths.values() for s in seats)
-        object.__setattr__(self, "night_killed", killed)
+        self.night_killed = killed
 
     def is_alive(self, seat: int) -> bool:
         return seat in self.alive

@@ -19,7 +19,9 @@ from .temper import Temper
 __all__ = ["Turn"]
 
 
-@dataclass(frozen=True, slots=True)
+# made by the thousand: not frozen (a frozen init sets each field through
+# object.__setattr__, several times the cost); never written to once made
+@dataclass(slots=True, unsafe_hash=True)
 class Turn:
     """What a strategy decides from. ``public`` is, for a wolf, what an ordinary villager
     would believe from the public record (None for good seats). ``rng`` is the decision's

@@ -16,7 +16,9 @@ __all__ = ["LANGS", "Line", "because", "render", "render_line"]
 LANGS = {"en": en, "zh": zh}
 
 
-@dataclass(frozen=True, slots=True)
+# made by the thousand: not frozen (a frozen init sets each field through
+# object.__setattr__, several times the cost); never written to once made
+@dataclass(slots=True, unsafe_hash=True)
 class Line:
     """One thing to say: a phrase key and its seats, number, role or seat list."""
 
