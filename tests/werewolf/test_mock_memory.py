@@ -130,3 +130,15 @@ def test_a_speech_or_ballot_seen_by_many_seats_is_one_object_as_each_would_make_
     reader._HEARD.clear()
     reader._CAST.clear()
     assert [read_table(view(chain, seat)) for seat in range(1, 10)] == tables
+
+
+def test_a_minds_has_reasons_says_whether_it_has_reasons_to_give() -> None:
+    chain = chain_of(26)
+    for seat in range(1, 10):
+        for cut in (30, 60, len(chain)):
+            table = read_table(view(chain[:cut], seat))
+            minds = [infer(table, PERSONALITIES["bold"], Random(seat))]
+            minds.append(infer(table, PERSONALITIES["steady"], Random(seat), public=True))
+            for mind in minds:
+                for other in range(0, 11):
+                    assert mind.has_reasons(other) == bool(mind.reasons(other))

@@ -64,6 +64,10 @@ class Mind:
         found = [f for f in self.found if f[0] == seat and f[1] > 0 and (f[6] or not public)]
         return sorted(evidence_of(found), key=lambda e: -e.weight)
 
+    def has_reasons(self, seat: int) -> bool:
+        """``bool(reasons(seat))``, without making the evidence objects."""
+        return any(f[0] == seat and f[1] > 0 and f[6] for f in self.found)
+
     def case(self, seat: int) -> float:
         """The weight of the evidence against ``seat``, gut feeling left out: how much of
         its probability rests on something that happened."""

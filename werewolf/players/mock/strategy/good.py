@@ -37,7 +37,7 @@ def good_target(turn: Turn, options: list[int] | None = None) -> int | None:
     barred = set(mind.cleared) | {mind.seer.trusted or 0, turn.me}
     pool = options if options is not None else turn.others_alive()
     target = mind.likeliest(pool, exclude=barred)
-    if target is None or mind.p(target) < turn.temper.accuse_at or not mind.reasons(target):
+    if target is None or mind.p(target) < turn.temper.accuse_at or not mind.has_reasons(target):
         return None
     return target
 
@@ -86,7 +86,7 @@ def hesitation(turn: Turn, mind: Mind, first: Line = NO_READ) -> list[Line]:
     lines = [first]
     barred = set(mind.cleared) | {mind.seer.trusted or 0, turn.me}
     lean = mind.likeliest(turn.others_alive(), exclude=barred)
-    if lean is not None and mind.reasons(lean) and turn.rng.random() < 0.7:
+    if lean is not None and mind.has_reasons(lean) and turn.rng.random() < 0.7:
         lines += [because(mind.reasons(lean)[0].reason), Line("lean", lean)]
     table = turn.table  # a wolf vouches for no fellow wolf: the link would mark them both
     spoken = [s for s in turn.others_alive() if table.spoken(s) and s not in (lean, *table.wolves)]

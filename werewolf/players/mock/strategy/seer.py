@@ -73,7 +73,11 @@ def seer_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         lines.append(Line("vote", target))
     else:
         target = mind.likeliest(pool or turn.others_alive(), exclude=mind.cleared)
-        if target is not None and mind.p(target) >= turn.temper.accuse_at and mind.reasons(target):
+        if (
+            target is not None
+            and mind.p(target) >= turn.temper.accuse_at
+            and mind.has_reasons(target)
+        ):
             lines += case_against(turn, mind, target)
         else:
             target = None

@@ -30,7 +30,7 @@ def _exposers(turn: Turn) -> list[int]:
 def _doomed_mate(turn: Turn, public: Mind) -> int | None:
     """A fellow wolf the table has all but convicted (I may gain trust by voting him out)."""
     mates = [s for s in turn.table.wolves if s != turn.me and turn.table.is_alive(s)]
-    doomed = [s for s in mates if public.p(s) >= 0.85 and public.reasons(s)]
+    doomed = [s for s in mates if public.p(s) >= 0.85 and public.has_reasons(s)]
     return doomed[0] if doomed else None
 
 
@@ -58,7 +58,7 @@ def _push(turn: Turn, public: Mind, pool: list[int]) -> int | None:
         return backed
     target = public.likeliest(goods, exclude=public.cleared | {public.seer.trusted or 0})
     bar = turn.temper.accuse_at * 0.8
-    if target is None or public.p(target) < bar or not public.reasons(target):
+    if target is None or public.p(target) < bar or not public.has_reasons(target):
         return None
     return target
 
