@@ -103,13 +103,20 @@ def _numbered(obs: Observation, index: int) -> Observation:
     """``obs`` as a seat's ``index``-th observation: made field by field, without the
     dataclass ``__init__`` (a view gets one for each event it shows each seat)."""
     numbered = object.__new__(Observation)
-    put = object.__setattr__
-    put(numbered, "index", index)
-    put(numbered, "phase", obs.phase)
-    put(numbered, "day", obs.day)
-    put(numbered, "diff", obs.diff)
-    put(numbered, "detail", obs.detail)
+    set_index, set_phase, set_day, set_diff, set_detail = _OBSERVATION_SET
+    set_index(numbered, index)
+    set_phase(numbered, obs.phase)
+    set_day(numbered, obs.day)
+    set_diff(numbered, obs.diff)
+    set_detail(numbered, obs.detail)
     return numbered
+
+
+# each field's slot setter (the slot's own, not the frozen class's __setattr__); a field
+# added to Observation and not here leaves its slot unset, which the fast-path test sees
+_OBSERVATION_SET = tuple(
+    getattr(Observation, name).__set__ for name in ("index", "phase", "day", "diff", "detail")
+)
 
 
 _Seen = tuple[Event, Observation | None, frozenset[int] | None, tuple[int, ...]]
