@@ -94,3 +94,15 @@ def test_a_gut_drawn_once_a_day_gives_the_beliefs_a_fresh_generator_gives() -> N
         assert infer(table, calm, everyone, public=True) == infer(
             table, calm, Random(seat), public=True
         )
+
+
+def test_a_seats_words_kept_apart_are_its_utterances_in_order() -> None:
+    chain = chain_of(24)
+    for seat in (2, 5):
+        reader = TableReader()
+        for cut in range(20, len(chain), 7):  # the fold extended, as in a game
+            table = reader.read(view(chain[:cut], seat))
+            for speaker in range(0, table.seat_count + 2):
+                spoken = tuple(u for u in table.utterances if u.speaker == speaker)
+                assert table.said(speaker) == spoken
+            assert sum(len(words) for words in table.said_by.values()) == len(table.utterances)

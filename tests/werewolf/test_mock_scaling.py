@@ -40,7 +40,12 @@ def cases() -> list[tuple[list[float], float]]:
 def test_the_shortcut_gives_the_plain_bisection_bit_for_bit() -> None:
     for values, target in cases():
         want = plain(values, target)
-        assert bisect_shift(values, target, scaling._newton(values, target)) == want
+        guess, below, above = scaling._newton(values, target)
+        assert bisect_shift(values, target, guess, below, above) == want
+        assert bisect_shift(values, target, guess) == want
+        # the points Newton hands on as evaluated lie on the sides it says
+        assert below == -math.inf or scaling._mass(values, below) < target
+        assert above == math.inf or scaling._mass(values, above) >= target
         assert bisect_shift(values, target) == want  # no guess: the plain steps
         for wrong in (-25.0, -3.0, 0.0, 7.5, 25.0):  # a poor guess costs time, never bits
             assert bisect_shift(values, target, wrong) == want

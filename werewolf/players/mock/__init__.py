@@ -18,7 +18,7 @@ from ...cast import Identity
 from ...decisions import Answer, Choice, DecisionKind, Request
 from ...errors import ConfigError, GameStateError
 from ...visibility import SeatView
-from ..random_player import decision_rng, decision_seed
+from ..random_player import decision_rng
 from . import idiot, lovers
 from .beliefs import Mind, infer
 from .grammar import Said, parse_speech
@@ -109,9 +109,9 @@ class MockPlayer:
             raise GameStateError(f"the mock of seat {self.seat} was asked for seat {request.seat}")
         table = self._reader.read(request.view)
         mind, public = self._minds(table)
-        seed = decision_seed(self.game_seed, self.seat, request.key, "mock")  # see Turn.rng
+        drawn_as = (self.game_seed, self.seat, request.key)  # see Turn.rng
         request = idiot.spare_the_idiot(request, table.idiot)  # a good voter spares him
-        turn = Turn(request, table, mind, public, self.temper, seed, self.lang)
+        turn = Turn(request, table, mind, public, self.temper, drawn_as, self.lang)
         answer = handler_for(table.identity, request.kind)(turn)
         answer = lovers.keep_partner(
             request.kind, table.partner, request.options, answer, self.lang

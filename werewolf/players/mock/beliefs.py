@@ -92,7 +92,7 @@ def infer(table: Table, temper: Temper, gut: Random | Gut, *, public: bool = Fal
     if public:
         belief = seer_belief(table, blind=True)
     else:  # no seer claim, no impression to draw: the duel's generator is not made
-        duel = Random(gut.duel) if table.seer_claims else None
+        duel = gut.impressions() if table.seer_claims else None
         belief = seer_belief(table, duel, temper.noise)
     cleared = weigh(table, belief, w, temper, gut, me=me)
     probs = scaled(w.logit, w.fixed, float(table.wolf_count))

@@ -9,12 +9,18 @@ changes a report she already gave is lying.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from random import Random
+from typing import Protocol
 
 from ...cast import Identity
 from .table import Table
 
 __all__ = ["SeerBelief", "claim_credibility", "seer_belief"]
+
+
+class Gauss(Protocol):
+    """A generator's ``gauss`` (a ``Random``, or ``gut.Impressions``)."""
+
+    def gauss(self, mu: float, sigma: float) -> float: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +41,7 @@ class SeerBelief:
 def _contradicts(table: Table, claimer: int) -> bool:
     """True when the claimer gave two different results for one seat."""
     seen: dict[int, bool] = {}
-    for u in table.utterances:
-        if u.speaker != claimer:
-            continue
+    for u in table.said(claimer):
         for _, seat, wolf in u.said.reports:
             if seen.setdefault(seat, wolf) != wolf:
                 return True
@@ -87,7 +91,7 @@ def claim_credibility(
 
 
 def seer_belief(
-    table: Table, gut: Random | None = None, spread: float = 0.0, *, blind: bool = False
+    table: Table, gut: Gauss | None = None, spread: float = 0.0, *, blind: bool = False
 ) -> SeerBelief:
     """Trust a lone seer claim unless caught lying; between several, the best evidence (the
     earlier claim gets a small edge: a real seer tends to speak up first), weighed with the

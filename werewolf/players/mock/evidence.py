@@ -33,8 +33,7 @@ def weigh(
     cleared = _hard(table, belief, w, me)
     _votes(table, belief, w, me)
     _words(table, belief, w, temper, me, cleared)
-    for seat, feeling in zip(sorted(w.logit), gut.feelings, strict=True):
-        w.add(seat, feeling, "gut", public=False)
+    w.add_feelings(gut.feelings)
     return frozenset(cleared)
 
 
@@ -85,11 +84,10 @@ def _hard(table: Table, belief: SeerBelief, w: Weigher, me: int) -> set[int]:
 def _report_nights(table: Table, claimer: int) -> dict[int, int]:
     """Seat -> the night the claimer first said she checked it (when she named one)."""
     nights: dict[int, int] = {}
-    for u in table.utterances:
-        if u.speaker == claimer:
-            for night, seat, _ in u.said.reports:
-                if night is not None:
-                    nights.setdefault(seat, night)
+    for u in table.said(claimer):
+        for night, seat, _ in u.said.reports:
+            if night is not None:
+                nights.setdefault(seat, night)
     return nights
 
 
@@ -97,8 +95,7 @@ def _votes(table: Table, belief: SeerBelief, w: Weigher, me: int) -> None:
     trusted, conf = belief.trusted, belief.confidence
     named = [  # (when, seat): the believed seer's wolf reports
         (u.order, seat)
-        for u in table.utterances
-        if u.speaker == trusted
+        for u in (table.said(trusted) if trusted is not None else ())
         for _, seat, wolf in u.said.reports
         if wolf
     ]
@@ -134,11 +131,10 @@ def _words(
     since = table.seer_claims.get(trusted) if trusted is not None else None
     victims = table.night_killed
     cleared_at: dict[int, int] = {}  # seat -> when the believed seer cleared it in public
-    for u in table.utterances:
-        if u.speaker == trusted:
-            for _, seat, wolf in u.said.reports:
-                if not wolf:
-                    cleared_at.setdefault(seat, u.order)
+    for u in table.said(trusted) if trusted is not None else ():
+        for _, seat, wolf in u.said.reports:
+            if not wolf:
+                cleared_at.setdefault(seat, u.order)
     good_me = me and table.identity is not Identity.WEREWOLF
     revealed, reports, alive, liars = table.revealed, table.reports, table.alive, belief.liars
     follow = temper.follow

@@ -36,18 +36,30 @@ _ZH_ROLES = {"预言家": "seer", "女巫": "witch", "猎人": "hunter"}
 class _Form:
     """One sentence form, English or Chinese, with words any match of it contains: a text
     is searched only if it holds one of ``zh``, or a word of each group of ``en`` (most
-    speeches use a few of the forms). Words are in lower case."""
+    speeches use a few of the forms). Words are in lower case. An ASCII text is searched
+    with the English pattern alone: the Chinese one needs a Chinese character to match."""
 
-    __slots__ = ("en", "pattern", "zh")
+    __slots__ = ("en", "en_pattern", "pattern", "zh")
 
     def __init__(self, en: str, zh: str, en_words: Words, zh_words: tuple[str, ...]) -> None:
         self.pattern = re.compile(f"(?:{en})|(?:{zh})", re.I)
+        self.en_pattern = re.compile(en, re.I)
         self.en, self.zh = en_words, zh_words
 
     def finditer(self, text: str, low: str | None) -> Iterator[re.Match[str]]:
         """``pattern.finditer(text)``; ``low`` is ``text.lower()``, or None to search
         whatever the text holds."""
-        if low is None or any(w in low for w in self.zh):
+        if low is None:
+            return self.pattern.finditer(text)
+        if text.isascii():  # no Chinese word to look for, no Chinese sentence to match
+            for group in self.en:
+                for word in group:
+                    if word in low:
+                        break
+                else:
+                    return iter(())
+            return self.en_pattern.finditer(text)
+        if any(w in low for w in self.zh):
             return self.pattern.finditer(text)
         if all(any(w in low for w in group) for group in self.en):
             return self.pattern.finditer(text)
@@ -147,10 +159,12 @@ class Said:
         return self.votes[-1] if self.votes else None
 
 
-def _groups(match: re.Match[str]) -> list[str | None]:
+def _groups(form: _Form, match: re.Match[str]) -> list[str | None]:
     """The groups of whichever alternative matched (en or zh), in order; both alternatives
-    of a pattern read through this have the same groups."""
+    of a pattern read through this have the same groups (an English pattern alone: its)."""
     found = [g for g in match.groups()]
+    if match.re is form.en_pattern:
+        return found
     half = len(found) // 2
     en, zh = found[:half], found[half:]
     return en if any(g is not None for g in en) else zh
@@ -176,7 +190,7 @@ def _seats(form: _Form, text: str, low: str | None) -> tuple[int, ...]:
 def _seat_or_nobody(form: _Form, text: str, low: str | None) -> tuple[bool, int | None]:
     """(said, seat): said is False when no such sentence is there; seat None for nobody."""
     for m in form.finditer(text, low):
-        seat, nobody = _groups(m)
+        seat, nobody = _groups(form, m)
         if _valid(seat):
             return True, int(str(seat))
         if nobody is not None:
@@ -188,19 +202,20 @@ def _seat_or_nobody(form: _Form, text: str, low: str | None) -> tuple[bool, int 
 def parse_speech(text: str) -> Said:
     """Read the claim grammar out of free text (see the module docstring). Pure; sentences
     that do not match are ignored, and so are seat numbers out of any game's range."""
-    return _read(text, None if any(c in text for c in _FOLDS_TO_ASCII) else text.lower())
+    folds = not text.isascii() and any(c in text for c in _FOLDS_TO_ASCII)
+    return _read(text, None if folds else text.lower())
 
 
 def _read(text: str, low: str | None) -> Said:
     """``parse_speech``; ``low``: the text in lower case to skip forms by (None: none)."""
     reports: list[tuple[int | None, int, bool]] = []
     for m in _REPORT.finditer(text, low):
-        night, seat, word = _groups(m)
+        night, seat, word = _groups(_REPORT, m)
         if _valid(seat) and word is not None:
             reports.append((int(night) if night else None, int(str(seat)), _is_wolf(word)))
     opinions: list[tuple[int, bool]] = []
     for m in _OPINION.finditer(text, low):
-        seat, word = _groups(m)
+        seat, word = _groups(_OPINION, m)
         if _valid(seat) and word is not None:
             opinions.append((int(str(seat)), _is_wolf(word)))
     roles = []

@@ -51,6 +51,7 @@ class _Fold:
 
     def __init__(self) -> None:
         self.utterances: list[Utterance] = []
+        self.said_by: dict[int, tuple[Utterance, ...]] = {}  # tuples: a table copies the dict
         self.ballots: list[Ballot] = []
         self.night_deaths: dict[int, tuple[int, ...]] = {}
         self.exiled: dict[int, int] = {}
@@ -117,6 +118,7 @@ class _Fold:
     def _heard(self, u: Utterance) -> None:
         """Claims and reports in one utterance, in the order they were heard."""
         self.utterances.append(u)
+        self.said_by[u.speaker] = (*self.said_by.get(u.speaker, ()), u)
         for role in u.said.roles:
             if role == "seer":
                 self.seer_claims.setdefault(u.speaker, u.order)
@@ -147,6 +149,7 @@ class _Fold:
             alive=alive,
             day=view.day,
             utterances=tuple(self.utterances),
+            said_by=dict(self.said_by),
             seer_claims=dict(self.seer_claims),
             role_claims=role_claims,
             reports={k: dict(v) for k, v in self.reports.items()},

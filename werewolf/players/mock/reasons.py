@@ -65,6 +65,15 @@ class Weigher:
             logit[seat] += weight
             self.found.append((seat, weight, kind, other, day, role, public))
 
+    def add_feelings(self, feelings: Iterable[float]) -> None:
+        """``add(seat, feeling, "gut", public=False)`` for every seat in seat order, one
+        feeling each (the day's gut, a piece per seat: in one loop, not a call each)."""
+        logit, found = self.logit, self.found
+        for seat, feeling in zip(sorted(logit), feelings, strict=True):
+            if feeling != 0.0:
+                logit[seat] += feeling
+                found.append((seat, feeling, "gut", None, 0, "", False))
+
     def fix(self, seat: int, prob: float, kind: str, day: int = 0) -> None:
         if seat in self.logit:
             self.fixed[seat] = prob

@@ -6,6 +6,8 @@ or not), so a step whose midpoint lies at or beyond a point already evaluated go
 same way as that point without evaluating it again: a few Newton steps find the root, the
 two points around it are evaluated exactly, and the bisection then evaluates only the
 midpoints between them (usually none). Same shift, same bits, in about a third of the time.
+Newton's own sums are ``_mass``'s expression to the bit, so the points it stepped on count
+as evaluated: the last lies within 1e-13 of the root, and only the other side is evaluated.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ def _probabilities(
     free = [s for s in logit if s not in fixed]
     target = min(max(wolves - sum(fixed.values()), 0.05), len(free) - 0.05) if free else 0.0
     values = [logit[s] for s in free]
-    shift = bisect_shift(values, target, _newton(values, target))
+    shift = bisect_shift(values, target, *_newton(values, target))
     exp = math.exp
     probs = {s: 1 / (1 + exp(-(logit[s] + shift))) for s in free}
     probs.update(fixed)
@@ -52,12 +54,21 @@ def _mass(values: list[float], shift: float) -> float:
     return sum([1 / (1 + exp(-(v + shift))) for v in values])
 
 
-def bisect_shift(values: list[float], target: float, guess: float | None = None) -> float:
+def bisect_shift(
+    values: list[float],
+    target: float,
+    guess: float | None = None,
+    below: float = -math.inf,
+    above: float = math.inf,
+) -> float:
     """The low end of the 40-step bisection of ``_mass(values, x) < target`` on [-20, 20].
-    ``guess`` (near the root, or None) only saves evaluations: the answer is the same."""
-    below, above = -math.inf, math.inf  # the highest point known under target, lowest not
+    ``guess`` (near the root, or None) only saves evaluations: the answer is the same.
+    ``below``/``above``: the highest point known to have ``_mass`` under target, the lowest
+    known not to (evaluated exactly, e.g. by ``_newton``)."""
     if guess is not None:
         for point in (guess - _NEAR, guess + _NEAR):
+            if point <= below or point >= above:
+                continue  # known already: the other side of a point evaluated
             if _mass(values, point) < target:
                 below = max(below, point)
             else:
@@ -76,23 +87,25 @@ def bisect_shift(values: list[float], target: float, guess: float | None = None)
     return low
 
 
-def _newton(values: list[float], target: float) -> float:
-    """The root of ``_mass(values, x) = target`` in [-20, 20], to about 1e-13 (a guess)."""
+def _newton(values: list[float], target: float) -> tuple[float, float, float]:
+    """The root of ``_mass(values, x) = target`` in [-20, 20], to about 1e-13 (a guess),
+    with the highest point it evaluated under target and the lowest not (or infinities)."""
     exp = math.exp
     low, high, n = _LOW, _HIGH, len(values)
+    below, above = -math.inf, math.inf
     x = 0.0
     if 0 < target < n:  # the root were every seat alike: a close start
         x = min(max(math.log(target / (n - target)) - sum(values) / n, _LOW), _HIGH)
     for _ in range(60):
         ps = [1 / (1 + exp(-(v + x))) for v in values]
-        gap = sum(ps) - target
+        gap = sum(ps) - target  # sum(ps) is _mass(values, x): negative gap iff under target
         if gap < 0:
-            low = x
+            low = below = x
         else:
-            high = x
+            high = above = x
         slope = sum([p * (1 - p) for p in ps])
         step = gap / slope if slope > 1e-300 else math.inf
         if abs(step) < 1e-13 or high - low < 1e-13:
-            return x - step if abs(step) < 1e-13 else x
+            return (x - step if abs(step) < 1e-13 else x), below, above
         x = x - step if low < x - step < high else (low + high) / 2  # else: halve the bracket
-    return x
+    return x, below, above

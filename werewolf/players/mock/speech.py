@@ -98,7 +98,7 @@ def seer_stance(turn: Turn, mind: Mind) -> list[Line]:
     for liar in framed_by:
         lines += [Line("framed", liar), Line("liar", liar)]
     trusted = belief.trusted
-    said = [u for u in table.utterances if u.speaker == turn.me and u.day == table.day]
+    said = [u for u in table.said(turn.me) if u.day == table.day]
     again = any(trusted in u.said.trusts for u in said if not u.last_words)  # said today
     if trusted is not None and trusted != turn.me and table.is_alive(trusted) and not again:
         lines.append(Line("trust", trusted))
@@ -135,8 +135,8 @@ def case_against(
 def my_speech_today(turn: Turn) -> tuple[int | None, bool, int]:
     """(the seat my latest speech today voted for, whether it said it follows the seer,
     when it was said)."""
-    for u in reversed(turn.table.utterances):
-        if u.speaker == turn.me and u.day == turn.table.day and not u.last_words:
+    for u in reversed(turn.table.said(turn.me)):
+        if u.day == turn.table.day and not u.last_words:
             return u.said.vote, u.said.follow_seer, u.order
     return None, False, -1
 

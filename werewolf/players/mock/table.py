@@ -71,6 +71,8 @@ class Table:
     seer_dead: bool = False  # death showed the seer's card: no seer report will come
     partner: int | None = None  # my lover, when the lovers' night told me of one
     idiot: int | None = None  # the seat that showed the idiot card at an exile
+    # speaker -> his utterances in order (decisions scan one seat's words, often)
+    said_by: dict[int, tuple[Utterance, ...]] = field(default_factory=dict)
 
     @property
     def night_killed(self) -> frozenset[int]:
@@ -89,9 +91,8 @@ class Table:
                 seats.add(self.role_claims[role][0])
         witches = self.role_claims.get("witch", ())
         if len(witches) == 1:
-            for u in self.utterances:
-                if u.speaker == witches[0]:
-                    seats.update(u.said.saved)
+            for u in self.said(witches[0]):
+                seats.update(u.said.saved)
         return frozenset(s for s in seats if s is not None)
 
     @property
@@ -113,13 +114,21 @@ class Table:
     def claims_seer(self, seat: int) -> bool:
         return seat in self.seer_claims
 
+    def said(self, seat: int) -> tuple[Utterance, ...]:
+        """The utterances of ``seat``, in order (those of ``utterances`` it spoke)."""
+        return self.said_by.get(seat, ())
+
     def spoken(self, seat: int, day: int | None = None) -> bool:
         """True when ``seat`` has spoken (on ``day``, or ever): only then can its words count."""
-        return any(u.speaker == seat and (day is None or u.day == day) for u in self.utterances)
+        return any(day is None or u.day == day for u in self.said(seat))
 
     def my_texts(self) -> list[str]:
         """Everything this seat has said in public so far."""
-        return [u.text for u in self.utterances if u.speaker == self.me]
+        return [u.text for u in self.said(self.me)]
+
+    def my_texts_today(self) -> list[str]:
+        """What this seat has said in public today."""
+        return [u.text for u in self.said(self.me) if u.day == self.day]
 
     def accusations(self, seat: int, *, since_day: int = 0) -> list[Utterance]:
         """Speeches since ``since_day`` that accused ``seat``."""

@@ -9,6 +9,7 @@ from typing import Any
 
 from ...cast import Identity
 from ...decisions import Request, Speech
+from ..random_player import decision_rng
 from .beliefs import Mind
 from .lang import Line, render
 from .lang.thoughts import think
@@ -22,22 +23,23 @@ __all__ = ["Turn"]
 class Turn:
     """What a strategy decides from. ``public`` is, for a wolf, what an ordinary villager
     would believe from the public record (None for good seats). ``rng`` is the decision's
-    generator, ``Random(seed)``, made when first drawn from (half the decisions draw
-    nothing, and seeding is the dearest part of a generator)."""
+    generator, ``decision_rng(game_seed, seat, key, "mock")`` for ``drawn_as`` (game seed,
+    seat, key), made when first drawn from (half the decisions draw nothing, and the seed's
+    hash and the seeding are the dearest part of a generator)."""
 
     request: Request
     table: Table
     mind: Mind
     public: Mind | None
     temper: Temper
-    seed: int
+    drawn_as: tuple[int, int, str]  # (game seed, seat, decision key)
     lang: str
     _made: list[Random] = field(default_factory=list, init=False, repr=False, compare=False)
 
     @property
     def rng(self) -> Random:
         if not self._made:
-            self._made.append(Random(self.seed))
+            self._made.append(decision_rng(*self.drawn_as, "mock"))
         return self._made[0]
 
     @property

@@ -97,9 +97,7 @@ def hesitation(turn: Turn, mind: Mind, first: Line = NO_READ) -> list[Line]:
 
 def _today(turn: Turn) -> list[str]:
     """My speech today: last words must not repeat it."""
-    return [
-        u.text for u in turn.table.utterances if u.speaker == turn.me and u.day == turn.table.day
-    ]
+    return turn.table.my_texts_today()
 
 
 def good_last_words(turn: Turn) -> Answer:
@@ -111,8 +109,8 @@ def seer_wolves_since(turn: Turn, order: int) -> list[int]:
     seer = turn.mind.seer.trusted
     found = [
         seat
-        for u in turn.table.utterances
-        if u.speaker == seer and u.order > order
+        for u in (turn.table.said(seer) if seer is not None else ())
+        if u.order > order
         for _, seat, wolf in u.said.reports
         if wolf and turn.table.is_alive(seat)
     ]

@@ -84,5 +84,5 @@ def seer_speech(turn: Turn, *, last_words: bool = False) -> Answer:
             )
     if last_words:
         lines += last_reads(turn, mind, set(mind.cleared) | ({target} if target else set()))
-    today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]
+    today = table.my_texts_today()
     return turn.say(lines, turn.think("and", a=why, rest=turn.beliefs_note()), avoid=today)

@@ -113,7 +113,7 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     if last_words:
         # reads that spare the pack, but no word for a mate: a dying wolf's praise marks him
         lines += last_reads(turn, public, set(table.wolves))[:1]
-    today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]
+    today = table.my_texts_today()
     return turn.say(unechoed(lines), why or turn.think("wolf.blend"), avoid=today)
 
 

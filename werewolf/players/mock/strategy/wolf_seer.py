@@ -17,11 +17,10 @@ __all__ = ["fake_checks", "fake_seer_speech"]
 def fake_checks(turn: Turn, public: Mind) -> list[tuple[int, int, bool]]:
     table, rng, me = turn.table, turn.rng, turn.me
     first_told: dict[int, tuple[int, bool]] = {}
-    for u in table.utterances:
-        if u.speaker == me:
-            for night, seat, wolf in u.said.reports:
-                if night is not None:
-                    first_told.setdefault(night, (seat, wolf))
+    for u in table.said(me):
+        for night, seat, wolf in u.said.reports:
+            if night is not None:
+                first_told.setdefault(night, (seat, wolf))
     named = {seat for seat, _ in first_told.values()}
     checks: list[tuple[int, int, bool]] = []
     for night in range(1, max(table.day, 1) + 1):
@@ -67,6 +66,6 @@ def fake_seer_speech(turn: Turn, public: Mind, *, last_words: bool = False) -> A
         lines.append(Line("vote", target))
     if last_words:
         lines += last_reads(turn, public, set(table.wolves) | {target or 0})[:1]
-    today = [u.text for u in table.utterances if u.speaker == turn.me and u.day == table.day]
+    today = table.my_texts_today()
     why = turn.think("wolf.frame", a=target) if target else turn.think("wolf.fake")
     return turn.say(lines, why, avoid=today)
