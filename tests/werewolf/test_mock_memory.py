@@ -10,10 +10,11 @@ from random import Random
 from pulse_core import Event, MemoryEventStore, WorkflowRule
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import MockPlayer, Player, Seating
-from werewolf.players.mock import PERSONALITIES, read_table
+from werewolf.players.mock import PERSONALITIES, parse_speech, read_table, reader
 from werewolf.players.mock.beliefs import infer
 from werewolf.players.mock.gut import Gut
 from werewolf.players.mock.reader import TableReader
+from werewolf.players.mock.table import Utterance
 from werewolf.state import GameState
 from werewolf.visibility import view
 
@@ -96,7 +97,7 @@ def test_a_gut_drawn_once_a_day_gives_the_beliefs_a_fresh_generator_gives() -> N
         )
 
 
-def test_a_seats_words_kept_apart_are_its_utterances_in_order() -> None:
+def test_a_seats_words_kept_apart_are_its_utterances_in_order_and_the_killed_its_deaths() -> None:
     chain = chain_of(24)
     for seat in (2, 5):
         reader = TableReader()
@@ -106,3 +107,20 @@ def test_a_seats_words_kept_apart_are_its_utterances_in_order() -> None:
                 spoken = tuple(u for u in table.utterances if u.speaker == speaker)
                 assert table.said(speaker) == spoken
             assert sum(len(words) for words in table.said_by.values()) == len(table.utterances)
+            died = {s for seats in table.night_deaths.values() for s in seats}
+            assert table.night_killed == died  # derived once, with the table
+
+
+def test_a_speech_heard_by_many_seats_is_one_utterance_as_each_would_make_it() -> None:
+    chain = chain_of(25)
+    reader._HEARD.clear()
+    tables = [read_table(view(chain, seat)) for seat in range(1, 10)]
+    shared = 0
+    for table in tables:
+        for u in table.utterances:
+            made = Utterance(u.order, u.day, u.speaker, parse_speech(u.text), u.text, u.last_words)
+            assert u == made
+        shared += sum(u is v for u, v in zip(table.utterances, tables[0].utterances, strict=False))
+    assert shared > len(tables[0].utterances)  # other seats hold the first seat's objects
+    reader._HEARD.clear()
+    assert [read_table(view(chain, seat)) for seat in range(1, 10)] == tables

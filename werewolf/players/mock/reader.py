@@ -10,6 +10,11 @@ from .table import Ballot, Table, Utterance
 
 __all__ = ["TableReader", "read_table"]
 
+# A speech is heard by every seat of its game, mostly at the same position among their
+# observations: the utterance of the same fields is one frozen object for all of them.
+_HEARD: dict[tuple[int, int, int, str, bool], Utterance] = {}
+_HEARD_KEPT = 8192
+
 
 def read_table(view: SeatView) -> Table:
     """Gather claims, reports, accusations, votes and private knowledge from a seat view."""
@@ -82,9 +87,7 @@ class _Fold:
             speaker = diff.get("speaker")
             if isinstance(speaker, int):
                 text = str(detail.get("text", ""))
-                said = parse_speech(text)
-                last_words = phase == "last-words"
-                self._heard(Utterance(order, obs.day, speaker, said, text, last_words=last_words))
+                self._heard(_utterance(order, obs.day, speaker, text, phase == "last-words"))
         elif phase == "vote":
             for voter, target in detail.get("ballots", []):
                 round_ = int(detail.get("round", 1))
@@ -175,6 +178,18 @@ class _Fold:
             partner=next((s for s in self.lovers if s != view.seat), None) if self.lovers else None,
             idiot=self.idiot,
         )
+
+
+def _utterance(order: int, day: int, speaker: int, text: str, last_words: bool) -> Utterance:
+    """``Utterance(order, day, speaker, parse_speech(text), text, last_words)``, shared."""
+    key = (order, day, speaker, text, last_words)
+    heard = _HEARD.get(key)
+    if heard is None:
+        if len(_HEARD) >= _HEARD_KEPT:
+            _HEARD.clear()
+        said = parse_speech(text)
+        heard = _HEARD[key] = Utterance(order, day, speaker, said, text, last_words=last_words)
+    return heard
 
 
 class _Deck:

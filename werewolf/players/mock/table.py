@@ -73,10 +73,12 @@ class Table:
     idiot: int | None = None  # the seat that showed the idiot card at an exile
     # speaker -> his utterances in order (decisions scan one seat's words, often)
     said_by: dict[int, tuple[Utterance, ...]] = field(default_factory=dict)
+    # the seats found dead at any dawn: derived once (beliefs read it several times)
+    night_killed: frozenset[int] = field(init=False, repr=False, compare=False)
 
-    @property
-    def night_killed(self) -> frozenset[int]:
-        return frozenset(s for seats in self.night_deaths.values() for s in seats)
+    def __post_init__(self) -> None:
+        killed = frozenset(s for seats in self.night_deaths.values() for s in seats)
+        object.__setattr__(self, "night_killed", killed)
 
     def is_alive(self, seat: int) -> bool:
         return seat in self.alive

@@ -48,7 +48,7 @@ def render_line(line: Line, lang: str, rng: Random | None = None) -> str:
     module = LANGS.get(lang, en)
     options = module.PHRASES.get(line.key) or en.PHRASES[line.key]
     template = options[0] if rng is None else rng.choice(options)
-    seats = _seat_list(line.seats, lang)
+    seats = _seat_list(line.seats, lang) if line.seats else ""  # most lines list none
     return template.format(
         a=line.a,
         b=line.b,
