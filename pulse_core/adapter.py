@@ -85,10 +85,12 @@ class _Topic(Generic[S]):
 
 @dataclass(slots=True)  # not frozen: made once per event, never changed (a frozen init is slow)
 class _Prepared:
-    """A role's result made ready to append: its draft and the texts to store first."""
+    """A role's result made ready to append: its draft and the texts to store first, with
+    their hashes (made for the draft; a store need not hash them again)."""
 
     draft: Draft
     blobs: tuple[bytes, ...]
+    digests: tuple[str, ...]
 
 
 @dataclass(slots=True)  # not frozen: made once per event, never changed (a frozen init is slow)
@@ -374,7 +376,7 @@ class WorkflowRule(Generic[S]):
             )
         content = result.content.encode("utf-8")
         digest = digest_of(content)
-        blobs = [content]
+        blobs, digests = [content], [digest]
         meta = result.meta
         if result.attachments:
             meta = dict(meta)
@@ -386,7 +388,8 @@ class WorkflowRule(Generic[S]):
                         f"{type(text).__name__}, not str"
                     )
                 blobs.append(text.encode("utf-8"))
-                meta[ATTACHMENTS][name] = digest_of(blobs[-1])
+                digests.append(digest_of(blobs[-1]))
+                meta[ATTACHMENTS][name] = digests[-1]
         moment, event_id = self.ids.stamp()
         kind = self._kinds.get(role)
         if kind is None:
@@ -396,7 +399,7 @@ class WorkflowRule(Generic[S]):
             draft = Draft(event_id, moment, kind, key, digest, meta)
         else:  # our own id, a kind of a role the workflow checked, a topic that began
             draft = Draft.trusted(event_id, moment, kind, key, digest, meta)
-        return _Prepared(draft, tuple(blobs))
+        return _Prepared(draft, tuple(blobs), tuple(digests))
 
     def _write_batch(self, items: Sequence[tuple[_Prepared, int]]) -> list[Event | ConflictError]:
         """Store every item's content and append all of them: in one transaction where the
@@ -406,7 +409,8 @@ class WorkflowRule(Generic[S]):
         if self._can(store, BatchAppend):  # contents and events in one transaction
             drafts = [(p.draft, version) for p, version in items]
             blobs = [blob for prepared, _ in items for blob in prepared.blobs]
-            return cast(BatchAppend, store).append_batch(drafts, blobs)
+            digests = [digest for prepared, _ in items for digest in prepared.digests]
+            return cast(BatchAppend, store).append_batch(drafts, blobs, digests)
         if self._can(objects, PutMany):
             blobs = [blob for prepared, _ in items for blob in prepared.blobs]
             cast(PutMany, objects).put_many(blobs)
@@ -435,7 +439,7 @@ class WorkflowRule(Generic[S]):
         """Store the content (and attachments), then append the event."""
         if self._can(self.store, BatchAppend):
             done = cast(BatchAppend, self.store).append_batch(
-                [(prepared.draft, expected_version)], prepared.blobs
+                [(prepared.draft, expected_version)], prepared.blobs, prepared.digests
             )[0]
             if isinstance(done, ConflictError):
                 raise done

@@ -273,15 +273,21 @@ class EventStoreConformance(ABC):
         with self.opened(tmp_path) as store:
             if not isinstance(store, BatchAppend):
                 return
-            key, moment = _IDS.new(), _IDS.now()
-            contents = [b"first", "second \u2028 \U0001f43a".encode()]
-            drafts = [
-                (Draft(_IDS.new(moment), moment, KIND, key, digest_of(data)), version)
-                for version, data in enumerate(contents)
-            ]
-            done = store.append_batch(drafts, [*contents, contents[0]])
-            assert [e.version for e in done if isinstance(e, Event)] == [1, 2]
-            assert [store.objects.get(e.hash) for e in store.chain(key)] == contents
+            # hashed by the store, then with the hashes given (as an adapter gives them)
+            for given in (False, True):
+                key, moment = _IDS.new(), _IDS.now()
+                large = b"large %d " % given * 20_000  # a store may keep it elsewhere
+                contents = [b"first %d" % given, "second \u2028 \U0001f43a".encode(), large]
+                drafts = [
+                    (Draft(_IDS.new(moment), moment, KIND, key, digest_of(data)), version)
+                    for version, data in enumerate(contents)
+                ]
+                blobs = [*contents, contents[0]]
+                hashes = [digest_of(blob) for blob in blobs] if given else None
+                done = store.append_batch(drafts, blobs, hashes)
+                assert [e.version for e in done if isinstance(e, Event)] == [1, 2, 3]
+                assert [store.objects.get(e.hash) for e in store.chain(key)] == contents
+                assert all(store.objects.has(digest_of(blob)) for blob in blobs)
 
     # -- reads ----------------------------------------------------------------------------
     def test_chain_is_in_version_order(self, tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .errors import CorruptObjectError
@@ -48,14 +48,17 @@ class SQLiteObjectStore:
         self._inline = inline
 
     # -- writes ---------------------------------------------------------------------------
-    def stage(self, blobs: Iterable[bytes]) -> tuple[list[str], Rows]:
-        """Each blob's hash, and the rows to insert with ``insert`` inside the caller's
-        transaction; the large blobs are stored as files here, before that transaction."""
+    def stage(
+        self, blobs: Iterable[bytes], known: Sequence[str] | None = None
+    ) -> tuple[list[str], Rows]:
+        """Each blob's hash (``known``: the caller's, trusted), and the rows to insert with
+        ``insert`` inside the caller's transaction; the large blobs are stored as files
+        here, before that transaction."""
         digests: list[str] = []
         rows: Rows = []
         large: list[bytes] = []
-        for data in blobs:
-            digest = digest_of(data)
+        for index, data in enumerate(blobs):
+            digest = digest_of(data) if known is None else known[index]
             digests.append(digest)
             if len(data) > INLINE_MAX or not self._inline:
                 large.append(data)

@@ -277,16 +277,19 @@ class SQLiteEventStore:
         return done
 
     def append_batch(
-        self, items: Sequence[tuple[Draft, int]], blobs: Sequence[bytes] = ()
+        self,
+        items: Sequence[tuple[Draft, int]],
+        blobs: Sequence[bytes] = (),
+        digests: Sequence[str] | None = None,
     ) -> list[Event | ConflictError]:
         """Store ``blobs`` and append every item, in one transaction: one commit (one sync
         when durable) for all of them, and no event committed without its content."""
         own = self._own
         if own is not None:
-            digests, rows = own.stage(blobs)  # large blobs become files here
+            hashes, rows = own.stage(blobs, digests)  # large blobs become files here
         else:
-            digests, rows = _put_elsewhere(self.objects, blobs), []
-        staged = set(digests)
+            hashes, rows = _put_elsewhere(self.objects, blobs), []
+        staged = set(hashes)
         for draft, expected_version in items:
             check_append(self.objects, draft, expected_version, staged)
         if not items and not rows:  # nothing for the database: take no write lock

@@ -67,11 +67,16 @@ class BatchAppend(Protocol):
     """A store that appends many drafts in one transaction (one commit for all of them)."""
 
     def append_batch(
-        self, items: Sequence[tuple[Draft, int]], blobs: Sequence[bytes] = ()
+        self,
+        items: Sequence[tuple[Draft, int]],
+        blobs: Sequence[bytes] = (),
+        digests: Sequence[str] | None = None,
     ) -> list[Event | ConflictError]:
         """``blobs`` stored (the contents the drafts name, if not stored yet), then the
         ``(draft, expected_version)`` pairs appended in order: each item's event, or the
-        ``ConflictError`` of an item whose topic moved on (nothing written for it)."""
+        ``ConflictError`` of an item whose topic moved on (nothing written for it).
+        ``digests``, when given, are the blobs' ``digest_of`` hashes, which the caller has
+        already: a store may use them instead of hashing each blob again."""
         ...
 
 
@@ -109,10 +114,18 @@ class MemoryEventStore:
             return self._append(draft, expected_version)
 
     def append_batch(
-        self, items: Sequence[tuple[Draft, int]], blobs: Sequence[bytes] = ()
+        self,
+        items: Sequence[tuple[Draft, int]],
+        blobs: Sequence[bytes] = (),
+        digests: Sequence[str] | None = None,
     ) -> list[Event | ConflictError]:
-        for blob in blobs:
-            self.objects.put(blob)
+        objects = self.objects
+        if digests is not None and isinstance(objects, MemoryObjectStore):
+            for digest, blob in zip(digests, blobs, strict=True):
+                objects.put_hashed(digest, blob)
+        else:
+            for blob in blobs:
+                objects.put(blob)
         with self._lock:
             before = len(self._events)
             done: list[Event | ConflictError] = []

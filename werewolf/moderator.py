@@ -51,6 +51,8 @@ asked together), before the wolves."""
 
 
 _WEREWOLF, _LOVERS = Identity.WEREWOLF, Phase.LOVERS  # read once (see _NIGHTLY)
+_NIGHT, _PK, _EVENING = Stage.NIGHT, Stage.PK, Stage.EVENING
+_DAWN, _SPEECH, _VOTE, _BID = Phase.DAWN, Phase.SPEECH, Phase.VOTE, Phase.BID
 
 
 def _runs(state: GameState, step: NightStep, night: int) -> bool:
@@ -68,13 +70,14 @@ def night_phase(state: GameState) -> Phase:
     """The next night phase, or dawn: at a night's start (setup or evening) its first phase;
     during the night the first that has not acted. The living at night are those alive at
     its start: deaths resolve at dawn."""
-    night = state.night if state.stage is Stage.NIGHT else state.night + 1
-    acted = state.acted if state.stage is Stage.NIGHT else frozenset()
+    at_night = state.stage is _NIGHT
+    night = state.night if at_night else state.night + 1
+    acted = state.acted if at_night else frozenset()
     order = SEER_FIRST_ORDER if state.config.seer_before_wolves else NIGHT_ORDER
     for step in order:
         if step.phase not in acted and _runs(state, step, night):
             return step.phase
-    return Phase.DAWN
+    return _DAWN
 
 
 # the stages as sets made once: on Python 3.11 every read of an enum member (``Stage.PK``)
@@ -100,10 +103,10 @@ def next_phase(state: GameState | None) -> str:
         return night_phase(state)
     if stage in _DAYTIME:
         if next_speaker(state) is not None:
-            return Phase.SPEECH
-        if stage is not Stage.PK and state.config.discussion is Discussion.BIDDING:
-            return Phase.BID if floor_bidders(state) else Phase.VOTE
-        return Phase.VOTE
-    if stage is Stage.EVENING:
+            return _SPEECH
+        if stage is not _PK and state.config.discussion is Discussion.BIDDING:
+            return _BID if floor_bidders(state) else _VOTE
+        return _VOTE
+    if stage is _EVENING:
         return Phase.GAME_END if state.night >= state.config.day_cap else night_phase(state)
     return END

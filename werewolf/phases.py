@@ -59,6 +59,16 @@ from .rules import (
 from .state import GameState, Outcome, Phase
 from .visibility import ViewCache
 
+# the members the commonest phases name, read once: on Python 3.11 every read of an enum
+# member (``Phase.SPEECH``) passes the enum metaclass, and a game runs a phase per event
+_SPEECH_ASK, _VOTE_ASK, _BID_ASK, _KILL_ASK = (
+    DecisionKind.SPEECH,
+    DecisionKind.VOTE,
+    DecisionKind.BID,
+    DecisionKind.WOLF_KILL,
+)
+_SPEECH, _VOTE, _BID = Phase.SPEECH, Phase.VOTE, Phase.BID
+
 __all__ = ["PHASES", "PhaseContext", "ask_seer_ahead", "outcome_reason", "seat_text"]
 
 
@@ -309,7 +319,7 @@ async def wolf_night(ctx: PhaseContext) -> RoleResult:
         previous = rounds[-1] if rounds else []
         requests = [
             ctx.request(
-                DecisionKind.WOLF_KILL,
+                _KILL_ASK,
                 wolf,
                 f"n{night}.wolf-kill.r{round_no}.s{wolf}",
                 options=options,
@@ -588,7 +598,7 @@ async def day_speech(ctx: PhaseContext) -> RoleResult:
     pk = bool(state.pk)
     times = state.spoken.count(speaker) + 1  # this seat's speech number today
     request = ctx.request(
-        DecisionKind.SPEECH,
+        _SPEECH_ASK,
         speaker,
         f"d{state.night}.{'pk' if pk else 'speech'}.s{speaker}"
         + (f".r{times}" if times > 1 else ""),
@@ -598,7 +608,7 @@ async def day_speech(ctx: PhaseContext) -> RoleResult:
     text = _text(await ctx.ask(request))
     label = "PK speech" if pk else "Speech"
     return ctx.result(
-        Phase.SPEECH,
+        _SPEECH,
         f"{label} of {_seat(state, speaker)}: {text}",
         diff={"speaker": speaker},
         detail={"text": text, "pk": pk},
@@ -612,7 +622,7 @@ async def floor_bid(ctx: PhaseContext) -> RoleResult:
     number = len(state.spoken) + 1  # the speech the floor is bid for
     requests = [
         ctx.request(
-            DecisionKind.BID,
+            _BID_ASK,
             seat,
             f"d{state.night}.bid{number}.s{seat}",
             options=BIDS,
@@ -630,7 +640,7 @@ async def floor_bid(ctx: PhaseContext) -> RoleResult:
     speaker = floor_winner(state, bids)
     shown = ", ".join(f"{s}:{b}" for s, b in sorted(bids.items()))
     return ctx.result(
-        Phase.BID,
+        _BID,
         f"Day {state.night}, bids for speech {number}: {shown}. {_seat(state, speaker)} speaks.",
         diff={"floor": speaker},
         detail={"speech": number, "bids": [[s, b] for s, b in sorted(bids.items())]},
@@ -642,7 +652,7 @@ async def vote(ctx: PhaseContext) -> RoleResult:
     round_no = 2 if state.pk else 1
     requests = [
         ctx.request(
-            DecisionKind.VOTE,
+            _VOTE_ASK,
             seat,
             f"d{state.night}.vote.r{round_no}.s{seat}",
             options=vote_options(state, seat),
@@ -690,7 +700,7 @@ async def vote(ctx: PhaseContext) -> RoleResult:
     if shown:
         lines.append(shown.strip())
     return ctx.result(
-        Phase.VOTE,
+        _VOTE,
         "\n".join(lines),
         diff=diff,
         detail={

@@ -42,12 +42,15 @@ class TopicScope:
         return self._store.append(draft, expected_version)
 
     def append_batch(
-        self, items: Sequence[tuple[Draft, int]], blobs: Sequence[bytes] = ()
+        self,
+        items: Sequence[tuple[Draft, int]],
+        blobs: Sequence[bytes] = (),
+        digests: Sequence[str] | None = None,
     ) -> list[Event | ConflictError]:
         """One transaction for ``blobs`` and all of ``items`` where the store can, else the
         blobs first, then the items one by one."""
         if self._batched:
-            return cast(BatchAppend, self._store).append_batch(items, blobs)
+            return cast(BatchAppend, self._store).append_batch(items, blobs, digests)
         for blob in blobs:
             self.objects.put(blob)
         done: list[Event | ConflictError] = []

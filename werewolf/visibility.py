@@ -103,13 +103,20 @@ def _numbered(obs: Observation, index: int) -> Observation:
     """``obs`` as a seat's ``index``-th observation: made field by field, without the
     dataclass ``__init__`` (a view gets one for each event it shows each seat)."""
     numbered = object.__new__(Observation)
-    put = object.__setattr__
-    put(numbered, "index", index)
-    put(numbered, "phase", obs.phase)
-    put(numbered, "day", obs.day)
-    put(numbered, "diff", obs.diff)
-    put(numbered, "detail", obs.detail)
+    set_index, set_phase, set_day, set_diff, set_detail = _OBSERVATION_SET
+    set_index(numbered, index)
+    set_phase(numbered, obs.phase)
+    set_day(numbered, obs.day)
+    set_diff(numbered, obs.diff)
+    set_detail(numbered, obs.detail)
     return numbered
+
+
+# each field's slot setter (the slot's own, not the frozen class's __setattr__); a field
+# added to Observation and not here leaves its slot unset, which the fast-path test sees
+_OBSERVATION_SET = tuple(
+    getattr(Observation, name).__set__ for name in ("index", "phase", "day", "diff", "detail")
+)
 
 
 _Seen = tuple[Event, Observation | None, frozenset[int] | None, tuple[int, ...]]
@@ -173,17 +180,28 @@ class ViewCache:
         record.upto = len(chain) - 1
         if record.built is not None and len(record.built.observations) == len(observations):
             return record.built
-        record.built = SeatView(
-            seat=seat,
-            name=state.names[seat - 1],
-            identity=identity,
-            config=state.config,
-            names=state.names,
-            wolves=state.wolves if identity is Identity.WEREWOLF else (),
-            dead=tuple(sorted(dead)),
-            observations=tuple(observations),
+        if record.alive is None or len(dead) != len(record.dead_seen):  # (deaths only add)
+            record.dead_seen = tuple(sorted(dead))
+            record.alive = tuple(s for s in range(1, len(state.names) + 1) if s not in dead)
+        # made slot by slot, as SeatView(...) would make it (the frozen __init__ is slow, and
+        # the living seats are kept from the last view until someone dies)
+        built = object.__new__(SeatView)
+        names = state.names
+        values = (
+            seat,
+            names[seat - 1],
+            identity,
+            state.config,
+            names,
+            state.wolves if identity is _WEREWOLF else (),
+            record.dead_seen,
+            tuple(observations),
+            record.alive,
         )
-        return record.built
+        for put, value in zip(_VIEW_SET, values, strict=True):
+            put(built, value)
+        record.built = built
+        return built
 
     def _start_state(self, chain: Sequence[Event]) -> GameState:
         """The game's state at its start; forgets what it saw when ``chain`` is another
@@ -207,16 +225,22 @@ class ViewCache:
 class _SeatRecord:
     """One seat's view so far: events looked at, observations, public deaths, last view."""
 
-    __slots__ = ("built", "dead", "observations", "upto")
+    __slots__ = ("alive", "built", "dead", "dead_seen", "observations", "upto")
 
     def __init__(self) -> None:
         self.upto = 0
         self.observations: list[Observation] = []
         self.dead: set[int] = set()
         self.built: SeatView | None = None
+        # the last view's ``dead`` and ``alive``, kept while nobody else dies
+        self.dead_seen: tuple[int, ...] = ()
+        self.alive: tuple[int, ...] | None = None
 
 
 _VIEW_FIELDS = tuple(f.name for f in fields(SeatView))
+# each field's slot setter, in _VIEW_FIELDS order: how a view is filled without __init__
+_VIEW_SET = tuple(getattr(SeatView, name).__set__ for name in _VIEW_FIELDS)
+_WEREWOLF = Identity.WEREWOLF  # read once: an enum member read is slow on Python 3.11
 
 
 class _LazySeatView(SeatView):
@@ -230,8 +254,8 @@ class _LazySeatView(SeatView):
             raise AttributeError(name)
         cache, chain, seat = object.__getattribute__(self, "_source")
         built = cache.view(chain, seat)
-        for field_name in _VIEW_FIELDS:
-            object.__setattr__(self, field_name, getattr(built, field_name))
+        for field_name, put in zip(_VIEW_FIELDS, _VIEW_SET, strict=True):
+            put(self, getattr(built, field_name))
         return getattr(built, name)
 
     def __eq__(self, other: object) -> bool:

@@ -18,7 +18,7 @@ from werewolf.players import uniform_seating
 from werewolf.records import replace
 from werewolf.rules import next_speaker, speaking_order, speeches_left
 from werewolf.state import GameState, Stage
-from werewolf.visibility import ViewCache, view
+from werewolf.visibility import SeatView, ViewCache, view
 
 
 def states(seed: int, config: GameConfig | None = None) -> list[GameState]:
@@ -83,6 +83,28 @@ def test_a_lazy_view_equals_the_built_one() -> None:
             built = view(chain[:n], seat)
             assert cache.lazy(chain[:n], seat) == built
             assert built.alive == tuple(s for s in range(1, 10) if s not in built.dead)
+
+
+def test_a_cached_view_equals_one_constructed_from_its_fields() -> None:
+    """A view is filled slot by slot, its living seats kept until the next death: it
+    equals SeatView(...) of the same fields, whose __post_init__ derives the living."""
+    store = MemoryEventStore()
+    rule = WorkflowRule(werewolf_workflow(uniform_seating("random")), store)
+    game = start_game(rule, seed=7)
+    asyncio.run(rule.run())
+    chain = store.chain(game)
+    cache = ViewCache()
+    deaths = set()
+    for n in range(1, len(chain) + 1):
+        for seat in range(1, 10):
+            built = cache.view(chain[:n], seat)
+            init = {f.name: getattr(built, f.name) for f in dataclasses.fields(built) if f.init}
+            plain = SeatView(**init)
+            assert type(built) is SeatView
+            assert built == plain
+            assert built.alive == plain.alive
+            deaths.add(built.dead)
+    assert len(deaths) > 3  # views before and after several deaths
 
 
 def test_a_numbered_observation_equals_a_constructed_one() -> None:
