@@ -139,23 +139,25 @@ def _words(
     revealed, reports, alive, liars = table.revealed, table.reports, table.alive, belief.liars
     follow = temper.follow
     creds: dict[int, float] = {}  # speaker -> how far he is trusted (standing is fixed)
-    for u in table.utterances:
+    for u in table.utterances:  # the lookups are made only for what an utterance says
         speaker, said = u.speaker, u.said
         if speaker == me:
             continue
-        if revealed.get(speaker):  # a wolf shown by death: whom he vouched for is suspect
+        # a wolf shown by death: whom he vouched for is suspect
+        if revealed and revealed.get(speaker):
             for seat in said.trusts:
                 w.add(seat, 0.8, "wolf_vouched", speaker, u.day)
             continue
-        reported = reports.get(speaker, _NONE)
-        for seat in said.accuses:
+        accuses = said.accuses
+        reported = reports.get(speaker, _NONE) if accuses else _NONE
+        for seat in accuses:
             if seat == speaker or (seat in reported and seat != me):
                 continue  # a seer claimer's report is weighed with the claim, not twice
             if seat == me and good_me:
                 w.add(speaker, 0.7, "accused_me", None, u.day)
             elif seat == trusted and since is not None and since < u.order:
                 w.add(speaker, 0.9 * conf, "attacks_seer", seat, u.day)
-            elif cleared_at.get(seat, u.order) < u.order:
+            elif cleared_at and cleared_at.get(seat, u.order) < u.order:
                 w.add(speaker, 0.6, "attacks_cleared", seat, u.day)
             elif seat in cleared or seat == trusted:
                 continue  # said before the claim or the check was known: it proves nothing
@@ -168,10 +170,10 @@ def _words(
                     cred = creds[speaker] = min(1.5, max(0.2, trust))
                 recent = 1.0 if u.day >= table.day else 0.5
                 w.add(seat, 0.45 * follow * cred * recent, "accused_by", speaker, u.day)
-        if since is not None:
+        if since is not None and said.trusts:
             for seat in said.trusts:
                 if seat in liars and u.order > since:
                     w.add(speaker, 1.0, "backs_liar", seat, u.day)
-        quiet = u.day >= 2 and not u.last_words and not said.accuses and not said.roles
+        quiet = not accuses and u.day >= 2 and not u.last_words and not said.roles
         if quiet and speaker in alive:
             w.add(speaker, 0.25, "quiet", None, u.day)
