@@ -93,15 +93,18 @@ def _report_nights(table: Table, claimer: int) -> dict[int, int]:
 
 def _votes(table: Table, belief: SeerBelief, w: Weigher, me: int) -> None:
     trusted, conf = belief.trusted, belief.confidence
+    good_me = me and table.identity is not Identity.WEREWOLF
+    if trusted is None:  # no seer believed: of the ballots, only those against me weigh
+        if good_me:
+            for b in table.ballots:
+                if b.target == me and b.voter != me:
+                    w.add(b.voter, 0.4, "voted_me", None, b.day)
+        return
     named = [  # (when, seat): the believed seer's wolf reports
-        (u.order, seat)
-        for u in (table.said(trusted) if trusted is not None else ())
-        for _, seat, wolf in u.said.reports
-        if wolf
+        (u.order, seat) for u in table.said(trusted) for _, seat, wolf in u.said.reports if wolf
     ]
     gone_by_day: dict[int, set[int]] = {}  # the same for every ballot of a day
     wolves: set[int] = set()  # the seer's living wolves when the ballot was cast
-    good_me = me and table.identity is not Identity.WEREWOLF
     for b in table.ballots:
         if b.target is None or b.voter == me:
             continue
