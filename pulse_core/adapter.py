@@ -25,7 +25,7 @@ from .errors import ConflictError, WorkflowError
 from .events import Draft, Event, Meta
 from .ids import IdSource
 from .objects import PutMany, digest_of
-from .store import BatchAppend, EventStore
+from .store import BatchAppend, EventStore, append_each
 from .workflow import (
     ATTACHMENTS,
     END,
@@ -418,13 +418,7 @@ class WorkflowRule(Generic[S]):
             for prepared, _ in items:
                 for blob in prepared.blobs:
                     objects.put(blob)
-        written: list[Event | ConflictError] = []
-        for prepared, version in items:
-            try:
-                written.append(self.store.append(prepared.draft, version))
-            except ConflictError as exc:
-                written.append(exc)
-        return written
+        return append_each(store, [(p.draft, version) for p, version in items])
 
     def _can(self, target: object, protocol: type) -> bool:
         """``isinstance(target, protocol)``, asked once per object: a check against a

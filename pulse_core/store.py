@@ -27,7 +27,14 @@ from .errors import ConflictError, InvalidEventError
 from .events import Draft, Event
 from .objects import MemoryObjectStore, ObjectStore
 
-__all__ = ["BatchAppend", "EventStore", "MemoryEventStore", "check_append", "check_limit"]
+__all__ = [
+    "BatchAppend",
+    "EventStore",
+    "MemoryEventStore",
+    "append_each",
+    "check_append",
+    "check_limit",
+]
 
 
 class EventStore(Protocol):
@@ -97,6 +104,20 @@ def check_append(
         raise InvalidEventError(
             f"content {draft.hash} of event {draft.id} is not in the object store: put it first"
         )
+
+
+def append_each(
+    store: EventStore, items: Sequence[tuple[Draft, int]]
+) -> list[Event | ConflictError]:
+    """``append_batch``'s answer for a store without one: each item appended on its own,
+    a topic that moved on giving its ``ConflictError`` in the item's place."""
+    done: list[Event | ConflictError] = []
+    for draft, expected_version in items:
+        try:
+            done.append(store.append(draft, expected_version))
+        except ConflictError as exc:
+            done.append(exc)
+    return done
 
 
 class MemoryEventStore:

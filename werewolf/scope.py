@@ -15,7 +15,7 @@ from typing import cast
 
 from pulse_core import ConflictError, Draft, Event, EventStore
 from pulse_core.objects import ObjectStore
-from pulse_core.store import BatchAppend
+from pulse_core.store import BatchAppend, append_each
 
 __all__ = ["TopicScope", "floor_seq"]
 
@@ -53,13 +53,7 @@ class TopicScope:
             return cast(BatchAppend, self._store).append_batch(items, blobs, digests)
         for blob in blobs:
             self.objects.put(blob)
-        done: list[Event | ConflictError] = []
-        for draft, expected_version in items:
-            try:
-                done.append(self._store.append(draft, expected_version))
-            except ConflictError as exc:
-                done.append(exc)
-        return done
+        return append_each(self._store, items)
 
     def chain(self, key: str) -> list[Event]:
         return self._store.chain(key)
