@@ -24,7 +24,7 @@ from typing import Any, Generic, Literal, TypeVar, cast
 from .errors import ConflictError, WorkflowError
 from .events import Draft, Event, Meta
 from .ids import IdSource
-from .objects import PutMany, digest_of
+from .objects import digest_of
 from .store import BatchAppend, EventStore, append_each
 from .workflow import (
     ATTACHMENTS,
@@ -405,20 +405,13 @@ class WorkflowRule(Generic[S]):
         """Store every item's content and append all of them: in one transaction where the
         store can (a group commit: one sync for a tick's contents and events), else the
         contents first, then the events one by one."""
-        objects, store = self.store.objects, self.store
+        store = self.store
+        drafts = [(p.draft, version) for p, version in items]
+        blobs = [blob for prepared, _ in items for blob in prepared.blobs]
         if self._can(store, BatchAppend):  # contents and events in one transaction
-            drafts = [(p.draft, version) for p, version in items]
-            blobs = [blob for prepared, _ in items for blob in prepared.blobs]
             digests = [digest for prepared, _ in items for digest in prepared.digests]
             return cast(BatchAppend, store).append_batch(drafts, blobs, digests)
-        if self._can(objects, PutMany):
-            blobs = [blob for prepared, _ in items for blob in prepared.blobs]
-            cast(PutMany, objects).put_many(blobs)
-        else:
-            for prepared, _ in items:
-                for blob in prepared.blobs:
-                    objects.put(blob)
-        return append_each(store, [(p.draft, version) for p, version in items])
+        return append_each(store, drafts, blobs)
 
     def _can(self, target: object, protocol: type) -> bool:
         """``isinstance(target, protocol)``, asked once per object: a check against a
@@ -431,16 +424,10 @@ class WorkflowRule(Generic[S]):
 
     def _write(self, prepared: _Prepared, expected_version: int) -> Event:
         """Store the content (and attachments), then append the event."""
-        if self._can(self.store, BatchAppend):
-            done = cast(BatchAppend, self.store).append_batch(
-                [(prepared.draft, expected_version)], prepared.blobs, prepared.digests
-            )[0]
-            if isinstance(done, ConflictError):
-                raise done
-            return done
-        for blob in prepared.blobs:
-            self.store.objects.put(blob)
-        return self.store.append(prepared.draft, expected_version)
+        done = self._write_batch([(prepared, expected_version)])[0]
+        if isinstance(done, ConflictError):
+            raise done
+        return done
 
     def _append(self, key: str, role: str, result: RoleResult, *, expected_version: int) -> Event:
         return self._write(self._prepare(key, role, result), expected_version)

@@ -12,14 +12,21 @@ import hashlib
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from .errors import CorruptObjectError, ObjectNotFoundError
 
-__all__ = ["FileObjectStore", "MemoryObjectStore", "ObjectStore", "PutMany", "digest_of"]
+__all__ = [
+    "FileObjectStore",
+    "MemoryObjectStore",
+    "ObjectStore",
+    "PutMany",
+    "digest_of",
+    "put_all",
+]
 
 _TMP_SUFFIX = ".tmp"
 _HEX64 = re.compile("[0-9a-f]{64}")
@@ -47,6 +54,13 @@ class PutMany(Protocol):
     """An object store that stores many objects at once, faster than one by one."""
 
     def put_many(self, blobs: Iterable[bytes]) -> list[str]: ...
+
+
+def put_all(objects: ObjectStore, blobs: Sequence[bytes]) -> list[str]:
+    """Store ``blobs`` in ``objects``, all at once where the store can; their hashes."""
+    if isinstance(objects, PutMany):
+        return objects.put_many(blobs)
+    return [objects.put(blob) for blob in blobs]
 
 
 class MemoryObjectStore:

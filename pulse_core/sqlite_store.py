@@ -25,7 +25,7 @@ from pathlib import Path
 from .chain import GENESIS, chain_hash, draft_chain
 from .errors import ConflictError, ImmutableLogError, InvalidEventError, PulseError
 from .events import Draft, Event
-from .objects import FileObjectStore, ObjectStore, PutMany
+from .objects import FileObjectStore, ObjectStore, put_all
 from .sqlite_objects import SQLiteObjectStore
 from .store import check_append, check_limit
 
@@ -115,13 +115,6 @@ def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str, str]) 
         seq=seq,
         chain=link,
     )
-
-
-def _put_elsewhere(objects: ObjectStore, blobs: Sequence[bytes]) -> list[str]:
-    """Store ``blobs`` in a content store other than the database, before the events."""
-    if isinstance(objects, PutMany):
-        return objects.put_many(blobs)
-    return [objects.put(blob) for blob in blobs]
 
 
 def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
@@ -288,7 +281,7 @@ class SQLiteEventStore:
         if own is not None:
             hashes, rows = own.stage(blobs, digests)  # large blobs become files here
         else:
-            hashes, rows = _put_elsewhere(self.objects, blobs), []
+            hashes, rows = put_all(self.objects, blobs), []
         staged = set(hashes)
         for draft, expected_version in items:
             check_append(self.objects, draft, expected_version, staged)

@@ -22,10 +22,10 @@ import threading
 from collections.abc import Container, Sequence
 from typing import Protocol, runtime_checkable
 
-from .chain import GENESIS, chain_hash
+from .chain import GENESIS, draft_chain
 from .errors import ConflictError, InvalidEventError
 from .events import Draft, Event
-from .objects import MemoryObjectStore, ObjectStore
+from .objects import MemoryObjectStore, ObjectStore, put_all
 
 __all__ = [
     "BatchAppend",
@@ -107,10 +107,12 @@ def check_append(
 
 
 def append_each(
-    store: EventStore, items: Sequence[tuple[Draft, int]]
+    store: EventStore, items: Sequence[tuple[Draft, int]], blobs: Sequence[bytes] = ()
 ) -> list[Event | ConflictError]:
-    """``append_batch``'s answer for a store without one: each item appended on its own,
-    a topic that moved on giving its ``ConflictError`` in the item's place."""
+    """``append_batch``'s answer for a store without one: ``blobs`` stored first, then each
+    item appended on its own, a topic that moved on giving its ``ConflictError`` in the
+    item's place."""
+    put_all(store.objects, blobs)
     done: list[Event | ConflictError] = []
     for draft, expected_version in items:
         try:
@@ -182,14 +184,7 @@ class MemoryEventStore:
         actual = len(topic) if topic else 0
         if actual != expected_version:
             raise ConflictError(draft.key, expected_version, actual)
-        link = chain_hash(
-            topic[-1].chain if topic else GENESIS,
-            draft.kind,
-            draft.key,
-            actual + 1,
-            draft.meta_text,
-            draft.hash,
-        )
+        link = draft_chain(topic[-1].chain if topic else GENESIS, draft, actual + 1)
         event = Event.from_draft(draft, version=actual + 1, seq=len(self._events) + 1, chain=link)
         self._events.append(event)
         self._by_key.setdefault(draft.key, []).append(event)
@@ -200,8 +195,7 @@ class MemoryEventStore:
         return list(self._by_key.get(key, ()))
 
     def read_after(self, seq: int, limit: int | None = None) -> list[Event]:
-        if limit is not None and limit < 0:
-            check_limit(limit)  # raises
+        check_limit(limit)
         start = max(seq, 0)
         end = None if limit is None else start + limit
         return self._events[start:end]

@@ -33,7 +33,7 @@ from .errors import ConflictError, InvalidEventError, PulseError, TopicFileError
 from .events import Draft, Event
 from .ids import is_ulid
 from .limits import LimitError, bounded_lines, clip, parse_json
-from .objects import PutMany, digest_of
+from .objects import digest_of, put_all
 from .store import BatchAppend, EventStore
 from .tempfiles import atomic_write
 from .workflow import ATTACHMENTS
@@ -377,11 +377,7 @@ def import_topic(store: EventStore, path: str | os.PathLike[str]) -> str:
             if isinstance(done, ConflictError):
                 raise done
         return topic.key
-    if isinstance(store.objects, PutMany):
-        store.objects.put_many(blobs)
-    else:
-        for blob in blobs:
-            store.objects.put(blob)
+    put_all(store.objects, blobs)
     for draft, expected_version in items:
         store.append(draft, expected_version=expected_version)
     return topic.key

@@ -51,9 +51,7 @@ class TopicScope:
         blobs first, then the items one by one."""
         if self._batched:
             return cast(BatchAppend, self._store).append_batch(items, blobs, digests)
-        for blob in blobs:
-            self.objects.put(blob)
-        return append_each(self._store, items)
+        return append_each(self._store, items, blobs)
 
     def chain(self, key: str) -> list[Event]:
         return self._store.chain(key)
