@@ -202,8 +202,15 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
             players = seating(topic_id, state)
             if players is not game.players:
                 game.seat(players)
-            ctx = PhaseContext(chain, state, players, game.views, retries=retries, ahead=game.ahead)
-            ctx.immediate = game.immediate
+            ctx = PhaseContext(
+                chain,
+                state,
+                players,
+                game.views,
+                retries=retries,
+                ahead=game.ahead,
+                immediate=game.immediate,
+            )
             try:
                 return await run(ctx)
             except Exception as exc:

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from pulse_core import MemoryEventStore, WorkflowRule
+from pulse_core import Event, MemoryEventStore, WorkflowRule
 from werewolf.cast import Identity
 from werewolf.config import GameConfig
 from werewolf.game import fold_chain, start_game, werewolf_workflow
@@ -21,13 +21,18 @@ from werewolf.state import GameState, Stage
 from werewolf.visibility import SeatView, ViewCache, view
 
 
-def states(seed: int, config: GameConfig | None = None) -> list[GameState]:
-    """The state after every event of one random-player game."""
+def played(seed: int, config: GameConfig | None = None) -> list[Event]:
+    """The log of one random-player game."""
     store = MemoryEventStore()
     rule = WorkflowRule(werewolf_workflow(uniform_seating("random")), store)
     game = start_game(rule, seed=seed, config=config)
     asyncio.run(rule.run())
-    chain = store.chain(game)
+    return store.chain(game)
+
+
+def states(seed: int, config: GameConfig | None = None) -> list[GameState]:
+    """The state after every event of one random-player game."""
+    chain = played(seed, config)
     return [fold_chain(chain[:n]) for n in range(1, len(chain) + 1)]
 
 
@@ -72,11 +77,7 @@ def test_the_next_speaker_equals_a_count_of_who_spoke(rounds: int) -> None:
 
 
 def test_a_lazy_view_equals_the_built_one() -> None:
-    store = MemoryEventStore()
-    rule = WorkflowRule(werewolf_workflow(uniform_seating("random")), store)
-    game = start_game(rule, seed=6)
-    asyncio.run(rule.run())
-    chain = store.chain(game)
+    chain = played(6)
     cache = ViewCache()
     for n in (1, 5, len(chain) // 2, len(chain)):
         for seat in range(1, 10):
@@ -88,11 +89,7 @@ def test_a_lazy_view_equals_the_built_one() -> None:
 def test_a_cached_view_equals_one_constructed_from_its_fields() -> None:
     """A view is filled slot by slot, its living seats kept until the next death: it
     equals SeatView(...) of the same fields, whose __post_init__ derives the living."""
-    store = MemoryEventStore()
-    rule = WorkflowRule(werewolf_workflow(uniform_seating("random")), store)
-    game = start_game(rule, seed=7)
-    asyncio.run(rule.run())
-    chain = store.chain(game)
+    chain = played(7)
     cache = ViewCache()
     deaths = set()
     for n in range(1, len(chain) + 1):

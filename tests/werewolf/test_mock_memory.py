@@ -89,7 +89,10 @@ def test_a_gut_drawn_once_a_day_gives_the_beliefs_a_fresh_generator_gives() -> N
         table = read_table(view(chain[:cut], seat))
         others = table.seat_count - 1
         for temper in (PERSONALITIES["bold"], PERSONALITIES["cautious"]):
-            drawn = Gut.draw(Random(seat), others, temper.noise)
+            fresh = Random(seat)  # what a fresh generator draws: the duel, then each seat
+            drawn = Gut(
+                fresh.random(), tuple(fresh.gauss(0.0, temper.noise) for _ in range(others))
+            )
             assert infer(table, temper, drawn) == infer(table, temper, Random(seat))
         everyone = Gut.calm(table.seat_count)  # a wolf's picture of the table: no gut
         assert infer(table, calm, everyone, public=True) == infer(

@@ -134,7 +134,7 @@ def _words(
     since = table.seer_claims.get(trusted) if trusted is not None else None
     victims = table.night_killed
     cleared_at: dict[int, int] = {}  # seat -> when the believed seer cleared it in public
-    for u in table.said(trusted) if trusted is not None else ():
+    for u in table.said(trusted):
         for _, seat, wolf in u.said.reports:
             if not wolf:
                 cleared_at.setdefault(seat, u.order)

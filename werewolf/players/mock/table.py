@@ -118,9 +118,10 @@ class Table:
     def claims_seer(self, seat: int) -> bool:
         return seat in self.seer_claims
 
-    def said(self, seat: int) -> tuple[Utterance, ...]:
-        """The utterances of ``seat``, in order (those of ``utterances`` it spoke)."""
-        return self.said_by.get(seat, ())
+    def said(self, seat: int | None) -> tuple[Utterance, ...]:
+        """The utterances of ``seat``, in order (those of ``utterances`` it spoke); none
+        for no seat."""
+        return () if seat is None else self.said_by.get(seat, ())
 
     def spoken(self, seat: int, day: int | None = None) -> bool:
         """True when ``seat`` has spoken (on ``day``, or ever): only then can its words count."""

@@ -36,13 +36,13 @@ class Turn:
     temper: Temper
     drawn_as: tuple[int, int, str]  # (game seed, seat, decision key)
     lang: str
-    _made: list[Random] = field(default_factory=list, init=False, repr=False, compare=False)
+    _rng: Random | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def rng(self) -> Random:
-        if not self._made:
-            self._made.append(decision_rng(*self.drawn_as, "mock"))
-        return self._made[0]
+        if self._rng is None:
+            self._rng = decision_rng(*self.drawn_as, "mock")
+        return self._rng
 
     @property
     def context(self) -> dict[str, Any]:

@@ -109,7 +109,7 @@ def seer_wolves_since(turn: Turn, order: int) -> list[int]:
     seer = turn.mind.seer.trusted
     found = [
         seat
-        for u in (turn.table.said(seer) if seer is not None else ())
+        for u in turn.table.said(seer)
         if u.order > order
         for _, seat, wolf in u.said.reports
         if wolf and turn.table.is_alive(seat)
