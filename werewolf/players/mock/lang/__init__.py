@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from random import Random
 
+from ..draw import pick
 from ..reasons import Reason
 from . import en, zh
 
@@ -51,7 +52,7 @@ def _seat_list(seats: Sequence[int], lang: str) -> str:
 def render_line(line: Line, lang: str, rng: Random | None = None) -> str:
     """One line in ``lang``: a drawn phrasing, or the first one without a generator."""
     options = phrasings(lang, line.key, line.a, line.b, line.n, line.role, line.seats)
-    return options[0] if rng is None else rng.choice(options)
+    return options[0] if rng is None else pick(rng, options)
 
 
 # the same lines come back game after game (a seat, a day, a key): each is formatted once
@@ -77,5 +78,7 @@ def phrasings(
 
 def render(lines: Sequence[Line], lang: str, rng: Random | None = None) -> str:
     """The whole speech: the lines in order, each once."""
-    texts = dict.fromkeys([render_line(line, lang, rng) for line in lines])
+    texts: dict[str, None] = {}
+    for line in lines:
+        texts[render_line(line, lang, rng)] = None
     return ("" if lang == "zh" else " ").join(texts)
