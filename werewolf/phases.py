@@ -32,6 +32,7 @@ from .decisions import (
     Usage,
     WitchChoice,
     fallback,
+    make_request,
     problem,
     storable,
 )
@@ -40,6 +41,7 @@ from .players.base import Player
 from .players.errors import SeatError
 from .rules import (
     BIDS,
+    WitchOptions,
     floor_bidders,
     floor_winner,
     heartbroken,
@@ -118,9 +120,20 @@ class PhaseContext:
         self._noted = True
         return slot
 
-    def request(self, kind: DecisionKind, seat: int, key: str, **kw: Any) -> Request:
+    def request(
+        self,
+        kind: DecisionKind,
+        seat: int,
+        key: str,
+        *,
+        options: tuple[int | None, ...] = (),
+        witch: WitchOptions | None = None,
+        context: dict[str, Any] | None = None,
+    ) -> Request:
         view = self.views.lazy(self.chain, seat)  # built only if the player reads it
-        return Request(kind=kind, seat=seat, view=view, key=key, **kw)
+        return make_request(
+            kind, seat, view, key, options, witch, {} if context is None else context
+        )
 
     async def ask(self, request: Request) -> Answer:
         """The seat's legal answer: asked up to ``1 + retries`` times, then a fallback."""

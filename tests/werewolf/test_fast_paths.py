@@ -109,3 +109,34 @@ def test_a_numbered_observation_equals_a_constructed_one() -> None:
 
     seen = Observation(0, "vote", 2, {"exiled": 3}, {"round": 1})
     assert _numbered(seen, 4) == Observation(4, "vote", 2, {"exiled": 3}, {"round": 1})
+
+
+def test_a_made_request_equals_a_constructed_one() -> None:
+    """A phase's requests are filled slot by slot (``make_request``): each equals the
+    Request(...) of the same fields, and reads the same (no slot left unset)."""
+    from werewolf.decisions import DecisionKind, Request, make_request
+    from werewolf.rules import WitchOptions
+
+    chain = played(8)
+    seat_view = view(chain, 3)
+    witch = WitchOptions(
+        witch=3, told_target=5, can_save=True, poison_targets=(1, 2), both_allowed=False
+    )
+    fields = dataclasses.fields(Request)
+    for args in [
+        (DecisionKind.VOTE, 3, seat_view, "d1.vote.r1.s3", (1, 2, None), None, {"day": 1}),
+        (DecisionKind.WITCH, 3, seat_view, "n1.witch.s3", (), witch, {}),
+    ]:
+        made, plain = make_request(*args), Request(*args)
+        assert made == plain
+        assert [getattr(made, f.name) for f in fields] == [getattr(plain, f.name) for f in fields]
+        assert made.feedback is None
+
+
+def test_slot_setters_refuse_a_field_list_that_is_not_the_class_s() -> None:
+    """A field added to a class and not to its fast fill fails at import."""
+    from werewolf.decisions import Request
+    from werewolf.records import slot_setters
+
+    with pytest.raises(TypeError, match="fields are not"):
+        slot_setters(Request, ("kind", "seat", "view", "key", "options", "witch", "context"))
