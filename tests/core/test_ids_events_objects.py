@@ -442,6 +442,23 @@ def test_meta_text_and_copy_are_what_the_json_encoder_and_decoder_make(
             _canonical_meta(meta)
 
 
+def test_a_trusted_canonical_draft_keeps_its_meta_and_writes_the_same_text() -> None:
+    """``Draft.trusted(..., canonical=True)`` keeps the dict it is given, with the text the
+    copying path writes; a meta that is no JSON is refused all the same."""
+    made = make_draft(meta={"b": [1, 2.5], "a": {"x": None}})
+    meta: dict[str, object] = {"a": {"x": None}, "b": [1, 2.5]}
+    args = (made.id, made.occurred_at, made.kind, made.key, made.hash)
+    kept = Draft.trusted(*args, meta, canonical=True)
+    copied = Draft.trusted(*args, meta)
+    assert kept.meta is meta
+    assert copied.meta is not meta
+    assert kept == copied
+    assert kept.meta_text == copied.meta_text == made.meta_text
+    for bad in ({"x": object()}, {"x": "\ud800"}):
+        with pytest.raises(InvalidEventError, match="meta is not JSON"):
+            Draft.trusted(*args, bad, canonical=True)
+
+
 def test_meta_that_contains_itself_or_no_json_is_refused() -> None:
     from pulse_core.events import meta_json
 
