@@ -130,7 +130,10 @@ class PhaseContext:
         witch: WitchOptions | None = None,
         context: dict[str, Any] | None = None,
     ) -> Request:
-        view = self.views.lazy(self.chain, seat)  # built only if the player reads it
+        if getattr(self.players.get(seat), "reads_view", True):
+            view = self.views.view(self.chain, seat)
+        else:  # built only if the player reads it after all
+            view = self.views.lazy(self.chain, seat)
         return make_request(
             kind, seat, view, key, options, witch, {} if context is None else context
         )

@@ -223,3 +223,29 @@ def test_the_phases_metas_are_kept_without_a_copy_and_read_as_sqlite_gives_them(
             for kept, read in zip(memory, on_disk, strict=True):
                 assert _exactly(kept.meta, read.meta)
     assert sum(taken) > 0.9 * len(taken) > 100
+
+
+def test_a_view_is_built_with_its_request_unless_the_player_never_reads_it() -> None:
+    """``reads_view = False`` (the random player) gets a view built when first read; any
+    other player one built with the request; both are the seat's view."""
+    from werewolf.decisions import Answer, DecisionKind, Request, Speech
+    from werewolf.phases import PhaseContext
+    from werewolf.players.base import Player
+    from werewolf.players.random_player import RandomPlayer
+
+    class Reader:
+        kind = "reader"
+
+        async def decide(self, request: Request) -> Answer:
+            return Speech(str(len(request.view.observations)))
+
+    chain = played(9)[:20]
+    players: dict[int, Player] = {seat: RandomPlayer(9) for seat in range(1, 10)}
+    players[2] = Reader()
+    ctx = PhaseContext(chain, fold_chain(chain), players)
+    lazy = ctx.request(DecisionKind.VOTE, 1, "d1.vote.r1.s1").view
+    built = ctx.request(DecisionKind.VOTE, 2, "d1.vote.r1.s2").view
+    assert type(lazy) is not SeatView
+    assert type(built) is SeatView
+    assert lazy == view(chain, 1)
+    assert built == view(chain, 2)

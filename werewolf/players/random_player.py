@@ -55,6 +55,7 @@ class RandomPlayer:
 
     kind = "random"
     immediate = True  # decide never waits (see Player)
+    reads_view = False  # draws from the options alone (see Player)
 
     def __init__(self, game_seed: int) -> None:
         self.game_seed = game_seed
