@@ -20,7 +20,7 @@ from ...errors import ConfigError, GameStateError
 from ...visibility import SeatView
 from ..random_player import decision_rng
 from . import idiot, lovers
-from .beliefs import Mind, infer
+from .beliefs import Mind, infer, public_mind
 from .grammar import Said, parse_speech
 from .gut import Gut
 from .lang import LANGS
@@ -92,7 +92,7 @@ class MockPlayer:
             return infer(table, self.temper, gut), None
         mind = infer(table, self.temper, Gut.calm(0))  # the pack: a wolf's beliefs draw nothing
         # the table as a whole has no one gut: feelings of spread 0 are 0 whatever is drawn
-        return mind, infer(table, self._calm, Gut.calm(table.seat_count), public=True)
+        return mind, public_mind(table, self._calm)
 
     def _gut(self, day: int, seats: int, noise: float) -> Gut:
         """The day's gut feeling (the same for every belief of the day: drawn once)."""
