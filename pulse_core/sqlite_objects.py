@@ -19,6 +19,7 @@ from pathlib import Path
 
 from .errors import CorruptObjectError
 from .objects import FileObjectStore, digest_of
+from .sqlite_writers import WriterQueue
 
 __all__ = ["INLINE_MAX", "SQLiteObjectStore"]
 
@@ -29,13 +30,14 @@ Rows = list[tuple[str, bytes]]
 
 class SQLiteObjectStore:
     """Objects in the event store's database (``objects`` table), the large ones in
-    ``files``. Shares the event store's connection and lock; ``inline=False`` for a store
-    opened read-only before its migration, which has no table yet."""
+    ``files``. Shares the event store's connection, lock and writer queue; ``inline=False``
+    for a store opened read-only before its migration, which has no table yet."""
 
     def __init__(
         self,
         db: sqlite3.Connection,
         lock: threading.RLock,
+        writers: WriterQueue,
         files: FileObjectStore,
         path: Path,
         *,
@@ -43,6 +45,7 @@ class SQLiteObjectStore:
     ) -> None:
         self._db = db
         self._lock = lock
+        self._writers = writers
         self.files = files
         self.path = path
         self._inline = inline
@@ -84,15 +87,8 @@ class SQLiteObjectStore:
             rows = [row for row in rows if not self._stored(row[0])]
             if not rows:
                 return digests
-            db = self._db
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._writers.transaction(self._db):
                 self.insert(rows)
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
         return digests
 
     # -- reads ----------------------------------------------------------------------------

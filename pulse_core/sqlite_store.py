@@ -1,6 +1,7 @@
 """The embedded default event store: one SQLite file, with its events and their content.
 
-WAL journal, ``BEGIN IMMEDIATE`` for every write, one transaction per append or batch: the
+WAL journal, ``BEGIN IMMEDIATE`` for every write, one transaction per append or batch
+(processes writing one file take turns through ``pulse_core.sqlite_writers``): the
 contents (``pulse_core.sqlite_objects``: inline rows, the large ones as files in
 ``objects/`` beside the file) and the events that name them commit together. With
 ``durable=True`` (the default) ``synchronous=FULL`` makes an append durable when it returns,
@@ -27,6 +28,7 @@ from .errors import ConflictError, ImmutableLogError, InvalidEventError, PulseEr
 from .events import Draft, Event
 from .objects import FileObjectStore, ObjectStore, put_all
 from .sqlite_objects import SQLiteObjectStore
+from .sqlite_writers import WriterQueue
 from .store import check_append, check_limit
 
 __all__ = ["MIGRATIONS", "SQLiteEventStore"]
@@ -174,6 +176,7 @@ class SQLiteEventStore:
         elif not self.path.is_file():
             raise PulseError(f"{self.path}: no such store")
         self._lock = threading.RLock()
+        self._writers = WriterQueue(self.path)  # opens its lock file on the first write
         self._columns = _COLUMNS
         # (version, chain hash) of the last event this store committed to each topic: facts
         # of an append-only log, so an append that names that version needs no lookup
@@ -192,7 +195,7 @@ class SQLiteEventStore:
             files = FileObjectStore(self.path.parent / "objects", durable=durable, lazy=True)
             inline = self.schema_version >= _OBJECTS_SCHEMA
             objects = self._own = SQLiteObjectStore(
-                self._db, self._lock, files, self.path, inline=inline
+                self._db, self._lock, self._writers, files, self.path, inline=inline
             )
         self.objects: ObjectStore = objects
 
@@ -288,18 +291,11 @@ class SQLiteEventStore:
         if not items and not rows:  # nothing for the database: take no write lock
             return []
         with self._lock:
-            db = self._db
             heads: dict[str, tuple[int, str]] = {}
-            db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._writers.transaction(self._db):
                 if own is not None:
                     own.insert(rows)
                 done = [self._insert(draft, version, heads) for draft, version in items]
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
             if len(self._heads) + len(heads) > _HEADS_KEPT:
                 self._heads.clear()
             self._heads.update(heads)  # committed: facts now
@@ -445,6 +441,7 @@ class SQLiteEventStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            self._writers.close()
 
     def __enter__(self) -> SQLiteEventStore:
         return self

@@ -98,12 +98,16 @@ def start_game(
     config: GameConfig | None = None,
     names: Sequence[str] | None = None,
     deal: Sequence[Identity] | None = None,
+    topic_id: str | None = None,
     **extra: Any,
 ) -> str:
-    """Deal and append a new game's start event; returns the game id."""
+    """Deal and append a new game's start event; returns the game id (``topic_id`` when
+    given: a rule scoped to its games knows their ids before it starts them)."""
     config = config or GameConfig()
     meta = start_meta(config, seed, names, deal=deal, **extra)
-    return rule.start(f"A {config.seats}-player werewolf game, seed {seed}.", meta)
+    return rule.start(
+        f"A {config.seats}-player werewolf game, seed {seed}.", meta, topic_id=topic_id
+    )
 
 
 class _Game:

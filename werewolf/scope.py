@@ -5,19 +5,23 @@ run's games) hand to a ``WorkflowRule``: appends and chains go to the store, rea
 other topic, so games already in the store (finished or interrupted) are left alone. Reading
 costs what is new since the cursor, never a whole chain; ``on_read`` sees each batch the rule
 reads, so a live view is drawn from events already read. ``floor_seq`` is where a rule's
-cursor starts: just before the scope's first event, not at the beginning of the store.
+cursor starts: just before the scope's first event, not at the beginning of the store;
+``scoped_rule`` is a rule over a scope with its cursor there, as every player of a share of
+a store's games (an arena worker, the benchmark's processes) makes it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import cast
+from typing import TypeVar, cast
 
-from pulse_core import ConflictError, Draft, Event, EventStore
+from pulse_core import ConflictError, Draft, Event, EventStore, WorkflowRule, WorkflowType
 from pulse_core.objects import ObjectStore
 from pulse_core.store import BatchAppend, append_each
 
-__all__ = ["TopicScope", "floor_seq"]
+__all__ = ["TopicScope", "floor_seq", "scoped_rule"]
+
+S = TypeVar("S")
 
 
 class TopicScope:
@@ -97,3 +101,15 @@ def floor_seq(store: EventStore, keys: Iterable[str]) -> int:
     beginning of a store that may hold many other games (the store's end if none began)."""
     firsts = [chain[0].seq for chain in (store.chain(k)[:1] for k in keys) if chain]
     return min(firsts) - 1 if firsts else store.last_seq()
+
+
+def scoped_rule(
+    workflow: WorkflowType[S], store: EventStore, keys: Iterable[str]
+) -> WorkflowRule[S]:
+    """A rule that drives the topics ``keys`` of ``store`` and no other: several processes,
+    each with its own connection and its own share of the topics, play into one store
+    without taking each other's steps."""
+    keys = list(keys)
+    rule = WorkflowRule(workflow, TopicScope(store, keys))
+    rule.cursor = floor_seq(store, keys)
+    return rule

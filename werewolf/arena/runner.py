@@ -32,7 +32,7 @@ from pulse_core.limits import clip
 
 from ..errors import ConfigError, WerewolfError
 from ..game import WORKFLOW, start_meta, werewolf_workflow
-from ..scope import TopicScope, floor_seq
+from ..scope import TopicScope, floor_seq, scoped_rule
 from ..state import GameState
 from ..storefaults import STORAGE_ERRORS, StoreFault, explain
 from .schedule import GamePlan, game_id, plan_game
@@ -232,9 +232,7 @@ async def drive(
     ``concurrency`` at once; returns why it stopped early (the budget), else None."""
     plans = {game_id(spec, i): plan_game(spec, i) for i in indices}
     specs = {p.name: p.spec for p in spec.players}
-    scope = TopicScope(store, plans)
-    rule = WorkflowRule(werewolf_workflow(run_seating(plans, specs, factory)), scope)
-    rule.cursor = floor_seq(store, plans)
+    rule = scoped_rule(werewolf_workflow(run_seating(plans, specs, factory)), store, plans)
     pending: list[GamePlan] = []
     for key, plan in plans.items():
         chain = store.chain(key)

@@ -1,0 +1,119 @@
+"""Processes writing one SQLite file take turns through a flock beside it: a writer waits
+in the kernel's queue rather than on SQLite's busy timeout, and a writer killed in its
+transaction lets the next one in with nothing of its own written."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sqlite3
+import threading
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+import pytest
+
+from pulse_core import ConflictError, Draft, Event, IdSource, SQLiteEventStore, digest_of
+from pulse_core.sqlite_writers import lock_path
+
+IDS = IdSource()
+CONTEXT = multiprocessing.get_context("fork")
+
+
+def _draft(key: str, content: bytes) -> tuple[Draft, bytes]:
+    moment = IDS.now()
+    return Draft(IDS.new(moment), moment, "writers.step", key, digest_of(content), {}), content
+
+
+def _append(store: SQLiteEventStore, key: str, content: bytes) -> Event | ConflictError:
+    draft, blob = _draft(key, content)
+    return store.append_batch([(draft, store.version(key))], [blob])[0]
+
+
+def _hold(path: str, key: str, seconds: float, told: Connection) -> None:
+    """Append to ``key``, but say so and wait ``seconds`` inside the transaction first."""
+
+    class Slow(SQLiteEventStore):
+        def _insert(
+            self, draft: Draft, expected_version: int, heads: dict[str, tuple[int, str]]
+        ) -> Event | ConflictError:
+            done = super()._insert(draft, expected_version, heads)
+            told.send("inside")
+            time.sleep(seconds)
+            return done
+
+    with Slow(path) as store:
+        _append(store, key, b"written by the holder")
+
+
+def _start_holder(path: Path, key: str, seconds: float) -> multiprocessing.process.BaseProcess:
+    ours, theirs = CONTEXT.Pipe()
+    holder = CONTEXT.Process(target=_hold, args=(str(path), key, seconds, theirs))
+    holder.start()
+    assert ours.poll(30), "the holder never began its transaction"
+    assert ours.recv() == "inside"
+    return holder
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    path = tmp_path / "events.db"
+    SQLiteEventStore(path).close()
+    return path
+
+
+def test_a_writer_waits_its_turn_in_the_queue_not_on_the_busy_timeout(path: Path) -> None:
+    held, waiter = IDS.new(), IDS.new()
+    holder = _start_holder(path, held, 0.5)
+    try:
+        # the holder has SQLite's write lock: a writer outside the queue gives up at once
+        outside = sqlite3.connect(path, timeout=0.01, isolation_level=None)
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            outside.execute("BEGIN IMMEDIATE")
+        outside.close()
+        # a store's writer waits in the queue, past its own busy timeout, then writes
+        with SQLiteEventStore(path, busy_timeout=0.01) as store:
+            done = _append(store, waiter, b"written by the waiter")
+            assert isinstance(done, Event)
+            assert [e.key for e in store.read_after(0)] == [held, waiter]
+    finally:
+        holder.join(30)
+    assert holder.exitcode == 0
+    assert lock_path(path).is_file()
+
+
+def test_a_writer_killed_in_its_transaction_lets_the_next_one_in(path: Path) -> None:
+    key = IDS.new()
+    holder = _start_holder(path, key, 60)
+    assert holder.pid is not None
+    os.kill(holder.pid, signal.SIGKILL)
+    holder.join(30)
+    assert holder.exitcode == -signal.SIGKILL
+    results: list[Event | ConflictError] = []
+
+    def write() -> None:
+        with SQLiteEventStore(path) as store:
+            results.append(_append(store, key, b"written after the kill"))
+
+    writer = threading.Thread(target=write, daemon=True)  # a test that fails, not one that hangs
+    writer.start()
+    writer.join(30)
+    assert not writer.is_alive(), "the killed writer's flock was never let go"
+    [event] = results
+    assert isinstance(event, Event)
+    assert event.version == 1  # the killed transaction left nothing behind
+    with SQLiteEventStore(path) as store:
+        assert [e.id for e in store.read_after(0)] == [event.id]
+        assert store.objects.get(event.hash) == b"written after the kill"
+        assert not store.objects.has(digest_of(b"written by the holder"))
+        assert store.integrity_check() == "ok"
+
+
+def test_a_store_whose_folder_takes_no_lock_file_still_writes(path: Path) -> None:
+    lock_path(path).mkdir()  # where the lock file would go: it cannot be opened
+    key = IDS.new()
+    with SQLiteEventStore(path) as store:
+        assert isinstance(_append(store, key, b"no queue"), Event)
+        assert store.version(key) == 1
