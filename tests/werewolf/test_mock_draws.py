@@ -1,12 +1,17 @@
 """What the mock keeps drawn or weighed once gives what drawing or weighing anew gives: the
-impressions of seer claimers read by many beliefs of a day, and a day's gut feelings."""
+impressions of seer claimers read by many beliefs of a day, a day's gut feelings, and a turn's
+generator."""
 
 from __future__ import annotations
 
 from random import Random
 
+import pytest
+
+from werewolf.players.mock.draw import pick, seeded
 from werewolf.players.mock.gut import Gut
 from werewolf.players.mock.reasons import Weigher
+from werewolf.players.random_player import decision_seed
 
 
 def test_impressions_read_again_give_a_fresh_generators_draws() -> None:
@@ -51,3 +56,32 @@ def test_a_calm_gut_shared_is_what_a_fresh_one_would_be() -> None:
             assert [reader.gauss(0.0, 0.7) for _ in range(3)] == [
                 rng.gauss(0.0, 0.7) for _ in range(3)
             ]
+
+
+def test_a_seeded_generator_is_the_one_random_makes_from_the_seed() -> None:
+    seeds = [0, 1, 2**32 - 1, 2**32, 2**63 + 12345, 2**64 - 1, *range(3, 40, 7)]
+    seeds += [decision_seed(7, seat, key, "mock") for seat in (1, 9) for key in ("a", "d2.vote")]
+    for seed in seeds:
+        fast, plain = seeded(seed), Random(seed)
+        assert fast.getstate() == plain.getstate(), seed
+        draws = [
+            (r.random(), r.gauss(0, 1), r.gauss(0, 1), r.choice("abcdefg")) for r in (fast, plain)
+        ]
+        assert draws[0] == draws[1], seed
+        assert fast.getstate() == plain.getstate(), seed
+
+
+def test_a_pick_draws_what_choice_draws() -> None:
+    fast, plain = Random(5), Random(5)
+    for n in [1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 1000] * 20:
+        options = list(range(n))
+        assert pick(fast, options) == plain.choice(options)
+    assert fast.getstate() == plain.getstate()
+    with pytest.raises(IndexError):
+        pick(fast, [])
+
+
+def test_a_uniform_draw_on_zero_to_one_is_the_generators_random() -> None:
+    """The wolves' night agenda draws ``random()`` where it drew ``uniform(0.0, 1.0)``."""
+    fast, plain = Random(11), Random(11)
+    assert [fast.random() for _ in range(2000)] == [plain.uniform(0.0, 1.0) for _ in range(2000)]

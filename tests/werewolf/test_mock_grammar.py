@@ -3,6 +3,11 @@ them all would: the speeches of English and Chinese mock games, and odd ones."""
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 from pulse_core import Event
 from tests.werewolf.test_mock_lang import _games
 from werewolf.players.mock import grammar, parse_speech
@@ -42,3 +47,118 @@ def test_skipping_forms_reads_every_speech_as_searching_them_all() -> None:
         assert parse_speech(text) == grammar._read(text, None), text
     assert parse_speech(ODD[2]).reports == ((None, 4, True),)
     assert parse_speech(ODD[2]).kill == 3
+
+
+# The English forms as first written (``\b`` first, matched with re.I on the text as it is):
+# the plain computation the faster patterns (a word before its ``\b`` check, searched without
+# re.I in the lower-cased text) must match exactly.
+_SEAT = r"seat\s*#?\s*(\d+)"
+_WOLF_OR_GOOD = r"(a\s+wolf|a\s+werewolf|wolf|werewolf|good|狼人|狼|查杀|好人|金水)"
+PLAIN_EN = {
+    "_ROLE_CLAIM": r"\bI\s*(?:am|'m)\s+(?:the\s+)?(?:real\s+|true\s+)?(seer|witch|hunter)\b",
+    "_REPORT": r"(?:\bnight\s+(\d+)\s*[:,.-]?\s*)?\bI\s+checked\s+"
+    + _SEAT
+    + r"\s*[:,.-]?\s*(?:is\s+)?"
+    + _WOLF_OR_GOOD,
+    "_OPINION": _SEAT + rf"\s+is\s+{_WOLF_OR_GOOD}\b",
+    "_SUSPECT": r"\bI\s+(?:suspect|lean\s+(?:towards?|on))\s+" + _SEAT,
+    "_VOTE": r"\bvot(?:e|ing)\s+(?:for\s+|out\s+)?"
+    + _SEAT
+    + r"|\bmy\s+vote\s+(?:goes\s+to|is\s+on|is\s+for|:)\s*"
+    + _SEAT,
+    "_TRUST": r"\bI\s+(?:trust|believe)\s+" + _SEAT,
+    "_SAVED": r"\bI\s+saved\s+" + _SEAT,
+    "_POISONED": r"\bI\s+poisoned\s+" + _SEAT,
+    "_KILL": r"\b(?:kill|knife|take|bite|go\s+for)\s+(?:" + _SEAT + r"|(nobody|no\s+one))",
+    "_PLAN": r"\b(?:" + _SEAT + r"|(nobody|no\s+one))\s+(?:will\s+claim|claims|jumps\s+as"
+    r"|fakes|plays)\s+(?:the\s+)?seer",
+    "_FOLLOW_SEER": r"\b(?:unless|if)\s+(?:a|the)\s+seer\b",
+}
+SENTENCES = [
+    "I am the seer",
+    "I'm the real witch",
+    "i am hunter",
+    "night 2: I checked seat 4: a wolf",
+    "I checked seat 12 is good",
+    "Seat 3 is a werewolf",
+    "I suspect seat 5",
+    "I lean on seat 6",
+    "vote seat 7",
+    "voting for seat #8",
+    "My vote goes to seat 9",
+    "my vote: seat 1",
+    "I trust seat 2",
+    "I believe seat 3",
+    "I saved seat 4",
+    "I poisoned seat 0",
+    "Kill seat 6",
+    "go for no one",
+    "take nobody",
+    "bite seat 100",
+    "knife seat 2",
+    "seat 4 will claim seer",
+    "nobody claims the seer",
+    "unless the seer",
+    "if a seer",
+    "我是预言家",
+    "第2晚我验了4号：狼人",
+    "投5号",
+    "刀6号",
+    "空刀",
+    "没人起跳预言家",
+    "除非预言家",
+]
+# what comes before a sentence: a word character (no word may start there), or not
+GLUES = [
+    "",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    ". ",
+    "x",
+    "_",
+    "4",
+    "é",
+    "\u017f",
+    "\u212a",
+    "\u0130",
+    "\u0131",
+    "号",
+    "我",
+    "٣",
+]
+CASES = [str, str.upper, str.title, str.swapcase]
+TEXTS = st.lists(
+    st.tuples(st.sampled_from(GLUES), st.sampled_from(SENTENCES), st.sampled_from(CASES)),
+    max_size=6,
+).map(lambda parts: "".join(glue + case(sentence) for glue, sentence, case in parts))
+
+
+def _found(pattern: re.Pattern[str], text: str) -> list[tuple[tuple[int, int], list[str]]]:
+    """Each match's span and groups (in lower case: the grammar reads them so)."""
+    return [
+        (m.span(), [g.lower() if g is not None else "-" for g in m.groups()])
+        for m in pattern.finditer(text)
+    ]
+
+
+@given(TEXTS)
+def test_the_faster_patterns_find_what_the_plain_ones_do(text: str) -> None:
+    low = text.lower()
+    for name, plain in PLAIN_EN.items():
+        form = getattr(grammar, name)
+        whole = re.compile(plain, re.I)
+        if text.isascii():  # the way an ASCII text is searched
+            assert _found(form.en_pattern, low) == _found(whole, text), (name, text)
+        zh = form.pattern.pattern[len(f"(?:{form.en_pattern.pattern})|(?:") : -1]
+        both = re.compile(f"(?:{plain})|(?:{zh})", re.I)  # the way any other text is searched
+        assert _found(form.pattern, text) == _found(both, text), (name, text)
+    assert parse_speech.__wrapped__(text) == grammar._read(text, None)
+
+
+def test_the_english_patterns_are_in_lower_case() -> None:
+    for name in PLAIN_EN:
+        pattern = getattr(grammar, name).en_pattern
+        assert pattern.pattern == pattern.pattern.lower(), name
+        assert not pattern.flags & re.I, name

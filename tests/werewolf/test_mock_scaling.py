@@ -1,5 +1,6 @@
-"""The shortcut bisection of the beliefs' scaling gives the plain bisection's shift, bit
-for bit, on log-odds from real games and on odd ones (roots off the interval, flat sums)."""
+"""The beliefs' scaling finds the plain bisection's shift straight away, bit for bit, on
+log-odds from real games and on odd ones (roots off the interval, flat sums, a Newton guess
+far off)."""
 
 from __future__ import annotations
 
@@ -37,18 +38,41 @@ def cases() -> list[tuple[list[float], float]]:
     return found
 
 
-def test_the_shortcut_gives_the_plain_bisection_bit_for_bit() -> None:
+def test_the_shortcut_gives_the_plain_bisection_bit_for_bit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     for values, target in cases():
         want = plain(values, target)
-        guess, below, above = scaling._newton(values, target)
-        assert bisect_shift(values, target, guess, below, above) == want
-        assert bisect_shift(values, target, guess) == want
-        # the points Newton hands on as evaluated lie on the sides it says
-        assert below == -math.inf or scaling._mass(values, below) < target
-        assert above == math.inf or scaling._mass(values, above) >= target
-        assert bisect_shift(values, target) == want  # no guess: the plain steps
-        for wrong in (-25.0, -3.0, 0.0, 7.5, 25.0):  # a poor guess costs time, never bits
-            assert bisect_shift(values, target, wrong) == want
+        assert bisect_shift(values, target) == want
+        terms = scaling._shift(values, target)  # the terms of the mass at the shift
+        assert terms == [1 / (1 + math.exp(-(v + want))) for v in values]
+    for wrong in (-25.0, -3.0, 0.0, 7.5, 25.0):  # a poor guess costs time, never bits
+        monkeypatch.setattr(scaling, "_newton", lambda values, target, at=wrong: at)
+        for values, target in cases():
+            want = plain(values, target)
+            assert scaling._shift(values, target) == [
+                1 / (1 + math.exp(-(v + want))) for v in values
+            ]
+
+
+def test_the_walk_from_a_near_guess_evaluates_two_grid_points(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    evaluated: list[float] = []
+    terms = scaling._terms
+
+    def spy(values: list[float], shift: float) -> list[float]:
+        evaluated.append(shift)
+        return terms(values, shift)
+
+    monkeypatch.setattr(scaling, "_terms", spy)
+    values, target = [0.3, -1.2, 2.5, 0.0, -0.4, 1.1, -2.0, 0.7], 3.0
+    want = plain(values, target)
+    scaling._shift(values, target)
+    assert evaluated == [want + scaling._STEP, want]  # the grid points either side of the root
+    for off in (-4, -1, 1, 4):  # a guess a few grid points off walks there
+        monkeypatch.setattr(scaling, "_newton", lambda v, t, at=want + off * scaling._STEP: at)
+        assert scaling._shift(values, target) == terms(values, want)
 
 
 def test_the_games_scaling_matches_the_plain_bisection(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,7 +20,7 @@ from ...errors import ConfigError, GameStateError
 from ...visibility import SeatView
 from ..random_player import decision_rng
 from . import idiot, lovers
-from .beliefs import Mind, infer
+from .beliefs import Mind, infer, public_mind
 from .grammar import Said, parse_speech
 from .gut import Gut
 from .lang import LANGS
@@ -68,6 +68,7 @@ class MockPlayer:
         self._reader = TableReader()  # this seat's table, extended decision by decision
         self._guts: dict[tuple[int, int, float], Gut] = {}  # (day, seats, noise) -> drawn
         self._last_minds: tuple[Table, tuple[Mind, Mind | None]] | None = None
+        self._pack: tuple[tuple[object, ...], Mind] | None = None  # a wolf's last certainty
 
     async def decide(self, request: Request) -> Answer:
         return self.answer(request)
@@ -90,9 +91,16 @@ class MockPlayer:
         if table.identity is not Identity.WEREWOLF:
             gut = self._gut(table.day, table.seat_count - 1, self.temper.noise)
             return infer(table, self.temper, gut), None
-        mind = infer(table, self.temper, Gut.calm(0))  # the pack: a wolf's beliefs draw nothing
         # the table as a whole has no one gut: feelings of spread 0 are 0 whatever is drawn
-        return mind, infer(table, self._calm, Gut.calm(table.seat_count), public=True)
+        return self._pack_mind(table), public_mind(table, self._calm)
+
+    def _pack_mind(self, table: Table) -> Mind:
+        """A wolf's beliefs: certain, drawing nothing, a function of who is alive (the
+        pack and the seats never change), so made again only when someone has died."""
+        key = (table.me, table.alive, table.wolves, table.seat_count)
+        if self._pack is None or self._pack[0] != key:
+            self._pack = key, infer(table, self.temper, Gut.calm(0))
+        return self._pack[1]
 
     def _gut(self, day: int, seats: int, noise: float) -> Gut:
         """The day's gut feeling (the same for every belief of the day: drawn once)."""

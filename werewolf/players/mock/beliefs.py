@@ -27,7 +27,11 @@ from .scaling import scaled
 from .table import Table
 from .temper import Temper
 
-__all__ = ["Evidence", "Mind", "Reason", "infer"]
+__all__ = ["Evidence", "Mind", "Reason", "infer", "public_mind"]
+
+# public_mind's answers: (size of the record, its last pieces, temper) -> (record, mind)
+_PUBLIC: dict[tuple[object, ...], tuple[tuple[object, ...], Mind]] = {}
+_PUBLIC_KEPT = 1024
 
 
 @dataclass
@@ -101,3 +105,45 @@ def infer(table: Table, temper: Temper, gut: Random | Gut, *, public: bool = Fal
     cleared = weigh(table, belief, w, temper, gut, me=me)
     probs = scaled(w.logit, w.fixed, float(table.wolf_count))
     return Mind(me, table.alive, probs, w.found, belief, cleared)
+
+
+def public_mind(table: Table, temper: Temper) -> Mind:
+    """``infer(table, temper, Gut.calm(seats), public=True)``: what an ordinary villager
+    believes from the public record. A game's wolves ask it of the same record at once (a
+    vote, the night), each from its own table: the mind of an equal record is made once.
+    The record is compared whole, so a mind is reused only where ``infer`` would read
+    exactly the same; the slot only narrows the search (the last pieces are shared objects
+    where the reader shares them)."""
+    record = _public_record(table)
+    said, cast = table.utterances, table.ballots
+    last = (id(said[-1]) if said else 0, id(cast[-1]) if cast else 0)
+    slot = (len(said), len(cast), *last, table.day, table.alive, temper)
+    known = _PUBLIC.get(slot)
+    if known is not None and known[0] == record:
+        return known[1]
+    mind = infer(table, temper, Gut.calm(table.seat_count), public=True)
+    if len(_PUBLIC) >= _PUBLIC_KEPT:
+        _PUBLIC.clear()
+    _PUBLIC[slot] = record, mind
+    return mind
+
+
+def _public_record(table: Table) -> tuple[object, ...]:
+    """Every field of ``table`` that ``infer(..., public=True)`` reads."""
+    return (
+        table.utterances,
+        table.said_by,
+        table.ballots,
+        table.seer_claims,
+        table.role_claims,
+        table.reports,
+        table.night_deaths,
+        table.exiled,
+        table.shooter,
+        table.revealed,
+        table.my_checks,  # weighed whoever asks (a wolf has none)
+        table.alive,
+        table.day,
+        table.seat_count,
+        table.wolf_count,
+    )

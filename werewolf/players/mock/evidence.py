@@ -24,6 +24,7 @@ from .temper import Temper
 __all__ = ["weigh"]
 
 _NONE: dict[int, bool] = {}  # no reports (never written to)
+_NOBODY: frozenset[int] = frozenset()
 
 
 def weigh(
@@ -94,36 +95,42 @@ def _report_nights(table: Table, claimer: int) -> dict[int, int]:
 def _votes(table: Table, belief: SeerBelief, w: Weigher, me: int) -> None:
     trusted, conf = belief.trusted, belief.confidence
     good_me = me and table.identity is not Identity.WEREWOLF
+    add = w.add
     if trusted is None:  # no seer believed: of the ballots, only those against me weigh
         if good_me:
             for b in table.ballots:
                 if b.target == me and b.voter != me:
-                    w.add(b.voter, 0.4, "voted_me", None, b.day)
+                    add(b.voter, 0.4, "voted_me", None, b.day)
         return
     named = [  # (when, seat): the believed seer's wolf reports
         (u.order, seat) for u in table.said(trusted) for _, seat, wolf in u.said.reports if wolf
     ]
-    gone_by_day: dict[int, set[int]] = {}  # the same for every ballot of a day
-    wolves: set[int] = set()  # the seer's living wolves when the ballot was cast
+    living: dict[int, frozenset[int]] = {}  # a vote's ballots (one order) -> its wolves
     for b in table.ballots:
-        if b.target is None or b.voter == me:
+        voter, target = b.voter, b.target
+        if target is None or voter == me:
             continue
-        if named:
-            gone = gone_by_day.get(b.day)
-            if gone is None:
-                gone = gone_by_day[b.day] = {s for d, s in table.exiled.items() if d < b.day} | {
-                    s for d, died in table.night_deaths.items() if d <= b.day for s in died
-                }
-            wolves = {seat for order, seat in named if order < b.order and seat not in gone}
-        if b.target == trusted:
-            w.add(b.voter, 1.2 * conf, "voted_seer", trusted, b.day)
-        elif b.target in wolves:
-            w.add(b.voter, -0.4 * conf, "voted_wolf", b.target, b.day)
-        elif wolves and b.voter not in wolves and b.round == 1:
-            wolf = min(wolves)
-            w.add(b.voter, 0.7 * conf, "shielded", wolf, b.day)
-        if b.target == me and good_me:
-            w.add(b.voter, 0.4, "voted_me", None, b.day)
+        # the seer's living wolves when the ballot was cast
+        wolves = living.get(b.order) if named else _NOBODY
+        if wolves is None:
+            wolves = living[b.order] = _named_alive(table, named, b.day, b.order)
+        if target == trusted:
+            add(voter, 1.2 * conf, "voted_seer", trusted, b.day)
+        elif target in wolves:
+            add(voter, -0.4 * conf, "voted_wolf", target, b.day)
+        elif wolves and voter not in wolves and b.round == 1:
+            add(voter, 0.7 * conf, "shielded", min(wolves), b.day)
+        if target == me and good_me:
+            add(voter, 0.4, "voted_me", None, b.day)
+
+
+def _named_alive(
+    table: Table, named: list[tuple[int, int]], day: int, order: int
+) -> frozenset[int]:
+    """The seats the seer named wolves before ``order`` that were not gone by ``day``'s vote."""
+    gone = {s for d, s in table.exiled.items() if d < day}
+    gone.update(s for d, died in table.night_deaths.items() if d <= day for s in died)
+    return frozenset(seat for when, seat in named if when < order and seat not in gone)
 
 
 def _words(
@@ -140,43 +147,45 @@ def _words(
                 cleared_at.setdefault(seat, u.order)
     good_me = me and table.identity is not Identity.WEREWOLF
     revealed, reports, alive, liars = table.revealed, table.reports, table.alive, belief.liars
-    follow = temper.follow
+    follow, today, add = temper.follow, table.day, w.add
     creds: dict[int, float] = {}  # speaker -> how far he is trusted (standing is fixed)
     for u in table.utterances:  # the lookups are made only for what an utterance says
-        speaker, said = u.speaker, u.said
+        speaker = u.speaker
         if speaker == me:
             continue
+        said = u.said
         # a wolf shown by death: whom he vouched for is suspect
         if revealed and revealed.get(speaker):
             for seat in said.trusts:
-                w.add(seat, 0.8, "wolf_vouched", speaker, u.day)
+                add(seat, 0.8, "wolf_vouched", speaker, u.day)
             continue
         accuses = said.accuses
-        reported = reports.get(speaker, _NONE) if accuses else _NONE
-        for seat in accuses:
-            if seat == speaker or (seat in reported and seat != me):
-                continue  # a seer claimer's report is weighed with the claim, not twice
-            if seat == me and good_me:
-                w.add(speaker, 0.7, "accused_me", None, u.day)
-            elif seat == trusted and since is not None and since < u.order:
-                w.add(speaker, 0.9 * conf, "attacks_seer", seat, u.day)
-            elif cleared_at and cleared_at.get(seat, u.order) < u.order:
-                w.add(speaker, 0.6, "attacks_cleared", seat, u.day)
-            elif seat in cleared or seat == trusted:
-                continue  # said before the claim or the check was known: it proves nothing
-            elif speaker in victims:
-                w.add(seat, 0.8 * follow, "victim_accused", speaker, u.day)
-            else:
-                cred = creds.get(speaker)
-                if cred is None:
-                    trust = 2.0 / (1.0 + math.exp(standing.get(speaker, 0.0)))
-                    cred = creds[speaker] = min(1.5, max(0.2, trust))
-                recent = 1.0 if u.day >= table.day else 0.5
-                w.add(seat, 0.45 * follow * cred * recent, "accused_by", speaker, u.day)
+        if accuses:
+            reported = reports.get(speaker, _NONE)
+            for seat in accuses:
+                if seat == speaker or (seat in reported and seat != me):
+                    continue  # a seer claimer's report is weighed with the claim, not twice
+                if seat == me and good_me:
+                    add(speaker, 0.7, "accused_me", None, u.day)
+                elif seat == trusted and since is not None and since < u.order:
+                    add(speaker, 0.9 * conf, "attacks_seer", seat, u.day)
+                elif cleared_at and cleared_at.get(seat, u.order) < u.order:
+                    add(speaker, 0.6, "attacks_cleared", seat, u.day)
+                elif seat in cleared or seat == trusted:
+                    continue  # said before the claim or the check was known: it proves nothing
+                elif speaker in victims:
+                    add(seat, 0.8 * follow, "victim_accused", speaker, u.day)
+                else:
+                    cred = creds.get(speaker)
+                    if cred is None:
+                        trust = 2.0 / (1.0 + math.exp(standing.get(speaker, 0.0)))
+                        cred = creds[speaker] = min(1.5, max(0.2, trust))
+                    recent = 1.0 if u.day >= today else 0.5
+                    add(seat, 0.45 * follow * cred * recent, "accused_by", speaker, u.day)
         if since is not None and said.trusts:
             for seat in said.trusts:
                 if seat in liars and u.order > since:
-                    w.add(speaker, 1.0, "backs_liar", seat, u.day)
+                    add(speaker, 1.0, "backs_liar", seat, u.day)
         quiet = not accuses and u.day >= 2 and not u.last_words and not said.roles
         if quiet and speaker in alive:
-            w.add(speaker, 0.25, "quiet", None, u.day)
+            add(speaker, 0.25, "quiet", None, u.day)

@@ -37,18 +37,21 @@ class _Form:
     """One sentence form, English or Chinese, with words any match of it contains: a text
     is searched only if it holds one of ``zh``, or a word of each group of ``en`` (most
     speeches use a few of the forms). Words are in lower case. An ASCII text is searched
-    with the English pattern alone: the Chinese one needs a Chinese character to match."""
+    with the English pattern alone (the Chinese one needs a Chinese character to match),
+    in lower case and without ``re.I``: for ASCII that finds the same matches, and a
+    search that need not fold case skips ahead to the pattern's first letters. So the
+    English pattern is written in lower case."""
 
     __slots__ = ("en", "en_pattern", "pattern", "zh")
 
     def __init__(self, en: str, zh: str, en_words: Words, zh_words: tuple[str, ...]) -> None:
         self.pattern = re.compile(f"(?:{en})|(?:{zh})", re.I)
-        self.en_pattern = re.compile(en, re.I)
+        self.en_pattern = re.compile(en)  # for ASCII text in lower case
         self.en, self.zh = en_words, zh_words
 
     def finditer(self, text: str, low: str | None) -> Iterator[re.Match[str]]:
-        """``pattern.finditer(text)``; ``low`` is ``text.lower()``, or None to search
-        whatever the text holds."""
+        """``pattern.finditer(text)`` (for an ASCII text, the same matches found in ``low``);
+        ``low`` is ``text.lower()``, or None to search whatever the text holds."""
         if low is None:
             return self.pattern.finditer(text)
         if text.isascii():  # no Chinese word to look for, no Chinese sentence to match
@@ -58,7 +61,7 @@ class _Form:
                         break
                 else:
                     return iter(())
-            return self.en_pattern.finditer(text)
+            return self.en_pattern.finditer(low)
         if any(w in low for w in self.zh):
             return self.pattern.finditer(text)
         if all(any(w in low for w in group) for group in self.en):
@@ -68,17 +71,25 @@ class _Form:
 
 Words = tuple[tuple[str, ...], ...]  # groups of words: one of each group is in every match
 
+
+def _word(word: str) -> str:
+    """``\\b`` then ``word`` (whose first letter is a word character), written with the
+    word first: the same matches, but a search can skip ahead to the word's first letter,
+    where a pattern that opens with ``\\b`` is tried at every position of the text."""
+    return rf"{word}(?<!\w{word})"
+
+
 # non-ASCII letters that match an ASCII one with re.I: a text holding one is searched whole
 _FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 
 _ROLE_CLAIM = _Form(
-    r"\bI\s*(?:am|'m)\s+(?:the\s+)?(?:real\s+|true\s+)?(seer|witch|hunter)\b",
+    _word("i") + r"\s*(?:am|'m)\s+(?:the\s+)?(?:real\s+|true\s+)?(seer|witch|hunter)\b",
     r"我(?:才)?是(?:真)?(预言家|女巫|猎人)",
     (("am", "'m"), ("seer", "witch", "hunter")),
     ("是预言家", "是女巫", "是猎人", "是真"),
 )
 _REPORT = _Form(
-    r"(?:\bnight\s+(\d+)\s*[:,.-]?\s*)?\bI\s+checked\s+" + _SEAT + r"\s*[:,.-]?\s*(?:is\s+)?"
+    r"(?:\bnight\s+(\d+)\s*[:,.-]?\s*)?\bi\s+checked\s+" + _SEAT + r"\s*[:,.-]?\s*(?:is\s+)?"
     rf"{_WOLF_OR_GOOD}",
     r"(?:第\s*(\d+)\s*晚\s*[:：,，]?\s*)?我验了?\s*" + _ZSEAT + r"\s*[:：,，]?\s*(?:是)?\s*"
     rf"{_WOLF_OR_GOOD}",
@@ -92,30 +103,42 @@ _OPINION = _Form(
     ("号是", "号就是"),
 )
 _SUSPECT = _Form(
-    r"\bI\s+(?:suspect|lean\s+(?:towards?|on))\s+" + _SEAT,
+    _word("i") + r"\s+(?:suspect|lean\s+(?:towards?|on))\s+" + _SEAT,
     r"我(?:怀疑|踩)\s*" + _ZSEAT,
     (("suspect", "lean"),),
     ("我怀疑", "我踩"),
 )
 _VOTE = _Form(
-    r"\bvot(?:e|ing)\s+(?:for\s+|out\s+)?"
+    _word("vot")
+    + r"(?:e|ing)\s+(?:for\s+|out\s+)?"
     + _SEAT
-    + r"|\bmy\s+vote\s+(?:goes\s+to|is\s+on|is\s+for|:)\s*"
+    + "|"
+    + _word("my")
+    + r"\s+vote\s+(?:goes\s+to|is\s+on|is\s+for|:)\s*"
     + _SEAT,
     r"(?:投|票给|归票)\s*" + _ZSEAT,
     (("vot",),),
     ("投", "票给", "归票"),
 )
 _TRUST = _Form(
-    r"\bI\s+(?:trust|believe)\s+" + _SEAT,
+    _word("i") + r"\s+(?:trust|believe)\s+" + _SEAT,
     r"我(?:相信|信)\s*" + _ZSEAT,
     (("trust", "believe"),),
     ("我信", "我相信"),
 )
-_SAVED = _Form(r"\bI\s+saved\s+" + _SEAT, r"我救了?\s*" + _ZSEAT, (("saved",),), ("我救",))
-_POISONED = _Form(r"\bI\s+poisoned\s+" + _SEAT, r"我毒了?\s*" + _ZSEAT, (("poisoned",),), ("我毒",))
+_SAVED = _Form(
+    _word("i") + r"\s+saved\s+" + _SEAT, r"我救了?\s*" + _ZSEAT, (("saved",),), ("我救",)
+)
+_POISONED = _Form(
+    _word("i") + r"\s+poisoned\s+" + _SEAT, r"我毒了?\s*" + _ZSEAT, (("poisoned",),), ("我毒",)
+)
 _KILL = _Form(
-    r"\b(?:kill|knife|take|bite|go\s+for)\s+(?:" + _SEAT + r"|(nobody|no\s+one))",
+    "(?:"
+    + "|".join(_word(w) for w in ("kill", "knife", "take", "bite"))
+    + f"|{_word('go')}"
+    + r"\s+for)\s+(?:"
+    + _SEAT
+    + r"|(nobody|no\s+one))",
     r"(?:刀|咬)\s*" + _ZSEAT + r"|(空刀)",
     (("kill", "knife", "take", "bite", "go"), ("seat", "no")),
     ("刀", "咬"),
@@ -128,7 +151,7 @@ _PLAN = _Form(
     ("跳",),
 )
 _FOLLOW_SEER = _Form(
-    r"\b(?:unless|if)\s+(?:a|the)\s+seer\b",
+    f"(?:{_word('unless')}|{_word('if')})" + r"\s+(?:a|the)\s+seer\b",
     r"(?:除非|如果有)预言家",
     (("unless", "if"), ("seer",)),
     ("除非预言家", "如果有预言家"),

@@ -1,13 +1,14 @@
 """Log-odds to probabilities, shifted so the free seats hold the deck's wolves.
 
-The shift is defined by a 40-step bisection on ``_mass`` (its exact steps are part of every
-mock game, down to the last bit). ``_mass`` is monotone in the shift (each term is, rounded
-or not), so a step whose midpoint lies at or beyond a point already evaluated goes the
-same way as that point without evaluating it again: a few Newton steps find the root, the
-two points around it are evaluated exactly, and the bisection then evaluates only the
-midpoints between them (usually none). Same shift, same bits, in about a third of the time.
-Newton's own sums are ``_mass``'s expression to the bit, so the points it stepped on count
-as evaluated: the last lies within 1e-13 of the root, and only the other side is evaluated.
+The shift is defined by a 40-step bisection of ``_mass(values, x) < target`` on [-20, 20]
+(``bisect_shift``; its exact steps are part of every mock game, down to the last bit). Its
+midpoints all lie on the grid -20 + k * 40 / 2**40, every point of which is exact in
+floating point, and ``_mass`` is monotone in the shift (each term is, rounded or not): so
+the bisection ends on the highest grid point whose mass is under target (-20 if none, which
+it never evaluates). ``_shift`` finds that point straight away: Newton's method, on a
+cheaper form of the sum, lands next to the root; the grid points either side of it are then
+evaluated exactly (stepping on along the grid in the rare case the root lies further, and
+bisecting if Newton strayed). Same shift, same bits, at about two evaluations of ``_mass``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ __all__ = ["bisect_shift", "scaled"]
 _SCALED: dict[tuple[object, ...], dict[int, float]] = {}  # scaled's answers (a pure function)
 _SCALED_KEPT = 4096
 _LOW, _HIGH, _STEPS = -20.0, 20.0, 40
-_NEAR = 1e-12  # how far either side of the Newton root the bracketing points lie
+_STEP: float = (_HIGH - _LOW) / 2**_STEPS  # 5 * 2**-37: every grid point is exact
+_TOP: int = 2**_STEPS - 1  # the highest grid point the bisection can end on
+_WALK = 6  # grid points evaluated from Newton's root before bisecting instead
+_CLOSE = 1e-7  # a Newton step this small leaves the root ~1e-14 away: well within a grid step
 
 
 def scaled(logit: dict[int, float], fixed: dict[int, float], wolves: float) -> dict[int, float]:
@@ -40,72 +44,82 @@ def _probabilities(
 ) -> dict[int, float]:
     free = [s for s in logit if s not in fixed]
     target = min(max(wolves - sum(fixed.values()), 0.05), len(free) - 0.05) if free else 0.0
-    values = [logit[s] for s in free]
-    shift = bisect_shift(values, target, *_newton(values, target))
-    exp = math.exp
-    probs = {s: 1 / (1 + exp(-(logit[s] + shift))) for s in free}
+    # the probabilities are the terms of the mass at the shift
+    probs = dict(zip(free, _shift([logit[s] for s in free], target), strict=True))
     probs.update(fixed)
     return probs
 
 
-def _mass(values: list[float], shift: float) -> float:
-    """The expected number of wolves at ``shift``: the bisection's exact expression."""
+def _terms(values: list[float], shift: float) -> list[float]:
+    """P(wolf) of each value at ``shift``: the bisection's exact expression."""
     exp = math.exp
-    return sum([1 / (1 + exp(-(v + shift))) for v in values])
+    return [1 / (1 + exp(-(v + shift))) for v in values]
 
 
-def bisect_shift(
-    values: list[float],
-    target: float,
-    guess: float | None = None,
-    below: float = -math.inf,
-    above: float = math.inf,
-) -> float:
-    """The low end of the 40-step bisection of ``_mass(values, x) < target`` on [-20, 20].
-    ``guess`` (near the root, or None) only saves evaluations: the answer is the same.
-    ``below``/``above``: the highest point known to have ``_mass`` under target, the lowest
-    known not to (evaluated exactly, e.g. by ``_newton``)."""
-    if guess is not None:
-        for point in (guess - _NEAR, guess + _NEAR):
-            if point <= below or point >= above:
-                continue  # known already: the other side of a point evaluated
-            if _mass(values, point) < target:
-                below = max(below, point)
-            else:
-                above = min(above, point)
+def _mass(values: list[float], shift: float) -> float:
+    """The expected number of wolves at ``shift``."""
+    return sum(_terms(values, shift))
+
+
+def bisect_shift(values: list[float], target: float) -> float:
+    """The low end of the 40-step bisection of ``_mass(values, x) < target`` on [-20, 20]:
+    the definition of the shift (``_shift`` finds the same point sooner)."""
     low, high = _LOW, _HIGH
     for _ in range(_STEPS):
         mid = (low + high) / 2
-        if mid <= below:
+        if _mass(values, mid) < target:
             low = mid
-        elif mid >= above:
-            high = mid
-        elif _mass(values, mid) < target:
-            low = below = mid
         else:
-            high = above = mid
+            high = mid
     return low
 
 
-def _newton(values: list[float], target: float) -> tuple[float, float, float]:
-    """The root of ``_mass(values, x) = target`` in [-20, 20], to about 1e-13 (a guess),
-    with the highest point it evaluated under target and the lowest not (or infinities)."""
+def _point(k: int) -> float:
+    """The k-th grid point (exact: k * _STEP and the sum need no rounding)."""
+    return _LOW + k * _STEP
+
+
+def _shift(values: list[float], target: float) -> list[float]:
+    """The terms at ``bisect_shift(values, target)``: at grid point k when k's mass is under
+    target (or k is 0) and k + 1's is not (or k is the top)."""
+    k = min(max(math.floor((_newton(values, target) - _LOW) / _STEP), 0), _TOP)
+    over = _TOP + 1  # the lowest grid point known not to be under target
+    for _ in range(_WALK):
+        if k < _TOP and k + 1 < over:
+            if _mass(values, _point(k + 1)) < target:
+                k += 1
+                continue
+            over = k + 1
+        terms = _terms(values, _point(k))
+        if k > 0 and not sum(terms) < target:
+            over, k = k, k - 1
+            continue
+        return terms
+    return _terms(values, bisect_shift(values, target))  # Newton strayed: the plain steps
+
+
+def _newton(values: list[float], target: float) -> float:
+    """About the root of ``_mass(values, x) = target`` in [-20, 20] (a guess: each term is
+    computed as 1 / (1 + exp(-v) * exp(-x)), one exponential a step, not to ``_mass``'s bits)."""
     exp = math.exp
-    low, high, n = _LOW, _HIGH, len(values)
-    below, above = -math.inf, math.inf
-    x = 0.0
+    n = len(values)
+    odds = [exp(-min(max(v, -700.0), 700.0)) for v in values]  # clamped: never overflows
+    low, high, x = _LOW, _HIGH, 0.0
     if 0 < target < n:  # the root were every seat alike: a close start
         x = min(max(math.log(target / (n - target)) - sum(values) / n, _LOW), _HIGH)
     for _ in range(60):
-        ps = [1 / (1 + exp(-(v + x))) for v in values]
-        gap = sum(ps) - target  # sum(ps) is _mass(values, x): negative gap iff under target
+        e = exp(-x)
+        ps = [1 / (1 + o * e) for o in odds]
+        gap = sum(ps) - target
         if gap < 0:
-            low = below = x
+            low = x
         else:
-            high = above = x
+            high = x
         slope = sum([p * (1 - p) for p in ps])
         step = gap / slope if slope > 1e-300 else math.inf
-        if abs(step) < 1e-13 or high - low < 1e-13:
-            return (x - step if abs(step) < 1e-13 else x), below, above
+        if abs(step) < _CLOSE:
+            return x - step
+        if high - low < _CLOSE:
+            return x
         x = x - step if low < x - step < high else (low + high) / 2  # else: halve the bracket
-    return x, below, above
+    return x

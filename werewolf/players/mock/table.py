@@ -77,6 +77,7 @@ class Table:
     said_by: dict[int, tuple[Utterance, ...]] = field(default_factory=dict)
     # the seats found dead at any dawn: derived once (beliefs read it several times)
     night_killed: frozenset[int] = field(init=False, repr=False, compare=False)
+    _vouched: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         killed = frozenset(s for seats in self.night_deaths.values() for s in seats)
@@ -88,7 +89,13 @@ class Table:
     @property
     def vouched(self) -> frozenset[int]:
         """Seats the public has reason to think good: the hunter who shot, a lone witch or
-        hunter claimer, and the seats a lone witch claimer says she saved."""
+        hunter claimer, and the seats a lone witch claimer says she saved (found once: each
+        seer claim is checked against them)."""
+        if self._vouched is None:
+            self._vouched = self._find_vouched()
+        return self._vouched
+
+    def _find_vouched(self) -> frozenset[int]:
         seats = {self.shooter} if self.shooter is not None else set()
         for role in ("witch", "hunter"):
             if len(self.role_claims.get(role, ())) == 1:

@@ -9,10 +9,11 @@ from typing import Any
 
 from ...cast import Identity
 from ...decisions import Request, Speech
-from ..random_player import decision_rng
+from ..random_player import decision_seed
 from .beliefs import Mind
+from .draw import seeded
 from .lang import Line, render
-from .lang.thoughts import think
+from .lang.thoughts import thoughts_in
 from .table import Table
 from .temper import Temper
 
@@ -26,8 +27,8 @@ class Turn:
     """What a strategy decides from. ``public`` is, for a wolf, what an ordinary villager
     would believe from the public record (None for good seats). ``rng`` is the decision's
     generator, ``decision_rng(game_seed, seat, key, "mock")`` for ``drawn_as`` (game seed,
-    seat, key), made when first drawn from (half the decisions draw nothing, and the seed's
-    hash and the seeding are the dearest part of a generator)."""
+    seat, key), made (by ``seeded``) when first drawn from (half the decisions draw nothing,
+    and the seed's hash and the seeding are the dearest part of a generator)."""
 
     request: Request
     table: Table
@@ -37,20 +38,20 @@ class Turn:
     drawn_as: tuple[int, int, str]  # (game seed, seat, decision key)
     lang: str
     _rng: Random | None = field(default=None, init=False, repr=False, compare=False)
+    me: int = field(init=False, repr=False, compare=False)  # the seat: read dozens of times
+
+    def __post_init__(self) -> None:
+        self.me = self.table.me
 
     @property
     def rng(self) -> Random:
         if self._rng is None:
-            self._rng = decision_rng(*self.drawn_as, "mock")
+            self._rng = seeded(decision_seed(*self.drawn_as, "mock"))
         return self._rng
 
     @property
     def context(self) -> dict[str, Any]:
         return self.request.context
-
-    @property
-    def me(self) -> int:
-        return self.table.me
 
     @property
     def identity(self) -> Identity:
@@ -82,11 +83,13 @@ class Turn:
 
     def think(self, key: str, **fields: object) -> str:
         """A private thought in the seat's language (``lang.thoughts``)."""
-        return think(self.lang, key, **fields)
+        return thoughts_in(self.lang)[key].format(**fields)
 
     def beliefs_note(self, seats: Sequence[int] | None = None) -> str:
         """The top of the seat's beliefs, for the private reasoning."""
         probs = self.mind.wolf_probabilities()
         chosen = seats if seats is not None else sorted(probs, key=lambda s: -probs[s])[:3]
-        each = [self.think("p.seat", a=s, p=f"{probs.get(s, 0.0):.2f}") for s in chosen]
-        return self.think("p.wolf", rest=("、" if self.lang == "zh" else ", ").join(each))
+        thoughts = thoughts_in(self.lang)
+        seat = thoughts["p.seat"]
+        each = [seat.format(a=s, p=f"{probs.get(s, 0.0):.2f}") for s in chosen]
+        return thoughts["p.wolf"].format(rest=("、" if self.lang == "zh" else ", ").join(each))

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from random import Random
 
+from ..draw import pick
 from ..reasons import Reason
 from . import en, zh
 
-__all__ = ["LANGS", "Line", "because", "render", "render_line"]
+__all__ = ["LANGS", "Line", "because", "phrasings", "render", "render_line"]
+
+Seats = tuple[int, ...]
 
 LANGS = {"en": en, "zh": zh}
 
@@ -27,7 +31,7 @@ class Line:
     b: int | None = None
     n: int | None = None
     role: str = ""
-    seats: tuple[int, ...] = ()
+    seats: Seats = ()
 
 
 def because(reason: Reason) -> Line:
@@ -47,21 +51,34 @@ def _seat_list(seats: Sequence[int], lang: str) -> str:
 
 def render_line(line: Line, lang: str, rng: Random | None = None) -> str:
     """One line in ``lang``: a drawn phrasing, or the first one without a generator."""
+    options = phrasings(lang, line.key, line.a, line.b, line.n, line.role, line.seats)
+    return options[0] if rng is None else pick(rng, options)
+
+
+# the same lines come back game after game (a seat, a day, a key): each is formatted once
+@lru_cache(maxsize=16384)
+def phrasings(
+    lang: str, key: str, a: int | None, b: int | None, n: int | None, role: str, seats: Seats
+) -> tuple[str, ...]:
+    """Every phrasing of the line (``key``, ``a``, ``b``, ``n``, ``role``, ``seats``) in
+    ``lang``, in the order of its phrase table (a draw picks one by position)."""
     module = LANGS.get(lang, en)
-    options = module.PHRASES.get(line.key) or en.PHRASES[line.key]
-    template = options[0] if rng is None else rng.choice(options)
-    seats = _seat_list(line.seats, lang) if line.seats else ""  # most lines list none
-    return template.format(
-        a=line.a,
-        b=line.b,
-        n=line.n,
-        role=module.ROLES.get(line.role, line.role),
-        seats=seats,
-        Seats=seats[:1].upper() + seats[1:],
-    )
+    listed = _seat_list(seats, lang) if seats else ""  # most lines list none
+    fields = {
+        "a": a,
+        "b": b,
+        "n": n,
+        "role": module.ROLES.get(role, role),
+        "seats": listed,
+        "Seats": listed[:1].upper() + listed[1:],
+    }
+    options = module.PHRASES.get(key) or en.PHRASES[key]
+    return tuple(template.format(**fields) for template in options)
 
 
 def render(lines: Sequence[Line], lang: str, rng: Random | None = None) -> str:
     """The whole speech: the lines in order, each once."""
-    texts = list(dict.fromkeys(render_line(line, lang, rng) for line in lines))
+    texts: dict[str, None] = {}
+    for line in lines:
+        texts[render_line(line, lang, rng)] = None
     return ("" if lang == "zh" else " ").join(texts)

@@ -5,7 +5,7 @@ another rendered thought."""
 
 from __future__ import annotations
 
-__all__ = ["THOUGHTS", "think"]
+__all__ = ["THOUGHTS", "think", "thoughts_in"]
 
 THOUGHTS: dict[str, tuple[str, str]] = {
     # beliefs
@@ -96,7 +96,16 @@ THOUGHTS: dict[str, tuple[str, str]] = {
 }
 
 
+# key -> phrasing, language by language: a turn thinks many thoughts in one language
+_EN = {key: en for key, (en, _) in THOUGHTS.items()}
+_ZH = {key: zh for key, (_, zh) in THOUGHTS.items()}
+
+
+def thoughts_in(lang: str) -> dict[str, str]:
+    """Every thought's phrasing in ``lang`` (Chinese for "zh", else English)."""
+    return _ZH if lang == "zh" else _EN
+
+
 def think(lang: str, key: str, **fields: object) -> str:
     """The thought ``key`` in ``lang`` (Chinese for "zh", else English)."""
-    en, zh = THOUGHTS[key]
-    return (zh if lang == "zh" else en).format(**fields)
+    return thoughts_in(lang)[key].format(**fields)

@@ -89,7 +89,8 @@ def hesitation(turn: Turn, mind: Mind, first: Line = NO_READ) -> list[Line]:
     if lean is not None and mind.has_reasons(lean) and turn.rng.random() < 0.7:
         lines += [because(mind.reasons(lean)[0].reason), Line("lean", lean)]
     table = turn.table  # a wolf vouches for no fellow wolf: the link would mark them both
-    spoken = [s for s in turn.others_alive() if table.spoken(s) and s not in (lean, *table.wolves)]
+    skip = {lean, *table.wolves}
+    spoken = [s for s in turn.others_alive() if s not in skip and table.spoken(s)]
     if spoken and turn.rng.random() < 0.5:
         lines.append(Line("safe", min(spoken, key=lambda s: (mind.p(s), s))))
     return lines

@@ -20,14 +20,16 @@ def night_agenda(turn: Turn) -> tuple[dict[int, float], dict[int, Line]]:
     """How much the pack wants each living good seat dead, with the line that says why."""
     table, public = turn.table, turn.public
     goods = [s for s in table.alive if s not in table.wolves]
-    score = {s: turn.rng.uniform(0.0, 1.0) for s in goods}
+    draw = turn.rng.random  # uniform(0.0, 1.0) is 0.0 + 1.0 * random(): that very number
+    score = {s: draw() for s in goods}
     why: dict[int, Line] = {}
 
-    def add(seat: int, points: float, line: Line | None = None) -> None:
+    def add(seat: int, points: float, key: str = "") -> None:
+        """``points`` for ``seat``; ``key``: the line that says why (about that seat)."""
         if seat in score:
             score[seat] += points
-            if line is not None and points > 0 and (seat not in why or points >= 2):
-                why[seat] = line
+            if key and points > 0 and (seat not in why or points >= 2):
+                why[seat] = Line(key, seat)
 
     # a claimed seer is the prize, unless a protector who may repeat will be on her; but
     # while our own seer duels her, her death at night would prove her and expose ours
@@ -35,12 +37,12 @@ def night_agenda(turn: Turn) -> tuple[dict[int, float], dict[int, Line]]:
     duel = fake is not None and table.claims_seer(fake)
     prize = 3.0 if table.shield_repeats else 10.0
     for seat in table.seer_claims:
-        add(seat, -4.0 if duel else prize, Line("night.seer", seat))
+        add(seat, -4.0 if duel else prize, "night.seer")
     if table.shield_repeats:  # a seat our knife could not reach is guarded night after night
         for seat, times in table.blocked.items():
             add(seat, -12.0 * times)
     for seat in table.role_claims.get("witch", ()):
-        add(seat, 4.0, Line("night.witch", seat))
+        add(seat, 4.0, "night.witch")
     for seat in table.role_claims.get("hunter", ()):
         add(seat, -8.0)
     for claimer, found in table.reports.items():
@@ -48,15 +50,15 @@ def night_agenda(turn: Turn) -> tuple[dict[int, float], dict[int, Line]]:
             if claimer in table.wolves:  # a seat our seer called a wolf must not die at night
                 add(seat, -6.0 if wolf else 0.0)
             elif not wolf:  # the rival's cleared seat dying would bear her out
-                add(seat, -2.0 if duel else 2.5, Line("night.cleared", seat))
+                add(seat, -2.0 if duel else 2.5, "night.cleared")
     for u in table.utterances:
         for seat in u.said.accuses:
             if seat in table.wolves and table.is_alive(u.speaker):
-                add(u.speaker, 1.2, Line("night.hunts", u.speaker))
+                add(u.speaker, 1.2, "night.hunts")
     if public is not None:
         for seat in goods:
             trust = 0.5 - public.p(seat)  # kill the trusted; leave the suspected to the day
-            add(seat, 3.0 * trust, Line("night.trusted", seat))
+            add(seat, 3.0 * trust, "night.trusted")
     return score, why
 
 
