@@ -90,7 +90,7 @@ class Turn:
 
     def think(self, key: str, **fields: object) -> str:
         """A private thought in the seat's language (``lang.thoughts``)."""
-        return thoughts_in(self.lang)[key].format(**fields)
+        return thoughts_in(self.lang)[key].format_map(fields)
 
     def beliefs_note(self, seats: Sequence[int] | None = None) -> str:
         """The top of the seat's beliefs, for the private reasoning."""
