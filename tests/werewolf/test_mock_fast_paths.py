@@ -28,7 +28,8 @@ def decisions(monkeypatch: pytest.MonkeyPatch, seeds: list[int]) -> list[Made]:
     def spy(self: MockPlayer, request: Request) -> Answer:
         decided = answer(self, request)
         assert self._last_minds is not None
-        made.append((self, request, self._last_minds[1]))
+        mind, picture = self._last_minds[1]  # a wolf's picture is weighed when first read
+        made.append((self, request, (mind, picture() if callable(picture) else picture)))
         return decided
 
     monkeypatch.setattr(MockPlayer, "answer", spy)
