@@ -20,9 +20,10 @@ from ...cast import Identity
 from ...decisions import Answer, Choice, DecisionKind, Request
 from ...errors import ConfigError, GameStateError
 from ...visibility import SeatView
-from ..random_player import decision_rng
+from ..random_player import decision_seed
 from . import idiot, lovers
 from .beliefs import Mind, infer, public_mind
+from .draw import seeded
 from .grammar import Said, parse_speech
 from .gut import Gut
 from .lang import LANGS
@@ -113,7 +114,7 @@ class MockPlayer:
         key = (day, seats, noise)
         gut = self._guts.get(key)
         if gut is None:
-            rng = decision_rng(self.game_seed, self.seat, f"gut.d{day}", "mock")
+            rng = seeded(decision_seed(self.game_seed, self.seat, f"gut.d{day}", "mock"))
             gut = self._guts[key] = Gut.draw(rng, seats, noise)
         return gut
 
