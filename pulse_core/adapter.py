@@ -17,7 +17,7 @@ import asyncio
 import os
 import sys
 import traceback
-from collections.abc import Coroutine, Generator, Sequence
+from collections.abc import Coroutine, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar, cast
 
@@ -379,17 +379,7 @@ class WorkflowRule(Generic[S]):
         blobs, digests = [content], [digest]
         meta = result.meta
         if result.attachments:
-            meta = dict(meta)
-            meta[ATTACHMENTS] = {}
-            for name, text in sorted(result.attachments.items()):
-                if not isinstance(text, str):
-                    raise WorkflowError(
-                        f"role {role!r} returned attachment {name!r} of type "
-                        f"{type(text).__name__}, not str"
-                    )
-                blobs.append(text.encode("utf-8"))
-                digests.append(digest_of(blobs[-1]))
-                meta[ATTACHMENTS][name] = digests[-1]
+            meta = _attach(role, meta, result.attachments, blobs, digests, result.canonical)
         moment, event_id = self.ids.stamp()
         kind = self._kinds.get(role)
         if kind is None:
@@ -398,7 +388,9 @@ class WorkflowRule(Generic[S]):
         if role == START:  # the key may come from the caller: check everything
             draft = Draft(event_id, moment, kind, key, digest, meta)
         else:  # our own id, a kind of a role the workflow checked, a topic that began
-            draft = Draft.trusted(event_id, moment, kind, key, digest, meta)
+            draft = Draft.trusted(
+                event_id, moment, kind, key, digest, meta, canonical=result.canonical
+            )
         return _Prepared(draft, tuple(blobs), tuple(digests))
 
     def _write_batch(self, items: Sequence[tuple[_Prepared, int]]) -> list[Event | ConflictError]:
@@ -470,6 +462,30 @@ class WorkflowRule(Generic[S]):
                     return {k: self.status(k) for k in watched}
             if appended == 0:
                 await asyncio.sleep(poll_interval)
+
+
+def _attach(
+    role: str,
+    meta: Meta,
+    attachments: Mapping[str, str],
+    blobs: list[bytes],
+    digests: list[str],
+    canonical: bool,
+) -> Meta:
+    """A copy of ``meta`` naming the attachments' hashes (``meta[ATTACHMENTS]``), whose texts
+    and hashes are added to ``blobs`` and ``digests``. The copy of a canonical meta is kept
+    canonical: its keys in sorted order (``RoleResult.canonical``)."""
+    named: dict[str, str] = {}
+    for name, text in sorted(attachments.items()):
+        if not isinstance(text, str):
+            raise WorkflowError(
+                f"role {role!r} returned attachment {name!r} of type {type(text).__name__}, not str"
+            )
+        blobs.append(text.encode("utf-8"))
+        digests.append(digest_of(blobs[-1]))
+        named[name] = digests[-1]
+    meta = {**meta, ATTACHMENTS: named}
+    return dict(sorted(meta.items())) if canonical else meta
 
 
 class _CarryOn:

@@ -101,6 +101,17 @@ def meta_json(meta: Meta) -> str:
         raise InvalidEventError(f"meta is not JSON: {exc}") from exc
 
 
+def _storable_meta_text(meta: Meta) -> str:
+    """``meta_json(meta)``, checked to be storable as UTF-8 (lone surrogates are not)."""
+    try:  # meta_json, inline: every event's meta passes here
+        text = "".join(_C_META(meta, 0)) if _C_META is not None else _META.encode(meta)
+        if not text.isascii():  # ASCII always encodes; lone surrogates would raise here
+            text.encode("utf-8")  # (a UnicodeEncodeError: not storable as UTF-8)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InvalidEventError(f"meta is not JSON: {exc}") from exc
+    return text
+
+
 def _canonical_meta(meta: Meta) -> tuple[Meta, str]:
     """``meta`` as it reads back from JSON, and that JSON text: a private copy with tuples as
     lists, keys as str.
@@ -108,12 +119,7 @@ def _canonical_meta(meta: Meta) -> tuple[Meta, str]:
     Every store then holds exactly what a JSON round trip gives, so the in-memory store
     behaves like the SQLite one, and a caller mutating its dict later changes no event.
     """
-    try:  # meta_json, inline: every event's meta passes here
-        text = "".join(_C_META(meta, 0)) if _C_META is not None else _META.encode(meta)
-        if not text.isascii():  # ASCII always encodes; lone surrogates would raise here
-            text.encode("utf-8")  # (a UnicodeEncodeError: not storable as UTF-8)
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise InvalidEventError(f"meta is not JSON: {exc}") from exc
+    text = _storable_meta_text(meta)
     copy: Meta = _scan(text, 0)[0]
     return copy, text
 
@@ -154,16 +160,28 @@ class Draft:
 
     @classmethod
     def trusted(
-        cls, id: str, occurred_at: datetime, kind: str, key: str, hash: str, meta: Meta
+        cls,
+        id: str,
+        occurred_at: datetime,
+        kind: str,
+        key: str,
+        hash: str,
+        meta: Meta,
+        *,
+        canonical: bool = False,
     ) -> Draft:
         """A draft whose id, time, kind and key its maker already knows are well formed (an
         adapter's own: ids from its ``IdSource``, kinds of its workflow's roles, keys of
-        topics that began): only ``meta`` is checked and copied. Use the constructor for
-        anything else."""
+        topics that began): only ``meta`` is checked and copied, or with ``canonical``
+        (``RoleResult.canonical``: it already is its own JSON round trip) checked and kept.
+        Use the constructor for anything else."""
         if not isinstance(meta, dict):
             raise InvalidEventError("meta must be a JSON object")
         draft = object.__new__(cls)
-        copy, text = _canonical_meta(meta)
+        if canonical:
+            copy, text = meta, _storable_meta_text(meta)
+        else:
+            copy, text = _canonical_meta(meta)
         set_id, set_at, set_kind, set_key, set_hash, set_meta, set_rev, set_text = _DRAFT_SET
         set_id(draft, id)
         set_at(draft, occurred_at)

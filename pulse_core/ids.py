@@ -49,15 +49,22 @@ def ulid_time(value: str) -> datetime:
 _PAIRS = [a + b for a in _ALPHABET for b in _ALPHABET]  # 10 bits -> two characters
 
 
-def _encode(n: int) -> str:
-    """The 26 characters of a 130-bit number (a ULID's 128 bits, two leading zeros): ten
-    bits at a time, unrolled (a ULID is made for every event)."""
+def _time_chars(ms: int) -> str:
+    """A ULID's first ten characters: its 48 bits of milliseconds (two leading zeros)."""
     p = _PAIRS
     return (
-        p[n >> 120 & 1023] + p[n >> 110 & 1023] + p[n >> 100 & 1023] + p[n >> 90 & 1023]
-        + p[n >> 80 & 1023] + p[n >> 70 & 1023] + p[n >> 60 & 1023] + p[n >> 50 & 1023]
-        + p[n >> 40 & 1023] + p[n >> 30 & 1023] + p[n >> 20 & 1023] + p[n >> 10 & 1023]
-        + p[n & 1023]
+        p[ms >> 40 & 1023] + p[ms >> 30 & 1023] + p[ms >> 20 & 1023] + p[ms >> 10 & 1023]
+        + p[ms & 1023]
+    )  # fmt: skip
+
+
+def _random_chars(n: int) -> str:
+    """A ULID's last sixteen characters: its 80 random bits, ten at a time, unrolled (a
+    ULID is made for every event)."""
+    p = _PAIRS
+    return (
+        p[n >> 70 & 1023] + p[n >> 60 & 1023] + p[n >> 50 & 1023] + p[n >> 40 & 1023]
+        + p[n >> 30 & 1023] + p[n >> 20 & 1023] + p[n >> 10 & 1023] + p[n & 1023]
     )  # fmt: skip
 
 
@@ -70,6 +77,7 @@ class IdSource:
         self._lock = threading.Lock()
         self._last_ms = -1
         self._last_random = 0
+        self._time = (-1, "")  # the last millisecond encoded and its characters
 
     def _random(self) -> int:
         if self._rng is not None:
@@ -113,4 +121,6 @@ class IdSource:
                 # Leave headroom so increments within the millisecond cannot overflow.
                 self._last_random = self._random() >> 1
             self._last_ms = ms
-            return _encode((ms << _RANDOM_BITS) | self._last_random)
+            if self._time[0] != ms:  # ids made within one millisecond share these
+                self._time = (ms, _time_chars(ms))
+            return self._time[1] + _random_chars(self._last_random)

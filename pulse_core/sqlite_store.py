@@ -1,13 +1,13 @@
 """The embedded default event store: one SQLite file, with its events and their content.
 
 WAL journal, ``BEGIN IMMEDIATE`` for every write, one transaction per append or batch
-(processes writing one file take turns through ``pulse_core.sqlite_writers``): the
-contents (``pulse_core.sqlite_objects``: inline rows, the large ones as files in
-``objects/`` beside the file) and the events that name them commit together. With
-``durable=True`` (the default) ``synchronous=FULL`` makes an append durable when it returns,
-at one sync of the WAL per transaction; ``durable=False`` (``synchronous=NORMAL``) skips
-that sync and can lose the last appends on a power cut, never on a crash of the process
-alone. ``UNIQUE(key, version)`` is the concurrency control; triggers refuse updates and
+(``pulse_core.sqlite_writers``: processes writing one file take turns): the contents
+(``pulse_core.sqlite_objects``: inline rows, the large ones as files in ``objects/`` beside
+the file) and the events that name them commit together. With ``durable=True`` (the
+default) an append is durable when it returns, at one sync of the WAL per transaction,
+made after the commit lets the next writer in; ``durable=False`` skips that sync and can
+lose the last appends on a power cut, never on a crash of the process alone. Both commit
+with ``synchronous=NORMAL``, which keeps the file consistent through a power cut. ``UNIQUE(key, version)`` is the concurrency control; triggers refuse updates and
 deletes. Schema versions live in ``PRAGMA user_version``; ``MIGRATIONS`` lists them in
 order.
 """
@@ -176,7 +176,8 @@ class SQLiteEventStore:
         elif not self.path.is_file():
             raise PulseError(f"{self.path}: no such store")
         self._lock = threading.RLock()
-        self._writers = WriterQueue(self.path)  # opens its lock file on the first write
+        # opens its lock file on the first write
+        self._writers = WriterQueue(self.path, durable=durable and not read_only)
         self._columns = _COLUMNS
         # (version, chain hash) of the last event this store committed to each topic: facts
         # of an append-only log, so an append that names that version needs no lookup
@@ -189,7 +190,7 @@ class SQLiteEventStore:
             if self.schema_version < _CHAIN_SCHEMA:  # not migrated: read, chain unknown
                 self._columns = _COLUMNS.replace(", chain", ", '' AS chain")
         else:
-            self._db = self._open_writable(durable, busy_timeout)
+            self._db = self._open_writable(busy_timeout)
         self._own: SQLiteObjectStore | None = None
         if objects is None:
             files = FileObjectStore(self.path.parent / "objects", durable=durable, lazy=True)
@@ -199,8 +200,8 @@ class SQLiteEventStore:
             )
         self.objects: ObjectStore = objects
 
-    def _open_writable(self, durable: bool, busy_timeout: float) -> sqlite3.Connection:
-        """The connection that writes: WAL, the durability asked for, schema migrated."""
+    def _open_writable(self, busy_timeout: float) -> sqlite3.Connection:
+        """The connection that writes: WAL, schema migrated (and synced when durable)."""
         try:
             self._db = sqlite3.connect(
                 self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
@@ -209,7 +210,7 @@ class SQLiteEventStore:
             raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
         try:
             self._enter_wal(busy_timeout)
-            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # durable: the writer queue syncs
             self._migrate()
         except BaseException as exc:
             self._db.close()  # a store that failed to open must not hold the file
@@ -264,6 +265,7 @@ class SQLiteEventStore:
                 if self._db.in_transaction:  # a failed COMMIT (a full disk) already ended it
                     self._db.execute("ROLLBACK")
                 raise
+            self._writers.sync()
 
     # -- writes ---------------------------------------------------------------------------
     def append(self, draft: Draft, expected_version: int) -> Event:
@@ -383,6 +385,8 @@ class SQLiteEventStore:
                 if "append-only" in str(exc):
                     raise ImmutableLogError(str(exc)) from exc
                 raise
+            if not self._db.in_transaction:  # committed: durable as an append is
+                self._writers.sync()
 
     # -- reads ----------------------------------------------------------------------------
     def chain(self, key: str) -> list[Event]:

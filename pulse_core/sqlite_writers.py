@@ -1,16 +1,29 @@
-"""The SQLite store's write transactions, one writer of a file at a time, queued by the kernel.
+"""The SQLite store's write transactions: one writer of a file at a time, queued by the
+kernel, each synced after it lets the next one in.
 
-A writer that finds a file's write lock taken is made by SQLite to sleep and try again
-(1, 2, 5, 10 ms... in its busy handler), far longer than a tick's transaction holds the lock
-(under a millisecond, its sync included), so processes writing one file at once, as an
-arena's workers do, lose much of their time asleep. The stores' writers therefore first take
-an exclusive ``flock`` on ``<file>-lock`` beside the database: the kernel queues the
-waiters and wakes the next one as the holder lets go. It only orders the stores' writers:
-SQLite's own locks still guard the file, and a writer without the flock (the ``sqlite3``
-shell) is waited for through the busy timeout as before. A holder killed by SIGKILL loses
-the flock with its file descriptors; a stopped one keeps it until it goes on or dies, where
-SQLite alone would make the others give up after the busy timeout. Where the lock file
-cannot be made, SQLite's locks order the writers alone.
+Turns. A writer that finds a file's write lock taken is made by SQLite to sleep and try
+again (1, 2, 5, 10 ms... in its busy handler), far longer than a transaction holds the
+lock, so processes writing one file at once, as an arena's workers do, lose much of their
+time asleep. The stores' writers therefore first take an exclusive ``flock`` on
+``<file>-lock`` beside the database: the kernel queues the waiters and wakes the next one
+as the holder lets go. It only orders the stores' writers: SQLite's own locks still guard
+the file, and a writer without the flock (the ``sqlite3`` shell) is waited for through the
+busy timeout as before. A holder killed by SIGKILL loses the flock with its file
+descriptors; a stopped one keeps it until it goes on or dies, where SQLite alone would make
+the others give up after the busy timeout. Where the lock file cannot be made, SQLite's
+locks order the writers alone.
+
+Durability. With ``synchronous=FULL`` SQLite syncs the WAL inside the commit, holding the
+write lock, so writers queue behind each other's syncs. A durable store commits with
+``synchronous=NORMAL`` instead and, once the transaction is over and the lock let go,
+syncs the WAL file itself before the write returns: the frames of every transaction
+committed so far are then on disk, so the write is as durable when it returns as with
+FULL, and the syncs of several processes overlap (one may cover another's commit). NORMAL
+keeps the file consistent through a power cut: SQLite syncs the WAL before each
+checkpoint, the database after it, and a reused WAL's header before its first frame, so a
+commit a checkpoint moved into the database is on disk there. What changes is that another
+connection may read a commit a moment before its sync; a power cut in that moment loses it,
+as it loses any write that has not returned.
 """
 
 from __future__ import annotations
@@ -22,7 +35,9 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["WriterQueue", "lock_path"]
+__all__ = ["WriterQueue", "lock_path", "wal_path"]
+
+_datasync = getattr(os, "fdatasync", os.fsync)  # the data and the size, not the times
 
 
 def lock_path(database: Path) -> Path:
@@ -30,13 +45,21 @@ def lock_path(database: Path) -> Path:
     return database.with_name(database.name + "-lock")
 
 
-class WriterQueue:
-    """The write transactions of one connection to ``database``, each holding the flock."""
+def wal_path(database: Path) -> Path:
+    return database.with_name(database.name + "-wal")
 
-    def __init__(self, database: Path) -> None:
+
+class WriterQueue:
+    """The write transactions of one connection to ``database``: each holding the flock,
+    and when ``durable`` synced before it returns."""
+
+    def __init__(self, database: Path, *, durable: bool) -> None:
         self.path = lock_path(database)
+        self.durable = durable
+        self._wal = wal_path(database)
         self._fd: int | None = None
         self._usable = True  # False once the lock file could not be made
+        self._wal_fd: int | None = None
 
     def _lock_fd(self) -> int | None:
         if self._fd is None and self._usable:
@@ -49,7 +72,8 @@ class WriterQueue:
     @contextlib.contextmanager
     def transaction(self, db: sqlite3.Connection) -> Iterator[None]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT`` on ``db`` holding the flock, rolled back when
-        the block raises; the flock is let go once the transaction has ended either way."""
+        the block raises; the flock is let go once the transaction has ended either way,
+        and a committed one is synced (``sync``) after that."""
         fd = self._lock_fd()
         if fd is not None:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -65,8 +89,26 @@ class WriterQueue:
         finally:
             if fd is not None:
                 fcntl.flock(fd, fcntl.LOCK_UN)
+        self.sync()
+
+    def sync(self) -> None:
+        """When durable, put every transaction committed to the file so far on disk: one
+        sync of its WAL. The WAL stays while a connection is open, so its descriptor is
+        kept; the folder is synced once too, so that a WAL file just made is found after a
+        power cut."""
+        if not self.durable:
+            return
+        if self._wal_fd is None:
+            self._wal_fd = os.open(self._wal, os.O_RDONLY | os.O_CLOEXEC)
+            folder = os.open(self._wal.parent, os.O_RDONLY)
+            try:
+                os.fsync(folder)
+            finally:
+                os.close(folder)
+        _datasync(self._wal_fd)
 
     def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)  # lets go of the flock, were it held
-            self._fd = None
+        for fd in (self._wal_fd, self._fd):
+            if fd is not None:
+                os.close(fd)  # the lock file's: lets go of the flock, were it held
+        self._wal_fd = self._fd = None

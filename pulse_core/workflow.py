@@ -54,11 +54,19 @@ class RoleResult:
     ``attachments`` are further texts that belong to the event but are not its content
     (private reasoning, raw model exchanges): each is stored in the object store and its
     hash recorded in ``meta["attachments"][name]``; exports carry them inline.
+
+    ``canonical`` is the role's word that ``meta`` is already what its JSON round trip
+    gives, and is its own: dicts of ``str`` keys in sorted order, lists (no tuples), and
+    values of the exact types ``str``, ``int``, ``float``, ``bool`` or ``None``, made for
+    this result and kept by nothing else. The event then holds ``meta`` itself instead of
+    a JSON copy of it (its JSON text is still made and checked); a store gives back the same
+    either way. Leave it False when in doubt: the copy is always correct.
     """
 
     content: str
     meta: Meta = field(default_factory=dict)
     attachments: Mapping[str, str] = field(default_factory=dict)
+    canonical: bool = False
 
 
 class Role(Protocol):

@@ -24,7 +24,7 @@ class Draw:
 
     def record(self) -> dict[str, Any]:
         """The draw as the event's detail records it."""
-        return {"key": self.key, "among": list(self.among), "drawn": self.drawn}
+        return {"among": list(self.among), "drawn": self.drawn, "key": self.key}
 
 
 def draw(seed: int, key: str, among: Iterable[int]) -> Draw:

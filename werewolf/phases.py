@@ -32,6 +32,7 @@ from .decisions import (
     Usage,
     WitchChoice,
     fallback,
+    make_request,
     problem,
     storable,
 )
@@ -40,6 +41,7 @@ from .players.base import Player
 from .players.errors import SeatError
 from .rules import (
     BIDS,
+    WitchOptions,
     floor_bidders,
     floor_winner,
     heartbroken,
@@ -118,9 +120,23 @@ class PhaseContext:
         self._noted = True
         return slot
 
-    def request(self, kind: DecisionKind, seat: int, key: str, **kw: Any) -> Request:
-        view = self.views.lazy(self.chain, seat)  # built only if the player reads it
-        return Request(kind=kind, seat=seat, view=view, key=key, **kw)
+    def request(
+        self,
+        kind: DecisionKind,
+        seat: int,
+        key: str,
+        *,
+        options: tuple[int | None, ...] = (),
+        witch: WitchOptions | None = None,
+        context: dict[str, Any] | None = None,
+    ) -> Request:
+        if getattr(self.players.get(seat), "reads_view", True):
+            view = self.views.view(self.chain, seat)
+        else:  # built only if the player reads it after all
+            view = self.views.lazy(self.chain, seat)
+        return make_request(
+            kind, seat, view, key, options, witch, {} if context is None else context
+        )
 
     async def ask(self, request: Request) -> Answer:
         """The seat's legal answer: asked up to ``1 + retries`` times, then a fallback."""
@@ -198,20 +214,25 @@ class PhaseContext:
         visible_to: Sequence[int] | None = None,
         day: int | None = None,
     ) -> RoleResult:
+        # keys in sorted order, and ``diff`` and ``detail`` written so too (``_in_key_order``
+        # where a key is added later): the meta is then its own JSON round trip, which the
+        # event may hold without a copy (RoleResult.canonical; tests/werewolf/test_fast_paths)
         meta: dict[str, Any] = {
-            "phase": str(phase),  # a StrEnum's str is its value, read without enum frames
             "day": self.state.night if day is None else day,
-            "visible_to": None if visible_to is None else sorted(visible_to),
-            "diff": diff,
             "detail": detail or {},
+            "diff": diff,
+            "phase": str(phase),  # a StrEnum's str is its value, read without enum frames
+            "visible_to": None if visible_to is None else sorted(visible_to),
         }
         if not (self._noted or self.reasoning or self.beliefs or self.exchanges):
-            return RoleResult(content, meta)  # nothing but the answers: most events
+            return RoleResult(content, meta, canonical=True)  # nothing but the answers: most events
         if fallbacks := self.fallbacks:
             meta["fallbacks"] = fallbacks
         if usage := self.usage:
             meta["usage"] = usage
-        return RoleResult(content, meta, attachments=self._attachments())
+        # fallbacks and usage hold what players gave (reasons, token counts): copied as JSON
+        canonical = not (fallbacks or usage)
+        return RoleResult(content, meta, self._attachments(), canonical=canonical)
 
     def _attachments(self) -> dict[str, str]:
         """Reasoning, beliefs, model exchanges and offers, by attachment name."""
@@ -263,12 +284,23 @@ def seat_text(state: GameState, seat: int | None) -> str:
 _seat = seat_text
 
 
+def _in_key_order(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with its keys in sorted order, as its JSON round trip has them (see
+    ``PhaseContext.result``): for a diff or detail that gained a key after it was written."""
+    return dict(sorted(record.items()))
+
+
 def _choice(answer: Answer) -> int | None:
     return answer.target if isinstance(answer, Choice) else None
 
 
 def _text(answer: Answer) -> str:
-    return answer.text if isinstance(answer, Speech) else ""
+    """The words of a speech, as a plain ``str`` (the rules take a subclass of str too, but
+    an event's meta holds exact JSON types: ``PhaseContext.result``)."""
+    if not isinstance(answer, Speech):
+        return ""
+    text = answer.text
+    return text if type(text) is str else str.__str__(text)
 
 
 # -- night ------------------------------------------------------------------------------------
@@ -294,6 +326,12 @@ def split_target(config: GameConfig, proposals: Mapping[int, int | None]) -> int
     return None
 
 
+def _copied(discussion: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The wolves' talk so far, for a request: a copy, since the event's meta keeps the
+    lines themselves (nothing a player does to its request may change an event)."""
+    return [dict(line) for line in discussion]
+
+
 async def wolf_night(ctx: PhaseContext) -> RoleResult:
     state = ctx.state
     night = state.tonight
@@ -310,7 +348,7 @@ async def wolf_night(ctx: PhaseContext) -> RoleResult:
             wolf,
             f"n{night}.wolf-talk.s{wolf}",
             options=options,
-            context={"night": night, "discussion": list(discussion)},
+            context={"night": night, "discussion": _copied(discussion)},
         )
         discussion.append({"seat": wolf, "text": _text(await ctx.ask(request))})
     rounds: list[list[list[int | None]]] = []
@@ -325,9 +363,9 @@ async def wolf_night(ctx: PhaseContext) -> RoleResult:
                 options=options,
                 context={
                     "night": night,
-                    "discussion": list(discussion),
+                    "discussion": _copied(discussion),
                     "round": round_no,
-                    "proposals": previous,
+                    "proposals": [list(p) for p in previous],
                 },
             )
             for wolf in wolves
@@ -390,7 +428,7 @@ async def _wolf_ballots(ctx: PhaseContext) -> RoleResult:
         "proposals": [[[seat, t] for seat, t in sorted(ballots.items())]],
     }
     if drawn is not None:
-        detail["draw"] = drawn.record()
+        detail = _in_key_order(detail | {"draw": drawn.record()})
     return ctx.result(
         Phase.WOLF_NIGHT,
         text + ".",
@@ -426,8 +464,8 @@ async def witch_action(ctx: PhaseContext) -> RoleResult:
     return ctx.result(
         Phase.WITCH,
         "; ".join(parts) + ".",
-        diff={"save": answer.save, "poison": answer.poison},
-        detail={"told_target": told, "can_save": options.can_save},
+        diff={"poison": answer.poison, "save": answer.save},
+        detail={"can_save": options.can_save, "told_target": told},
         visible_to=[witch],
     )
 
@@ -494,7 +532,7 @@ async def seer_check(ctx: PhaseContext) -> RoleResult:
     diff: dict[str, Any] = {"target": target, "wolf": wolf}
     told = "a wolf" if wolf else "good"
     if state.config.seer_learns is SeerLearns.IDENTITY:  # the key only when asked for
-        diff["identity"] = state.identity(target).value
+        diff = _in_key_order(diff | {"identity": state.identity(target).value})
         told = f"the {diff['identity']} ({'wolf' if wolf else 'good'})"
     return own.result(
         Phase.SEER,
@@ -562,7 +600,7 @@ async def hunter_shot(ctx: PhaseContext) -> RoleResult:
     )
     broken = heartbroken(state, {target})
     if broken:  # written only when a lover dies, so boards without lovers log as before
-        diff["heartbroken"] = list(broken)
+        diff = _in_key_order(diff | {"heartbroken": list(broken)})
         text += _heartbreak_text(state, broken)
     shown, detail = _reveal(state, sorted([target, *broken]))
     text += shown
@@ -611,7 +649,7 @@ async def day_speech(ctx: PhaseContext) -> RoleResult:
         _SPEECH,
         f"{label} of {_seat(state, speaker)}: {text}",
         diff={"speaker": speaker},
-        detail={"text": text, "pk": pk},
+        detail={"pk": pk, "text": text},
     )
 
 
@@ -643,7 +681,7 @@ async def floor_bid(ctx: PhaseContext) -> RoleResult:
         _BID,
         f"Day {state.night}, bids for speech {number}: {shown}. {_seat(state, speaker)} speaks.",
         diff={"floor": speaker},
-        detail={"speech": number, "bids": [[s, b] for s, b in sorted(bids.items())]},
+        detail={"bids": [[s, b] for s, b in sorted(bids.items())], "speech": number},
     )
 
 
@@ -693,7 +731,7 @@ async def vote(ctx: PhaseContext) -> RoleResult:
             "alive, without a vote from now on."
         )
     elif result.exiled is not None and (broken := heartbroken(state, {result.exiled})):
-        diff["heartbroken"] = list(broken)
+        diff = _in_key_order(diff | {"heartbroken": list(broken)})
         lines.append(_heartbreak_text(state, broken).strip())
     dead = [] if result.exiled is None or "revealed" in diff else [result.exiled]
     shown, revealed = _reveal(state, sorted([*dead, *diff.get("heartbroken", [])]))
@@ -704,11 +742,11 @@ async def vote(ctx: PhaseContext) -> RoleResult:
         "\n".join(lines),
         diff=diff,
         detail={
-            "round": round_no,
             "ballots": [[v, t] for v, t in sorted(ballots.items())],
             "counts": [[s, c] for s, c in result.counts.items()],
             **({"draw": result.drawn.record()} if result.drawn is not None else {}),
             **revealed,
+            "round": round_no,
         },
     )
 
@@ -767,7 +805,7 @@ async def game_end(ctx: PhaseContext) -> RoleResult:
 
 
 def _end_detail(state: GameState, cast: list[str], reason: str) -> dict[str, Any]:
-    detail: dict[str, Any] = {"identities": cast, "reason": reason, "alive": list(state.living)}
+    detail: dict[str, Any] = {"alive": list(state.living), "identities": cast, "reason": reason}
     if state.config.referee_record:  # the steps the decided game did not run, in order
         detail["skipped"] = [{"phase": p, "seat": s} for p, s in state.skipped]
     return detail

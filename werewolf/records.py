@@ -1,11 +1,16 @@
-"""``replace`` for the fold's hot path: a frozen dataclass copied by its field dict.
+"""Fast copies and fills of frozen dataclasses, for the engine's hot paths.
+
+``replace``: a frozen dataclass copied by its field dict.
 
 ``dataclasses.replace`` runs the class's ``__init__`` (a frozen one sets each field through
 ``object.__setattr__``), several microseconds for a state of twenty fields, and the fold
 makes a few copies per event. A frozen dataclass without slots keeps its fields in
-``__dict__``, so a copy is two dict updates. No ``__post_init__`` runs: folding never
+``__dict__``, so a copy is a copy of that dict, updated. No ``__post_init__`` runs: folding never
 re-validates, and what ``__post_init__`` derived from fields that did not change is
 copied with them.
+
+``slot_setters``: how a frozen slots dataclass made for every decision is filled without its
+``__init__``, which sets each field through ``object.__setattr__`` (several times slower).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, TypeVar
 
-__all__ = ["replace"]
+__all__ = ["replace", "slot_setters"]
 
 T = TypeVar("T")
 
@@ -23,12 +28,21 @@ def replace(obj: T, **changes: Any) -> T:
     fields = getattr(obj, "__dict__", None)
     if fields is None:  # a slots dataclass has no field dict to copy
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-    new: T = object.__new__(type(obj))
-    copy = new.__dict__
-    copy.update(fields)
+    copy = fields.copy()  # a dict's own copy: ~5x faster than filling a new instance's dict
     copy.update(changes)
     if len(copy) != len(fields):  # a name that is no field added an entry
         names = {f.name for f in dataclasses.fields(obj)}  # type: ignore[arg-type]
         unknown = sorted(set(changes) - names)
         raise TypeError(f"{type(obj).__name__} has no field {unknown[0]!r}")
+    new: T = object.__new__(type(obj))
+    object.__setattr__(new, "__dict__", copy)  # past the frozen class's __setattr__
     return new
+
+
+def slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
+    """The ``__set__`` of each field's slot of the slots dataclass ``cls``, in ``names``
+    order; ``names`` must be all its fields, in their order (raises TypeError otherwise), so
+    a field added to the class and not to a fast fill fails at import, not silently."""
+    if names != tuple(f.name for f in dataclasses.fields(cls)):
+        raise TypeError(f"{cls.__name__}'s fields are not {names}")
+    return tuple(getattr(cls, name).__set__ for name in names)

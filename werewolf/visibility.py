@@ -151,7 +151,7 @@ class ViewCache:
             start.identity(seat)  # raises UnknownSeatError now, not later
         # made without a call of __init__ (its one slot set directly): one per request
         lazy = object.__new__(_LazySeatView)
-        object.__setattr__(lazy, "_source", (self, chain, seat))
+        _SET_SOURCE(lazy, (self, chain, seat))
         return lazy
 
     def view(self, chain: Sequence[Event], seat: int) -> SeatView:
@@ -264,3 +264,6 @@ class _LazySeatView(SeatView):
         return all(getattr(self, n) == getattr(other, n) for n in _VIEW_FIELDS)
 
     __hash__ = SeatView.__hash__
+
+
+_SET_SOURCE = _LazySeatView._source.__set__  # type: ignore[attr-defined]  # the slot's own

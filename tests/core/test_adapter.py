@@ -465,6 +465,29 @@ def test_meta_is_stored_as_a_json_copy(store: EventStore) -> None:
     assert store.chain(topic)[1].meta == {"pair": [1, 2], "nested": {"seats": [3]}}
 
 
+def test_a_canonical_meta_is_stored_as_it_is_and_reads_back_the_same(store: EventStore) -> None:
+    """``RoleResult.canonical``: a meta that is its own JSON round trip is kept without a copy
+    (in memory, the very dict); every store gives back the same event as without the flag;
+    attachments add their key to a copy, in key order."""
+    pipeline = Pipeline()
+    rule = WorkflowRule(pipeline.workflow(), store)
+    kept, copied, attached = rule.start("kept"), rule.start("copied"), rule.start("attached")
+    metas = {t: {"a": [1, None], "b": {"c": "é", "d": 2.5}} for t in (kept, copied, attached)}
+    pipeline.breaks[(kept, "draft")] = lambda: RoleResult("d", metas[kept], canonical=True)
+    pipeline.breaks[(copied, "draft")] = lambda: RoleResult("d", metas[copied])
+    pipeline.breaks[(attached, "draft")] = lambda: RoleResult(
+        "d", metas[attached], {"note": "n"}, canonical=True
+    )
+    asyncio.run(rule.tick())
+    events = {t: store.chain(t)[1] for t in (kept, copied, attached)}
+    assert events[kept].meta == events[copied].meta == metas[kept]
+    assert list(events[kept].meta["b"]) == ["c", "d"]
+    assert (events[kept].meta is metas[kept]) == isinstance(store, MemoryEventStore)
+    assert events[copied].meta is not metas[copied]
+    assert events[attached].meta is not metas[attached]
+    assert list(events[attached].meta) == ["a", "attachments", "b"]  # still in key order
+
+
 def test_keyboard_interrupt_propagates_and_is_not_a_failure(store: EventStore) -> None:
     pipeline = Pipeline()
     rule = WorkflowRule(pipeline.workflow(), store)

@@ -59,6 +59,21 @@ def test_ids_sort_in_creation_order_across_milliseconds() -> None:
     assert len({i[:10] for i in made}) > 100
 
 
+def test_an_id_is_the_plain_base32_of_its_milliseconds_and_random_bits() -> None:
+    """An id is written in two unrolled parts, its time part kept while the millisecond
+    lasts: each equals the plain Crockford base32, five bits a character, of
+    ``milliseconds << 80 | random bits`` (drawn anew each millisecond, else counted up)."""
+    moments = [MOMENT + timedelta(microseconds=400 * i) for i in range(300)]
+    ids = IdSource(clock=iter(moments).__next__, rng=random.Random(3))
+    draws, last_ms, bits = random.Random(3), -1, 0
+    for moment in moments:
+        ms = (moment - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(milliseconds=1)
+        bits = draws.getrandbits(80) >> 1 if ms > last_ms else bits + 1
+        last_ms, n = ms, ms << 80 | bits
+        alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+        assert ids.new() == "".join(alphabet[n >> 5 * k & 31] for k in reversed(range(26)))
+
+
 def test_ids_keep_increasing_when_the_clock_steps_back() -> None:
     times = iter([MOMENT, MOMENT - timedelta(seconds=5), MOMENT - timedelta(hours=1), MOMENT])
     ids = IdSource(clock=lambda: next(times))
@@ -440,6 +455,23 @@ def test_meta_text_and_copy_are_what_the_json_encoder_and_decoder_make(
     else:  # a lone surrogate cannot be stored as UTF-8
         with pytest.raises(InvalidEventError, match="meta is not JSON"):
             _canonical_meta(meta)
+
+
+def test_a_trusted_canonical_draft_keeps_its_meta_and_writes_the_same_text() -> None:
+    """``Draft.trusted(..., canonical=True)`` keeps the dict it is given, with the text the
+    copying path writes; a meta that is no JSON is refused all the same."""
+    made = make_draft(meta={"b": [1, 2.5], "a": {"x": None}})
+    meta: dict[str, object] = {"a": {"x": None}, "b": [1, 2.5]}
+    args = (made.id, made.occurred_at, made.kind, made.key, made.hash)
+    kept = Draft.trusted(*args, meta, canonical=True)
+    copied = Draft.trusted(*args, meta)
+    assert kept.meta is meta
+    assert copied.meta is not meta
+    assert kept == copied
+    assert kept.meta_text == copied.meta_text == made.meta_text
+    for bad in ({"x": object()}, {"x": "\ud800"}):
+        with pytest.raises(InvalidEventError, match="meta is not JSON"):
+            Draft.trusted(*args, bad, canonical=True)
 
 
 def test_meta_that_contains_itself_or_no_json_is_refused() -> None:

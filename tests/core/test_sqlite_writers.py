@@ -1,9 +1,11 @@
 """Processes writing one SQLite file take turns through a flock beside it: a writer waits
 in the kernel's queue rather than on SQLite's busy timeout, and a writer killed in its
-transaction lets the next one in with nothing of its own written."""
+transaction lets the next one in with nothing of its own written. A durable write syncs
+the WAL after it has let the next writer in, and before it returns."""
 
 from __future__ import annotations
 
+import fcntl
 import multiprocessing
 import os
 import signal
@@ -15,8 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from pulse_core import ConflictError, Draft, Event, IdSource, SQLiteEventStore, digest_of
-from pulse_core.sqlite_writers import lock_path
+from pulse_core import (
+    ConflictError,
+    Draft,
+    Event,
+    IdSource,
+    SQLiteEventStore,
+    digest_of,
+    sqlite_writers,
+)
+from pulse_core.sqlite_writers import lock_path, wal_path
 
 IDS = IdSource()
 CONTEXT = multiprocessing.get_context("fork")
@@ -117,3 +127,30 @@ def test_a_store_whose_folder_takes_no_lock_file_still_writes(path: Path) -> Non
     with SQLiteEventStore(path) as store:
         assert isinstance(_append(store, key, b"no queue"), Event)
         assert store.version(key) == 1
+
+
+@pytest.mark.parametrize("durable", [True, False])
+def test_a_durable_write_syncs_the_wal_once_the_next_writer_may_go(
+    path: Path, monkeypatch: pytest.MonkeyPatch, durable: bool
+) -> None:
+    synced: list[tuple[int, bool]] = []  # (WAL inode, the write lock free) at each sync
+
+    def datasync(fd: int) -> None:
+        other = os.open(lock_path(path), os.O_RDWR)
+        try:
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # raises if still held
+            free = True
+        except BlockingIOError:
+            free = False
+        finally:
+            os.close(other)
+        synced.append((os.fstat(fd).st_ino, free))
+        os.fsync(fd)
+
+    monkeypatch.setattr(sqlite_writers, "_datasync", datasync)
+    with SQLiteEventStore(path, durable=durable) as store:
+        key = IDS.new()
+        assert isinstance(_append(store, key, b"first"), Event)
+        assert isinstance(_append(store, key, b"second"), Event)
+        wal = wal_path(path).stat().st_ino
+    assert synced == ([(wal, True)] * 2 if durable else [])

@@ -3,8 +3,6 @@ protects (or nobody); only he sees it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from pulse_core import RoleResult
 
 from ..cast import Identity
@@ -20,7 +18,7 @@ async def protect(
     identity: Identity,
     kind: DecisionKind,
     phase: Phase,
-    options: Sequence[int | None],
+    options: tuple[int | None, ...],
     last: int | None,
 ) -> RoleResult:
     """Ask the living holder of ``identity`` for tonight's seat (``last``: the seat he

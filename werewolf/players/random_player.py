@@ -55,14 +55,24 @@ class RandomPlayer:
 
     kind = "random"
     immediate = True  # decide never waits (see Player)
+    reads_view = False  # draws from the options alone (see Player)
 
     def __init__(self, game_seed: int) -> None:
         self.game_seed = game_seed
         self._draw = _Draw()
+        # answers are frozen values: each one is made once and given again (a random seat
+        # answers nearly every event, and a frozen dataclass is slow to make)
+        self._choices: dict[int | None, Choice] = {}
+        self._speeches: dict[int, Speech] = {}
 
     async def decide(self, request: Request) -> Answer:
         if request.kind.speaks:  # a speech draws nothing: no generator to seed
-            return Speech(f"Seat {request.seat} has nothing to add.")
+            speech = self._speeches.get(request.seat)
+            if speech is None:
+                speech = self._speeches[request.seat] = Speech(
+                    f"Seat {request.seat} has nothing to add."
+                )
+            return speech
         seed = decision_seed(self.game_seed, request.seat, request.key, "random")
         if request.kind is _WITCH:
             options = request.witch
@@ -74,4 +84,8 @@ class RandomPlayer:
             if options.can_save and options.both_allowed:
                 answers += [WitchChoice(save=True, poison=t) for t in options.poison_targets]
             return self._draw.choice(seed, answers)
-        return Choice(self._draw.choice(seed, request.options))
+        target = self._draw.choice(seed, request.options)
+        choice = self._choices.get(target)
+        if choice is None:
+            choice = self._choices[target] = Choice(target)
+        return choice

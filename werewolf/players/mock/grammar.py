@@ -89,7 +89,11 @@ _ROLE_CLAIM = _Form(
     ("是预言家", "是女巫", "是猎人", "是真"),
 )
 _REPORT = _Form(
-    r"(?:\bnight\s+(\d+)\s*[:,.-]?\s*)?\bi\s+checked\s+" + _SEAT + r"\s*[:,.-]?\s*(?:is\s+)?"
+    # "(night N: )?I checked", as two ways to begin (the night first, as "?" tries it)
+    rf"(?:{_word('night')}"
+    + r"\s+(\d+)\s*[:,.-]?\s*i|i)(?<!\wi)\s+checked\s+"
+    + _SEAT
+    + r"\s*[:,.-]?\s*(?:is\s+)?"
     rf"{_WOLF_OR_GOOD}",
     r"(?:第\s*(\d+)\s*晚\s*[:：,，]?\s*)?我验了?\s*" + _ZSEAT + r"\s*[:：,，]?\s*(?:是)?\s*"
     rf"{_WOLF_OR_GOOD}",

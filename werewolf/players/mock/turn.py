@@ -17,7 +17,14 @@ from .lang.thoughts import thoughts_in
 from .table import Table
 from .temper import Temper
 
-__all__ = ["Turn"]
+__all__ = ["Turn", "likeliest_first"]
+
+
+def likeliest_first(probs: dict[int, float]) -> list[int]:
+    """The seats of ``probs`` by falling probability, equal ones in their order in ``probs``
+    (what sorting by ``-probs[s]`` gives: a reversed sort keeps equal keys in order, and
+    needs no Python call per seat)."""
+    return sorted(probs, key=probs.__getitem__, reverse=True)
 
 
 # made by the thousand: not frozen (a frozen init sets each field through
@@ -95,7 +102,7 @@ class Turn:
     def beliefs_note(self, seats: Sequence[int] | None = None) -> str:
         """The top of the seat's beliefs, for the private reasoning."""
         probs = self.mind.wolf_probabilities()
-        chosen = seats if seats is not None else sorted(probs, key=lambda s: -probs[s])[:3]
+        chosen = seats if seats is not None else likeliest_first(probs)[:3]
         thoughts = thoughts_in(self.lang)
         seat = thoughts["p.seat"]
         each = [seat.format(a=s, p=f"{probs.get(s, 0.0):.2f}") for s in chosen]
