@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -40,7 +40,7 @@ class Turn:
     request: Request
     table: Table
     mind: Mind
-    public: Mind | None
+    picture: Mind | Callable[[], Mind] | None  # ``public``, or how to weigh it when read
     temper: Temper
     drawn_as: tuple[int, int, str]  # (game seed, seat, decision key)
     lang: str
@@ -55,6 +55,13 @@ class Turn:
         if self._rng is None:
             self._rng = seeded(decision_seed(*self.drawn_as, "mock"))
         return self._rng
+
+    @property
+    def public(self) -> Mind | None:
+        """Weighed when first read: not every decision of a wolf reads it (the kill never)."""
+        if callable(self.picture):
+            self.picture = self.picture()
+        return self.picture
 
     @property
     def context(self) -> dict[str, Any]:
