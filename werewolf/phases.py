@@ -42,6 +42,7 @@ from .players.errors import SeatError
 from .rules import (
     BIDS,
     WitchOptions,
+    each_vote_options,
     floor_bidders,
     floor_winner,
     heartbroken,
@@ -51,7 +52,6 @@ from .rules import (
     seer_targets,
     speeches_left,
     tally,
-    vote_options,
     voters,
     witch_options,
     wolf_ballot_options,
@@ -688,16 +688,17 @@ async def floor_bid(ctx: PhaseContext) -> RoleResult:
 async def vote(ctx: PhaseContext) -> RoleResult:
     state = ctx.state
     round_no = 2 if state.pk else 1
+    seats = voters(state)
     requests = [
         ctx.request(
             _VOTE_ASK,
             seat,
             f"d{state.night}.vote.r{round_no}.s{seat}",
-            options=vote_options(state, seat),
+            options=options,
             context={"day": state.night, "round": round_no, "candidates": list(state.pk)}
             | ({"beliefs": True} if state.config.beliefs else {}),
         )
-        for seat in voters(state)
+        for seat, options in zip(seats, each_vote_options(state, seats), strict=True)
     ]
     answers = await _ask_all(ctx, requests)
     ballots = {r.seat: _choice(a) for r, a in zip(requests, answers, strict=True)}

@@ -9,7 +9,7 @@ decide, and the checks of player answers call them to validate.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,6 +26,7 @@ __all__ = [
     "WitchOptions",
     "cupid_targets",
     "doctor_targets",
+    "each_vote_options",
     "floor_bidders",
     "floor_winner",
     "guard_targets",
@@ -265,6 +266,26 @@ def voters(state: GameState) -> tuple[int, ...]:
     revealed idiot."""
     mute = state.idiot if state.idiot_revealed else None
     return tuple(s for s in state.living if s not in state.pk and s != mute)
+
+
+def each_vote_options(state: GameState, seats: Sequence[int]) -> list[tuple[int | None, ...]]:
+    """``[vote_options(state, seat) for seat in seats]``, what the seats share worked out
+    once (a vote asks every living seat, and the living are sorted anew at each ask)."""
+    config = state.config
+    if state.pk:
+        pool: list[int] = list(state.pk)
+    else:
+        shut_out = state.idiot if state.idiot_revealed and not config.idiot_second_exile else None
+        pool = [s for s in state.living if s != shut_out]
+    same_for_all = bool(state.pk) or config.allow_self_vote
+    blank = config.allow_abstain
+    each: list[tuple[int | None, ...]] = []
+    for seat in seats:
+        targets: list[int | None] = list(pool) if same_for_all else [s for s in pool if s != seat]
+        if blank or not targets:
+            targets.append(None)
+        each.append(tuple(targets))
+    return each
 
 
 def vote_options(state: GameState, voter: int) -> tuple[int | None, ...]:

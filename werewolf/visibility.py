@@ -11,7 +11,7 @@ the wolf seats.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from pulse_core import START, Event
@@ -20,6 +20,7 @@ from pulse_core.workflow import is_control
 from .cast import Identity, Team, team_of
 from .config import GameConfig
 from .errors import GameStateError
+from .records import slot_setters
 from .state import GameState, Phase, initial_state
 
 __all__ = ["Observation", "SeatView", "ViewCache", "can_see", "view"]
@@ -187,19 +188,17 @@ class ViewCache:
         # the living seats are kept from the last view until someone dies)
         built = object.__new__(SeatView)
         names = state.names
-        values = (
-            seat,
-            names[seat - 1],
-            identity,
-            state.config,
-            names,
-            state.wolves if identity is _WEREWOLF else (),
-            record.dead_seen,
-            tuple(observations),
-            record.alive,
-        )
-        for put, value in zip(_VIEW_SET, values, strict=True):
-            put(built, value)
+        set_seat, set_name, set_identity, set_config, set_names, set_wolves, set_dead, set_seen, \
+            set_alive = _VIEW_SET  # fmt: skip
+        set_seat(built, seat)
+        set_name(built, names[seat - 1])
+        set_identity(built, identity)
+        set_config(built, state.config)
+        set_names(built, names)
+        set_wolves(built, state.wolves if identity is _WEREWOLF else ())
+        set_dead(built, record.dead_seen)
+        set_seen(built, tuple(observations))
+        set_alive(built, record.alive)
         record.built = built
         return built
 
@@ -237,9 +236,10 @@ class _SeatRecord:
         self.alive: tuple[int, ...] | None = None
 
 
-_VIEW_FIELDS = tuple(f.name for f in fields(SeatView))
+_VIEW_FIELDS = ("seat", "name", "identity", "config", "names", "wolves", "dead", "observations",
+                "alive")  # fmt: skip
 # each field's slot setter, in _VIEW_FIELDS order: how a view is filled without __init__
-_VIEW_SET = tuple(getattr(SeatView, name).__set__ for name in _VIEW_FIELDS)
+_VIEW_SET = slot_setters(SeatView, _VIEW_FIELDS)
 _WEREWOLF = Identity.WEREWOLF  # read once: an enum member read is slow on Python 3.11
 
 

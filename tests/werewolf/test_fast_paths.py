@@ -249,3 +249,23 @@ def test_a_view_is_built_with_its_request_unless_the_player_never_reads_it() -> 
     assert type(built) is SeatView
     assert lazy == view(chain, 1)
     assert built == view(chain, 2)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        GameConfig(),
+        GameConfig(allow_self_vote=True, allow_abstain=False),
+        board_config("idiot-12").model_copy(update={"idiot_second_exile": False}),
+    ],
+)
+def test_each_vote_options_equals_asking_seat_by_seat(config: GameConfig) -> None:
+    """A vote works out every voter's options at once (``rules.each_vote_options``): the
+    same as ``vote_options`` asked for each seat, in PK rounds too."""
+    from werewolf.rules import each_vote_options, vote_options
+
+    checked = [s for seed in (10, 11, 12) for s in states(seed, config) if not s.ended]
+    assert any(s.pk for s in checked)
+    for state in checked:
+        seats = tuple(state.seats)
+        assert each_vote_options(state, seats) == [vote_options(state, s) for s in seats]

@@ -11,7 +11,8 @@ import pytest
 from werewolf.players.mock.draw import pick, seeded
 from werewolf.players.mock.gut import Gut
 from werewolf.players.mock.reasons import Weigher
-from werewolf.players.random_player import decision_seed
+from werewolf.players.mock.temper import PERSONALITIES, pick_personality
+from werewolf.players.random_player import decision_rng, decision_seed
 
 
 def test_impressions_read_again_give_a_fresh_generators_draws() -> None:
@@ -85,3 +86,10 @@ def test_a_uniform_draw_on_zero_to_one_is_the_generators_random() -> None:
     """The wolves' night agenda draws ``random()`` where it drew ``uniform(0.0, 1.0)``."""
     fast, plain = Random(11), Random(11)
     assert [fast.random() for _ in range(2000)] == [plain.uniform(0.0, 1.0) for _ in range(2000)]
+
+
+def test_a_seats_personality_is_the_one_its_generator_chooses() -> None:
+    for game_seed in range(30):
+        for seat in range(1, 13):
+            plain = decision_rng(game_seed, seat, "personality", "mock")
+            assert pick_personality(game_seed, seat) == plain.choice(sorted(PERSONALITIES))

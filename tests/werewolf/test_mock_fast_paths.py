@@ -15,9 +15,10 @@ from werewolf.players import MockPlayer
 from werewolf.players.mock import beliefs, read_table
 from werewolf.players.mock.beliefs import Mind, infer, public_mind
 from werewolf.players.mock.gut import Gut
+from werewolf.players.mock.table import Table
 from werewolf.players.random_player import decision_rng
 
-Made = tuple[MockPlayer, Request, tuple[Mind, Mind | None]]
+Made = tuple[MockPlayer, Request, Table, tuple[Mind, Mind | None]]
 
 
 def decisions(monkeypatch: pytest.MonkeyPatch, seeds: list[int]) -> list[Made]:
@@ -28,7 +29,8 @@ def decisions(monkeypatch: pytest.MonkeyPatch, seeds: list[int]) -> list[Made]:
     def spy(self: MockPlayer, request: Request) -> Answer:
         decided = answer(self, request)
         assert self._last_minds is not None
-        made.append((self, request, self._last_minds[1]))
+        table, (mind, picture) = self._last_minds  # a wolf's picture is weighed when read
+        made.append((self, request, table, (mind, picture() if callable(picture) else picture)))
         return decided
 
     monkeypatch.setattr(MockPlayer, "answer", spy)
@@ -54,7 +56,8 @@ def test_every_decision_believes_what_a_fresh_reading_infers(
     beliefs._PUBLIC.clear()
     made = decisions(monkeypatch, [41, 42, 43])
     assert len(made) > 150
-    for player, request, minds in made:
+    for player, request, table, minds in made:
+        assert table == read_table(request.view)  # the fold extended as read afresh
         assert minds == plain(player, request)
 
 
@@ -63,9 +66,9 @@ def test_the_wolves_share_one_picture_of_an_equal_record_and_no_other(
 ) -> None:
     beliefs._PUBLIC.clear()
     made = decisions(monkeypatch, [44])
-    pictures = [minds[1] for _, _, minds in made if minds[1] is not None]
+    pictures = [minds[1] for _, _, _, minds in made if minds[1] is not None]
     assert len({id(p) for p in pictures}) < len(pictures)  # wolves asked of the same record
-    player, request, _ = next(m for m in made if m[2][1] is not None)
+    player, request, _, _ = next(m for m in made if m[3][1] is not None)
     table = read_table(request.view)
     calm = replace(player.temper, noise=0.0)
     mind = public_mind(table, calm)

@@ -12,15 +12,18 @@ The personality (``cautious``, ``steady``, ``bold``) moves thresholds and style 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from ...cast import Identity
 from ...decisions import Answer, Choice, DecisionKind, Request
 from ...errors import ConfigError, GameStateError
 from ...visibility import SeatView
-from ..random_player import decision_rng
+from ..random_player import decision_seed
 from . import idiot, lovers
 from .beliefs import Mind, infer, public_mind
+from .draw import seeded
 from .grammar import Said, parse_speech
 from .gut import Gut
 from .lang import LANGS
@@ -42,6 +45,9 @@ __all__ = [
     "read_table",
     "register",
 ]
+
+
+Picture = Mind | Callable[[], Mind] | None  # a wolf's picture of the table, or how to weigh it
 
 
 class MockPlayer:
@@ -67,7 +73,7 @@ class MockPlayer:
         self._calm = replace(self.temper, noise=0.0)
         self._reader = TableReader()  # this seat's table, extended decision by decision
         self._guts: dict[tuple[int, int, float], Gut] = {}  # (day, seats, noise) -> drawn
-        self._last_minds: tuple[Table, tuple[Mind, Mind | None]] | None = None
+        self._last_minds: tuple[Table, tuple[Mind, Picture]] | None = None
         self._pack: tuple[tuple[object, ...], Mind] | None = None  # a wolf's last certainty
 
     async def decide(self, request: Request) -> Answer:
@@ -78,21 +84,22 @@ class MockPlayer:
         P(wolf) of every living other seat."""
         return self._minds(self._reader.read(view))[0]
 
-    def _minds(self, table: Table) -> tuple[Mind, Mind | None]:
-        """The seat's mind (and, for a wolf, the public's) on ``table``: a function of the
-        table alone, so a second decision on the same table reuses the first's."""
+    def _minds(self, table: Table) -> tuple[Mind, Picture]:
+        """The seat's mind (and, for a wolf, the public's, weighed when first read: see
+        ``Turn.public``) on ``table``: a function of the table alone, so a second decision
+        on the same table reuses the first's."""
         if self._last_minds is not None and self._last_minds[0] is table:
             return self._last_minds[1]
         minds = self._infer(table)
         self._last_minds = table, minds
         return minds
 
-    def _infer(self, table: Table) -> tuple[Mind, Mind | None]:
+    def _infer(self, table: Table) -> tuple[Mind, Picture]:
         if table.identity is not Identity.WEREWOLF:
             gut = self._gut(table.day, table.seat_count - 1, self.temper.noise)
             return infer(table, self.temper, gut), None
         # the table as a whole has no one gut: feelings of spread 0 are 0 whatever is drawn
-        return self._pack_mind(table), public_mind(table, self._calm)
+        return self._pack_mind(table), partial(public_mind, table, self._calm)
 
     def _pack_mind(self, table: Table) -> Mind:
         """A wolf's beliefs: certain, drawing nothing, a function of who is alive (the
@@ -107,7 +114,7 @@ class MockPlayer:
         key = (day, seats, noise)
         gut = self._guts.get(key)
         if gut is None:
-            rng = decision_rng(self.game_seed, self.seat, f"gut.d{day}", "mock")
+            rng = seeded(decision_seed(self.game_seed, self.seat, f"gut.d{day}", "mock"))
             gut = self._guts[key] = Gut.draw(rng, seats, noise)
         return gut
 

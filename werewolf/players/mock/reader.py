@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...cast import Identity, Team
 from ...config import GameConfig, Reveal
 from ...visibility import Observation, SeatView
@@ -53,132 +55,192 @@ class TableReader:
 
 
 class _Fold:
-    """The observations read so far, folded (see ``TableReader``)."""
+    """The observations read so far, folded (see ``TableReader``). A container, once made,
+    is never changed: news makes a new one (a few times a day), so every Table holds the
+    fold's containers as they were when it was made, without a copy each."""
 
     def __init__(self) -> None:
-        self.utterances: list[Utterance] = []
-        self.said_by: dict[int, tuple[Utterance, ...]] = {}  # tuples: a table copies the dict
-        self.ballots: list[Ballot] = []
+        self.utterances: tuple[Utterance, ...] = ()
+        self.said_by: dict[int, tuple[Utterance, ...]] = {}
+        self.ballots: tuple[Ballot, ...] = ()
         self.night_deaths: dict[int, tuple[int, ...]] = {}
         self.exiled: dict[int, int] = {}
         self.shooter: int | None = None
         self.shot: int | None = None
         self.my_checks: dict[int, tuple[int, bool]] = {}
         self.told: dict[int, int | None] = {}
-        self.saved: list[int] = []
-        self.poisoned: list[int] = []
+        self.saved: tuple[int, ...] = ()
+        self.poisoned: tuple[int, ...] = ()
         self.fake_seer: int | None = None
         self.knifed: dict[int, int | None] = {}
         self.revealed: dict[int, bool] = {}
         self.seer_dead = False
         self.seer_claims: dict[int, int] = {}
-        self.role_claims: dict[str, list[int]] = {"witch": [], "hunter": []}
+        self.role_claims: dict[str, tuple[int, ...]] = {"witch": (), "hunter": ()}
         self.reports: dict[int, dict[int, bool]] = {}
-        self.report_nights: dict[int, set[int]] = {}
+        self.report_nights: dict[int, frozenset[int]] = {}
         self.deck: _Deck | None = None  # the game's constants, read once
         self.lovers: tuple[int, ...] | None = None  # the pair of the first lovers' event
         self.idiot: int | None = None
 
     def add(self, order: int, obs: Observation) -> None:
-        diff, detail, phase = obs.diff, obs.detail, obs.phase
-        for seat, shown in detail.get("revealed", ()):  # what death revealed (config)
-            self.revealed[int(seat)] = shown in (Team.WOLVES.value, Identity.WEREWOLF.value)
-            self.seer_dead = self.seer_dead or shown == Identity.SEER.value
-        if phase in ("day-speech", "last-words"):
-            speaker = diff.get("speaker")
-            if isinstance(speaker, int):
-                text = str(detail.get("text", ""))
-                self._heard(_utterance(order, obs.day, speaker, text, phase == "last-words"))
-        elif phase == "vote":
-            round_ = int(detail.get("round", 1))
-            for voter, target in detail.get("ballots", []):
-                self.ballots.append(_ballot(obs.day, round_, voter, target, order))
-            if diff.get("exiled") is not None:
-                self.exiled[obs.day] = int(diff["exiled"])
-            if diff.get("revealed") is not None and self.idiot is None:
-                self.idiot = int(diff["revealed"])
-        elif phase == "lovers-told" and self.lovers is None:
-            self.lovers = tuple(int(s) for s in diff.get("lovers", []))
-        elif phase == "dawn":
-            self.night_deaths[obs.day] = tuple(int(s) for s in diff.get("died", []))
-        elif phase == "hunter-shot" and diff.get("target") is not None:
-            self.shooter = int(diff["shooter"])
-            self.shot = int(diff["target"])
-        elif phase == "seer-check" and diff.get("target") is not None:
-            self.my_checks[obs.day] = (int(diff["target"]), bool(diff["wolf"]))
-        elif phase == "witch-action":
-            self.told[obs.day] = detail.get("told_target")
-            if diff.get("save") and detail.get("told_target") is not None:
-                self.saved.append(int(detail["told_target"]))
-            if diff.get("poison") is not None:
-                self.poisoned.append(int(diff["poison"]))
-        elif phase == "wolf-night":
-            self.knifed[obs.day] = diff.get("target")
-            for line in detail.get("discussion", []):
-                said = parse_speech(str(line.get("text", "")))
-                if said.plan_said and self.fake_seer is None:
-                    self.fake_seer = said.fake_seer
+        detail = obs.detail
+        if "revealed" in detail:  # what death revealed (config)
+            self._revealed(detail["revealed"])
+        read = _READS.get(obs.phase)
+        if read is not None:
+            read(self, order, obs)
+
+    def _revealed(self, shown: list[tuple[int, str]]) -> None:
+        revealed = dict(self.revealed)
+        for seat, card in shown:
+            revealed[int(seat)] = card in (Team.WOLVES.value, Identity.WEREWOLF.value)
+            self.seer_dead = self.seer_dead or card == Identity.SEER.value
+        self.revealed = revealed
+
+    def _speech(self, order: int, obs: Observation) -> None:
+        speaker = obs.diff.get("speaker")
+        if isinstance(speaker, int):
+            text = str(obs.detail.get("text", ""))
+            self._heard(_utterance(order, obs.day, speaker, text, obs.phase == "last-words"))
+
+    def _vote(self, order: int, obs: Observation) -> None:
+        diff, detail, day = obs.diff, obs.detail, obs.day
+        round_ = int(detail.get("round", 1))
+        cast = [
+            _ballot(day, round_, voter, target, order)
+            for voter, target in detail.get("ballots", [])
+        ]
+        if cast:
+            self.ballots = (*self.ballots, *cast)
+        if diff.get("exiled") is not None:
+            self.exiled = {**self.exiled, day: int(diff["exiled"])}
+        if diff.get("revealed") is not None and self.idiot is None:
+            self.idiot = int(diff["revealed"])
+
+    def _lovers(self, order: int, obs: Observation) -> None:
+        if self.lovers is None:
+            self.lovers = tuple(int(s) for s in obs.diff.get("lovers", []))
+
+    def _dawn(self, order: int, obs: Observation) -> None:
+        died = tuple(int(s) for s in obs.diff.get("died", []))
+        self.night_deaths = {**self.night_deaths, obs.day: died}
+
+    def _shot(self, order: int, obs: Observation) -> None:
+        if obs.diff.get("target") is not None:
+            self.shooter = int(obs.diff["shooter"])
+            self.shot = int(obs.diff["target"])
+
+    def _check(self, order: int, obs: Observation) -> None:
+        diff = obs.diff
+        if diff.get("target") is not None:
+            check = (int(diff["target"]), bool(diff["wolf"]))
+            self.my_checks = {**self.my_checks, obs.day: check}
+
+    def _potions(self, order: int, obs: Observation) -> None:
+        diff, detail = obs.diff, obs.detail
+        self.told = {**self.told, obs.day: detail.get("told_target")}
+        if diff.get("save") and detail.get("told_target") is not None:
+            self.saved = (*self.saved, int(detail["told_target"]))
+        if diff.get("poison") is not None:
+            self.poisoned = (*self.poisoned, int(diff["poison"]))
+
+    def _wolf_night(self, order: int, obs: Observation) -> None:
+        self.knifed = {**self.knifed, obs.day: obs.diff.get("target")}
+        for line in obs.detail.get("discussion", []):
+            said = parse_speech(str(line.get("text", "")))
+            if said.plan_said and self.fake_seer is None:
+                self.fake_seer = said.fake_seer
 
     def _heard(self, u: Utterance) -> None:
         """Claims and reports in one utterance, in the order they were heard."""
-        self.utterances.append(u)
-        self.said_by[u.speaker] = (*self.said_by.get(u.speaker, ()), u)
-        for role in u.said.roles:
+        speaker, said = u.speaker, u.said
+        self.utterances = (*self.utterances, u)
+        self.said_by = {**self.said_by, speaker: (*self.said_by.get(speaker, ()), u)}
+        for role in said.roles:
             if role == "seer":
-                self.seer_claims.setdefault(u.speaker, u.order)
-            elif u.speaker not in self.role_claims[role]:
-                self.role_claims[role].append(u.speaker)
-        if u.speaker in self.seer_claims:
-            found = self.reports.setdefault(u.speaker, {})
-            for night, seat, wolf in u.said.reports:
-                found[seat] = wolf
-                if night is not None:
-                    self.report_nights.setdefault(u.speaker, set()).add(night)
-            for seat, wolf in u.said.opinions:
-                found.setdefault(seat, wolf)
+                if speaker not in self.seer_claims:
+                    self.seer_claims = {**self.seer_claims, speaker: u.order}
+            elif speaker not in self.role_claims[role]:
+                claimers = (*self.role_claims[role], speaker)
+                self.role_claims = {**self.role_claims, role: claimers}
+        if speaker in self.seer_claims and (
+            said.reports or said.opinions or speaker not in self.reports
+        ):  # a claimer's every word after the claim counts (an empty record to start)
+            self._reported(speaker, said.reports, said.opinions)
+
+    def _reported(
+        self,
+        claimer: int,
+        reports: tuple[tuple[int | None, int, bool], ...],
+        opinions: tuple[tuple[int, bool], ...],
+    ) -> None:
+        found = dict(self.reports.get(claimer, {}))
+        for _, seat, wolf in reports:
+            found[seat] = wolf
+        for seat, wolf in opinions:
+            found.setdefault(seat, wolf)
+        self.reports = {**self.reports, claimer: found}
+        named = {night for night, _, _ in reports if night is not None}
+        if named:
+            nights = self.report_nights.get(claimer, frozenset()) | named
+            self.report_nights = {**self.report_nights, claimer: nights}
 
     def table(self, view: SeatView, alive: tuple[int, ...]) -> Table:
-        """The Table so far; it shares no mutable part with the fold, which grows on."""
+        """The Table so far: it holds the fold's containers, which no news changes."""
         deck = self.deck
         if deck is None or deck.config is not view.config:
             deck = self.deck = _Deck(view.config)
-        role_claims = {k: tuple(v) for k, v in self.role_claims.items()}
-        shooter = self.shooter
+        role_claims, shooter = self.role_claims, self.shooter
         if shooter is not None and shooter not in role_claims["hunter"]:
-            role_claims["hunter"] = (*role_claims["hunter"], shooter)
+            role_claims = {**role_claims, "hunter": (*role_claims["hunter"], shooter)}
         return Table(
             me=view.seat,
             identity=view.identity,
             wolves=view.wolves,
             alive=alive,
             day=view.day,
-            utterances=tuple(self.utterances),
-            said_by=dict(self.said_by),
-            seer_claims=dict(self.seer_claims),
+            utterances=self.utterances,
+            said_by=self.said_by,
+            seer_claims=self.seer_claims,
             role_claims=role_claims,
-            reports={k: dict(v) for k, v in self.reports.items()},
-            report_nights={k: frozenset(v) for k, v in self.report_nights.items()},
-            night_deaths=dict(self.night_deaths),
-            exiled=dict(self.exiled),
-            ballots=tuple(self.ballots),
+            reports=self.reports,
+            report_nights=self.report_nights,
+            night_deaths=self.night_deaths,
+            exiled=self.exiled,
+            ballots=self.ballots,
             shooter=shooter,
             shot=self.shot,
-            my_checks=dict(self.my_checks),
-            told=dict(self.told),
-            saved=tuple(self.saved),
-            poisoned=tuple(self.poisoned),
+            my_checks=self.my_checks,
+            told=self.told,
+            saved=self.saved,
+            poisoned=self.poisoned,
             fake_seer=self.fake_seer,
             seat_count=len(view.names),
             wolf_count=deck.wolf_count,
             deck=deck.deck,
-            knifed=dict(self.knifed),
+            knifed=self.knifed,
             shield_repeats=deck.shield_repeats,
-            revealed=dict(self.revealed),
+            revealed=self.revealed,
             death_shows=deck.death_shows,
             seer_dead=self.seer_dead,
             partner=next((s for s in self.lovers if s != view.seat), None) if self.lovers else None,
             idiot=self.idiot,
         )
+
+
+# what each phase's observation tells a seat (a phase not here tells it nothing it keeps)
+_READS: dict[str, Callable[[_Fold, int, Observation], None]] = {
+    "day-speech": _Fold._speech,
+    "last-words": _Fold._speech,
+    "vote": _Fold._vote,
+    "lovers-told": _Fold._lovers,
+    "dawn": _Fold._dawn,
+    "hunter-shot": _Fold._shot,
+    "seer-check": _Fold._check,
+    "witch-action": _Fold._potions,
+    "wolf-night": _Fold._wolf_night,
+}
 
 
 def _utterance(order: int, day: int, speaker: int, text: str, last_words: bool) -> Utterance:

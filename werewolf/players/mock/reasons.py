@@ -50,7 +50,7 @@ class Weigher:
     __slots__ = ("fixed", "found", "logit")
 
     def __init__(self, others: Iterable[int]) -> None:
-        self.logit = {s: 0.0 for s in others}
+        self.logit = dict.fromkeys(others, 0.0)
         self.found: list[Found] = []
         self.fixed: dict[int, float] = {}
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..random_player import decision_rng
+from ..random_player import decision_seed
+from .draw import pick, seeded
 
 __all__ = ["PERSONALITIES", "Temper", "pick_personality"]
 
@@ -83,4 +84,5 @@ PERSONALITIES: dict[str, Temper] = {
 
 def pick_personality(game_seed: int, seat: int) -> str:
     """The personality of a seat, drawn from the game seed and the seat only."""
-    return decision_rng(game_seed, seat, "personality", "mock").choice(sorted(PERSONALITIES))
+    rng = seeded(decision_seed(game_seed, seat, "personality", "mock"))  # decision_rng's
+    return pick(rng, sorted(PERSONALITIES))

@@ -18,10 +18,22 @@ __all__ = ["active_fake_seer", "night_agenda", "wolf_kill", "wolf_talk"]
 
 def night_agenda(turn: Turn) -> tuple[dict[int, float], dict[int, Line]]:
     """How much the pack wants each living good seat dead, with the line that says why."""
-    table, public = turn.table, turn.public
-    goods = [s for s in table.alive if s not in table.wolves]
+    score = _luck(turn)
+    return score, _weigh(turn, score)
+
+
+def _luck(turn: Turn) -> dict[int, float]:
+    """Where each living good seat's score starts: a draw each, in seat order."""
+    table = turn.table
     draw = turn.rng.random  # uniform(0.0, 1.0) is 0.0 + 1.0 * random(): that very number
-    score = {s: draw() for s in goods}
+    return {s: draw() for s in table.alive if s not in table.wolves}
+
+
+def _weigh(turn: Turn, score: dict[int, float]) -> dict[int, Line]:
+    """Adds the pack's reasons to ``score``, and gives the line that says why for the seats
+    that have one (the lines do not depend on the draws)."""
+    table, public = turn.table, turn.public
+    goods = list(score)
     why: dict[int, Line] = {}
 
     def add(seat: int, points: float, key: str = "") -> None:
@@ -59,7 +71,7 @@ def night_agenda(turn: Turn) -> tuple[dict[int, float], dict[int, Line]]:
         for seat in goods:
             trust = 0.5 - public.p(seat)  # kill the trusted; leave the suspected to the day
             add(seat, 3.0 * trust, "night.trusted")
-    return score, why
+    return why
 
 
 def _first_proposal(discussion: Sequence[dict[str, Any]]) -> tuple[bool, int | None, int]:
@@ -81,17 +93,19 @@ def active_fake_seer(turn: Turn) -> int | None:
     return None
 
 
-def _target(turn: Turn) -> tuple[int | None, list[Line]]:
+def _target(turn: Turn) -> tuple[int | None, list[Line], dict[int, Line] | None]:
+    """The seat this wolf would kill, the line that says why, and the lines of the night
+    agenda it was chosen from (None when the wolf offers itself: no agenda is made)."""
     options = turn.request.options
     night = int(turn.context.get("night", turn.table.day + 1))
     if night == 1 and turn.me in options and turn.rng.random() < turn.temper.self_knife:
-        return turn.me, [Line("night.bait")]
+        return turn.me, [Line("night.bait")], None
     score, why = night_agenda(turn)
     seats = [s for s in options if s is not None and s in score]
     if not seats:
-        return None, []
+        return None, [], why
     target = max(seats, key=lambda s: (score[s], -s))
-    return target, [why[target]] if target in why else []
+    return target, [why[target]] if target in why else [], why
 
 
 def _plan(turn: Turn) -> list[Line]:
@@ -111,7 +125,7 @@ def _plan(turn: Turn) -> list[Line]:
 def wolf_talk(turn: Turn) -> Answer:
     said, proposed, by = _first_proposal(turn.context.get("discussion", []))
     if said and proposed in turn.request.options:
-        mine, why = _target(turn)
+        mine, why, made = _target(turn)
         if mine is not None and mine != proposed and why and turn.rng.random() < 0.15:
             lines = [*why, Line("kill.counter", mine)]
             return turn.say(lines, turn.think("night.prefer", a=mine, b=proposed))
@@ -119,13 +133,13 @@ def wolf_talk(turn: Turn) -> Answer:
             return turn.say(
                 [Line("kill.none"), *_tomorrow(turn)], turn.think("night.follow_none", a=by)
             )
-        _, reasons = night_agenda(turn)
+        _, reasons = night_agenda(turn) if made is None else (_luck(turn), made)
         lines = [Line("kill.agree", proposed)]
         if proposed in reasons and turn.rng.random() < 0.5:
             lines.append(reasons[proposed])
         lines += _tomorrow(turn)
         return turn.say(lines, turn.think("night.follow", a=by, b=proposed))
-    target, why = _target(turn)
+    target, why, _ = _target(turn)
     kill = Line("kill.none") if target is None else Line("kill.propose", target)
     lines = [kill, *why, *_plan(turn)]
     # the reasoning is the god view's: worded apart from the line the pack hears
@@ -163,5 +177,5 @@ def wolf_kill(turn: Turn) -> Answer:
         if final is not None:  # credit the seat that first named it, not the last to agree
             by = next(seat for kill, seat in named if kill == final)
             return Choice(final, reasoning=turn.think("night.as_said", a=by, b=final))
-    target, _ = _target(turn)
+    target, _, _ = _target(turn)
     return Choice(target, reasoning=turn.think("night.own"))
