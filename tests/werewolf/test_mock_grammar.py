@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pulse_core import Event
 from tests.werewolf.test_mock_lang import _games
-from werewolf.players.mock import grammar, parse_speech
+from werewolf.players.mock import Said, grammar, parse_speech
 
 ODD = [
     "I AM THE SEER. NIGHT 2: I CHECKED SEAT 4: A WOLF. Seat 5 IS GOOD. VOTE SEAT 4.",
@@ -179,3 +179,12 @@ def test_a_form_without_a_group_of_english_words_is_refused() -> None:
     with pytest.raises(ValueError, match="no group of English words"):
         grammar._Form("x", "y", (("seat", "号"),), ("号",))
     grammar._Form("x", "y", (("seat", "号"), ("vote",)), ("号",))  # one such group is enough
+
+
+def test_a_said_filled_slot_by_slot_is_the_one_its_init_makes() -> None:
+    fields = (("seer",), ((2, 4, True),), ((5, False),), (4, 6), (6,), (3,), (1,), (7,))
+    fields += (8, True, 9, True, True)
+    assert grammar._said(*fields) == Said(*fields)
+    assert grammar._said(*fields).vote == 6
+    with pytest.raises(ValueError, match="shorter"):  # every field, no fewer
+        grammar._said(*fields[:-1])

@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ...records import slot_setters
+
 __all__ = ["Said", "parse_speech"]
 
 _SEAT = r"seat\s*#?\s*(\d+)"
@@ -215,6 +217,36 @@ class Said:
         return self.votes[-1] if self.votes else None
 
 
+# a Said is made for every distinct speech heard: filled slot by slot (the frozen __init__
+# sets each field through object.__setattr__, twice the cost); all fields, in their order
+_SAID_SET = slot_setters(
+    Said,
+    (
+        "roles",
+        "reports",
+        "opinions",
+        "accuses",
+        "votes",
+        "trusts",
+        "saved",
+        "poisoned",
+        "kill",
+        "kill_said",
+        "fake_seer",
+        "plan_said",
+        "follow_seer",
+    ),
+)
+
+
+def _said(*fields: object) -> Said:
+    """``Said(*fields)``: every field, in the class's order."""
+    said: Said = object.__new__(Said)
+    for set_field, value in zip(_SAID_SET, fields, strict=True):
+        set_field(said, value)
+    return said
+
+
 def _groups(form: _Form, match: re.Match[str]) -> list[str | None]:
     """The groups of whichever alternative matched (en or zh), in order; both alternatives
     of a pattern read through this have the same groups (one language's pattern alone: its
@@ -238,9 +270,11 @@ def _is_wolf(word: str) -> bool:
 def _seats(form: _Form, text: _Text) -> tuple[int, ...]:
     out: list[int] = []
     for m in form.finditer(text):
-        digits = next((g for g in m.groups() if g is not None), None)
-        if _valid(digits):
-            out.append(int(str(digits)))
+        for digits in m.groups():  # the first group there (each alternative has one)
+            if digits is not None:
+                if _valid(digits):
+                    out.append(int(digits))
+                break
     return tuple(out)
 
 
@@ -284,18 +318,18 @@ def _read(text: str, low: str | None) -> Said:
     wolves = tuple(s for s, w in opinions if w)
     kill_said, kill = _seat_or_nobody(_KILL, speech)
     plan_said, fake = _seat_or_nobody(_PLAN, speech)
-    return Said(
-        roles=tuple(roles),
-        reports=tuple(reports),
-        opinions=tuple(opinions),
-        accuses=tuple(dict.fromkeys(_seats(_SUSPECT, speech) + votes + wolves)),
-        votes=votes,
-        trusts=_seats(_TRUST, speech),
-        saved=_seats(_SAVED, speech),
-        poisoned=_seats(_POISONED, speech),
-        kill=kill,
-        kill_said=kill_said,
-        fake_seer=fake,
-        plan_said=plan_said,
-        follow_seer=next(_FOLLOW_SEER.finditer(speech), None) is not None,
+    return _said(
+        tuple(roles),
+        tuple(reports),
+        tuple(opinions),
+        tuple(dict.fromkeys(_seats(_SUSPECT, speech) + votes + wolves)),  # accuses
+        votes,
+        _seats(_TRUST, speech),
+        _seats(_SAVED, speech),
+        _seats(_POISONED, speech),
+        kill,
+        kill_said,
+        fake,
+        plan_said,
+        next(_FOLLOW_SEER.finditer(speech), None) is not None,  # follow_seer
     )
