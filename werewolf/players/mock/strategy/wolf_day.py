@@ -121,10 +121,10 @@ def wolf_vote(turn: Turn) -> Answer:
     """As my speech said; else the good seat the table suspects most (a doomed mate only when
     the table is going that way and the personality sells out)."""
     table, options = turn.table, list(turn.request.options)
-    public = turn.public if turn.public is not None else turn.mind
     named, _, _ = my_speech_today(turn)
     if named is not None and named in options:
         return Choice(named, reasoning=turn.think("wolf.as_said", a=named))
+    public = turn.public if turn.public is not None else turn.mind  # weighed only if read
     mate = _doomed_mate(turn, public)
     if mate is not None and mate in options and turn.rng.random() < turn.temper.bus:
         return Choice(mate, reasoning=turn.think("wolf.doomed", a=mate))
