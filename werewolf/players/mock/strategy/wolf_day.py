@@ -18,6 +18,12 @@ from .wolf_seer import fake_seer_speech
 __all__ = ["wolf_speech", "wolf_vote"]
 
 
+def _picture(turn: Turn) -> Mind:
+    """What the table believes, as this wolf pictures it (weighed when first read: read it
+    only where it is used)."""
+    return turn.public if turn.public is not None else turn.mind
+
+
 def _exposers(turn: Turn) -> list[int]:
     table = turn.table
     return [
@@ -65,7 +71,6 @@ def _push(turn: Turn, public: Mind, pool: list[int]) -> int | None:
 
 def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     table, temper, rng = turn.table, turn.temper, turn.rng
-    public = turn.public if turn.public is not None else turn.mind
     fake = active_fake_seer(turn)
     exposers = _exposers(turn)
     jump = fake is None and bool(exposers) and rng.random() < temper.jump_when_exposed
@@ -76,7 +81,7 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     bluff = fake is None and bool(real) and not table.death_shows
     jump = jump or (bluff and rng.random() < temper.attack_seer)
     if fake == turn.me or jump:
-        return fake_seer_speech(turn, public, last_words=last_words)
+        return fake_seer_speech(turn, _picture(turn), last_words=last_words)
     lines = [Line("lw.farewell"), Line("lw.good")] if last_words else opener(turn)
     if turn.me in turn.pk_candidates and not last_words:
         lines.append(Line("pk.defend"))
@@ -93,26 +98,28 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         lines.append(Line("trust", real[0]))
         why = turn.think("wolf.behind", a=real[0])
     pool = [s for s in turn.pk_candidates if s != turn.me] if turn.context.get("pk") else None
-    mate = _doomed_mate(turn, public)
-    if target is None and mate is not None and rng.random() < temper.bus and not last_words:
-        target, why = mate, turn.think("wolf.bus", a=mate)
-        lines += case_against(turn, public, mate)
-    elif target is None:
-        target = _push(turn, public, pool or turn.others_alive())
-        react = None if last_words else second_round(turn, public, target)
-        lines += react or []
-        if target is not None:
-            lines += case_against(turn, public, target)
-            why = why or turn.think("wolf.push", a=target)
-        elif react is not None:  # round two: as short as a villager's
-            lines += hesitation(turn, public, Line("r2.no_name" if react else "r2.still"))
+    if target is None:  # the table's picture is weighed only here (or for last words)
+        public = _picture(turn)
+        mate = _doomed_mate(turn, public)
+        if mate is not None and rng.random() < temper.bus and not last_words:
+            target, why = mate, turn.think("wolf.bus", a=mate)
+            lines += case_against(turn, public, mate)
         else:
-            lines += hesitation(turn, public)
+            target = _push(turn, public, pool or turn.others_alive())
+            react = None if last_words else second_round(turn, public, target)
+            lines += react or []
+            if target is not None:
+                lines += case_against(turn, public, target)
+                why = why or turn.think("wolf.push", a=target)
+            elif react is not None:  # round two: as short as a villager's
+                lines += hesitation(turn, public, Line("r2.no_name" if react else "r2.still"))
+            else:
+                lines += hesitation(turn, public)
     else:
         lines.append(Line("vote", target))
     if last_words:
         # reads that spare the pack, but no word for a mate: a dying wolf's praise marks him
-        lines += last_reads(turn, public, set(table.wolves))[:1]
+        lines += last_reads(turn, _picture(turn), set(table.wolves))[:1]
     today = table.my_texts_today()
     return turn.say(unechoed(lines), why or turn.think("wolf.blend"), avoid=today)
 
@@ -124,7 +131,7 @@ def wolf_vote(turn: Turn) -> Answer:
     named, _, _ = my_speech_today(turn)
     if named is not None and named in options:
         return Choice(named, reasoning=turn.think("wolf.as_said", a=named))
-    public = turn.public if turn.public is not None else turn.mind  # weighed only if read
+    public = _picture(turn)
     mate = _doomed_mate(turn, public)
     if mate is not None and mate in options and turn.rng.random() < turn.temper.bus:
         return Choice(mate, reasoning=turn.think("wolf.doomed", a=mate))
