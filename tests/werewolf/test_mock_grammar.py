@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -135,6 +136,9 @@ TEXTS = st.lists(
 ).map(lambda parts: "".join(glue + case(sentence) for glue, sentence, case in parts))
 
 
+FOLDS = "\u0130\u0131\u017f\u212a"  # letters that match an ASCII one with re.I
+
+
 def _found(pattern: re.Pattern[str], text: str) -> list[tuple[tuple[int, int], list[str]]]:
     """Each match's span and groups (in lower case: the grammar reads them so)."""
     return [
@@ -152,8 +156,13 @@ def test_the_faster_patterns_find_what_the_plain_ones_do(text: str) -> None:
         if text.isascii():  # the way an ASCII text is searched
             assert _found(form.en_pattern, low) == _found(whole, text), (name, text)
         zh = form.pattern.pattern[len(f"(?:{form.en_pattern.pattern})|(?:") : -1]
+        assert zh == form.zh_pattern.pattern
         both = re.compile(f"(?:{plain})|(?:{zh})", re.I)  # the way any other text is searched
         assert _found(form.pattern, text) == _found(both, text), (name, text)
+        if not re.search("[A-Za-z]", text) and not any(c in text for c in FOLDS):
+            # the way a text without a Latin letter is searched: the Chinese groups alone
+            zh_only = [(span, groups[whole.groups :]) for span, groups in _found(both, text)]
+            assert _found(form.zh_pattern, text) == zh_only, (name, text)
     assert parse_speech.__wrapped__(text) == grammar._read(text, None)
 
 
@@ -162,3 +171,11 @@ def test_the_english_patterns_are_in_lower_case() -> None:
         pattern = getattr(grammar, name).en_pattern
         assert pattern.pattern == pattern.pattern.lower(), name
         assert not pattern.flags & re.I, name
+
+
+def test_a_form_without_a_group_of_english_words_is_refused() -> None:
+    """A text without a Latin letter is searched only for a form's Chinese words: sound
+    only while every form needs an English word (one holding an ASCII letter) otherwise."""
+    with pytest.raises(ValueError, match="no group of English words"):
+        grammar._Form("x", "y", (("seat", "号"),), ("号",))
+    grammar._Form("x", "y", (("seat", "号"), ("vote",)), ("号",))  # one such group is enough

@@ -33,6 +33,24 @@ _WOLF_OR_GOOD = r"(a\s+wolf|a\s+werewolf|wolf|werewolf|good|狼人|狼|查杀|�
 _ZH_ROLES = {"预言家": "seer", "女巫": "witch", "猎人": "hunter"}
 
 
+class _Text:
+    """A speech as the forms search it: ``low`` is the text in lower case, to skip forms by
+    (None: every form is searched whole, see ``parse_speech``); ``ascii``: the English
+    patterns alone are searched, in ``low``; ``latin``: it holds an ASCII letter. Without
+    one (and without a letter that folds to one, see ``_FOLDS_TO_ASCII``) no English
+    sentence can match, so the Chinese patterns alone find what the whole ones find."""
+
+    __slots__ = ("ascii", "latin", "low", "text")
+
+    def __init__(self, text: str, low: str | None) -> None:
+        self.text, self.low = text, low
+        self.ascii = text.isascii()
+        self.latin = self.ascii or _LATIN.search(text) is not None
+
+
+_LATIN = re.compile("[A-Za-z]")
+
+
 class _Form:
     """One sentence form, English or Chinese, with words any match of it contains: a text
     is searched only if it holds one of ``zh``, or a word of each group of ``en`` (most
@@ -40,21 +58,29 @@ class _Form:
     with the English pattern alone (the Chinese one needs a Chinese character to match),
     in lower case and without ``re.I``: for ASCII that finds the same matches, and a
     search that need not fold case skips ahead to the pattern's first letters. So the
-    English pattern is written in lower case."""
+    English pattern is written in lower case. A text without a Latin letter is searched
+    with the Chinese pattern alone, without ``re.I``: its only letters with a case are the
+    ASCII ones of ``_WOLF_OR_GOOD``, which such a text lacks; and only if it holds one of
+    ``zh``, as every form has a group of English words that each hold an ASCII letter
+    (checked when the form is made)."""
 
-    __slots__ = ("en", "en_pattern", "pattern", "zh")
+    __slots__ = ("en", "en_pattern", "pattern", "zh", "zh_pattern")
 
     def __init__(self, en: str, zh: str, en_words: Words, zh_words: tuple[str, ...]) -> None:
         self.pattern = re.compile(f"(?:{en})|(?:{zh})", re.I)
         self.en_pattern = re.compile(en)  # for ASCII text in lower case
+        self.zh_pattern = re.compile(zh)  # for text without a Latin letter
         self.en, self.zh = en_words, zh_words
+        if not any(all(_LATIN.search(w) for w in group) for group in en_words):
+            raise ValueError(f"no group of English words for {en!r} (see finditer)")
 
-    def finditer(self, text: str, low: str | None) -> Iterator[re.Match[str]]:
-        """``pattern.finditer(text)`` (for an ASCII text, the same matches found in ``low``);
-        ``low`` is ``text.lower()``, or None to search whatever the text holds."""
+    def finditer(self, text: _Text) -> Iterator[re.Match[str]]:
+        """``pattern.finditer(text.text)``, or the same matches found the cheaper way the
+        text allows (see ``_Text``)."""
+        low = text.low
         if low is None:
-            return self.pattern.finditer(text)
-        if text.isascii():  # no Chinese word to look for, no Chinese sentence to match
+            return self.pattern.finditer(text.text)
+        if text.ascii:  # no Chinese word to look for, no Chinese sentence to match
             for group in self.en:
                 for word in group:
                     if word in low:
@@ -62,10 +88,13 @@ class _Form:
                 else:
                     return iter(())
             return self.en_pattern.finditer(low)
-        if any(w in low for w in self.zh):
-            return self.pattern.finditer(text)
-        if all(any(w in low for w in group) for group in self.en):
-            return self.pattern.finditer(text)
+        if not text.latin:  # no word of ``en``'s English group can be there: a Chinese one?
+            for word in self.zh:
+                if word in low:
+                    return self.zh_pattern.finditer(text.text)
+            return iter(())
+        if any(w in low for w in self.zh) or all(any(w in low for w in g) for g in self.en):
+            return self.pattern.finditer(text.text)
         return iter(())
 
 
@@ -188,9 +217,10 @@ class Said:
 
 def _groups(form: _Form, match: re.Match[str]) -> list[str | None]:
     """The groups of whichever alternative matched (en or zh), in order; both alternatives
-    of a pattern read through this have the same groups (an English pattern alone: its)."""
+    of a pattern read through this have the same groups (one language's pattern alone: its
+    own)."""
     found = [g for g in match.groups()]
-    if match.re is form.en_pattern:
+    if match.re is not form.pattern:  # one language's pattern: its own groups
         return found
     half = len(found) // 2
     en, zh = found[:half], found[half:]
@@ -205,18 +235,18 @@ def _is_wolf(word: str) -> bool:
     return "wolf" in word.lower() or word in ("狼人", "狼", "查杀")
 
 
-def _seats(form: _Form, text: str, low: str | None) -> tuple[int, ...]:
+def _seats(form: _Form, text: _Text) -> tuple[int, ...]:
     out: list[int] = []
-    for m in form.finditer(text, low):
+    for m in form.finditer(text):
         digits = next((g for g in m.groups() if g is not None), None)
         if _valid(digits):
             out.append(int(str(digits)))
     return tuple(out)
 
 
-def _seat_or_nobody(form: _Form, text: str, low: str | None) -> tuple[bool, int | None]:
+def _seat_or_nobody(form: _Form, text: _Text) -> tuple[bool, int | None]:
     """(said, seat): said is False when no such sentence is there; seat None for nobody."""
-    for m in form.finditer(text, low):
+    for m in form.finditer(text):
         seat, nobody = _groups(form, m)
         if _valid(seat):
             return True, int(str(seat))
@@ -235,36 +265,37 @@ def parse_speech(text: str) -> Said:
 
 def _read(text: str, low: str | None) -> Said:
     """``parse_speech``; ``low``: the text in lower case to skip forms by (None: none)."""
+    speech = _Text(text, low)
     reports: list[tuple[int | None, int, bool]] = []
-    for m in _REPORT.finditer(text, low):
+    for m in _REPORT.finditer(speech):
         night, seat, word = _groups(_REPORT, m)
         if _valid(seat) and word is not None:
             reports.append((int(night) if night else None, int(str(seat)), _is_wolf(word)))
     opinions: list[tuple[int, bool]] = []
-    for m in _OPINION.finditer(text, low):
+    for m in _OPINION.finditer(speech):
         seat, word = _groups(_OPINION, m)
         if _valid(seat) and word is not None:
             opinions.append((int(str(seat)), _is_wolf(word)))
     roles = []
-    for m in _ROLE_CLAIM.finditer(text, low):
+    for m in _ROLE_CLAIM.finditer(speech):
         word = next(g for g in m.groups() if g is not None)
         roles.append(_ZH_ROLES.get(word, word.lower()))
-    votes = _seats(_VOTE, text, low)
+    votes = _seats(_VOTE, speech)
     wolves = tuple(s for s, w in opinions if w)
-    kill_said, kill = _seat_or_nobody(_KILL, text, low)
-    plan_said, fake = _seat_or_nobody(_PLAN, text, low)
+    kill_said, kill = _seat_or_nobody(_KILL, speech)
+    plan_said, fake = _seat_or_nobody(_PLAN, speech)
     return Said(
         roles=tuple(roles),
         reports=tuple(reports),
         opinions=tuple(opinions),
-        accuses=tuple(dict.fromkeys(_seats(_SUSPECT, text, low) + votes + wolves)),
+        accuses=tuple(dict.fromkeys(_seats(_SUSPECT, speech) + votes + wolves)),
         votes=votes,
-        trusts=_seats(_TRUST, text, low),
-        saved=_seats(_SAVED, text, low),
-        poisoned=_seats(_POISONED, text, low),
+        trusts=_seats(_TRUST, speech),
+        saved=_seats(_SAVED, speech),
+        poisoned=_seats(_POISONED, speech),
         kill=kill,
         kill_said=kill_said,
         fake_seer=fake,
         plan_said=plan_said,
-        follow_seer=next(_FOLLOW_SEER.finditer(text, low), None) is not None,
+        follow_seer=next(_FOLLOW_SEER.finditer(speech), None) is not None,
     )

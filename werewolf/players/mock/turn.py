@@ -81,7 +81,7 @@ class Turn:
     def say(self, lines: Sequence[Line], reasoning: str, *, avoid: Sequence[str] = ()) -> Speech:
         """The speech rendered from ``lines``: never one this seat already said (nor one in
         ``avoid``); a repeat is drawn again, then marked with the day."""
-        earlier = set(self.table.my_texts()) | set(avoid)
+        earlier = {*self.table.my_texts(), *avoid}
         text = render(lines, self.lang, self.rng)
         for _ in range(6):
             if text not in earlier:
@@ -97,13 +97,22 @@ class Turn:
 
     def think(self, key: str, **fields: object) -> str:
         """A private thought in the seat's language (``lang.thoughts``)."""
-        return thoughts_in(self.lang)[key].format(**fields)
+        return thoughts_in(self.lang)[key].format_map(fields)
+
+    def reported(self, seat: int) -> float:
+        """``mind.wolf_probabilities().get(seat, 0.0)``, made for that seat alone."""
+        mind = self.mind
+        p = mind.probs.get(seat)
+        return 0.0 if p is None or seat == mind.me or seat not in mind.alive else round(p, 3)
 
     def beliefs_note(self, seats: Sequence[int] | None = None) -> str:
         """The top of the seat's beliefs, for the private reasoning."""
-        probs = self.mind.wolf_probabilities()
-        chosen = seats if seats is not None else likeliest_first(probs)[:3]
+        if seats is None:
+            probs = self.mind.wolf_probabilities()
+            chosen = [(s, probs[s]) for s in likeliest_first(probs)[:3]]
+        else:  # a few seats named: their probabilities alone
+            chosen = [(s, self.reported(s)) for s in seats]
         thoughts = thoughts_in(self.lang)
         seat = thoughts["p.seat"]
-        each = [seat.format(a=s, p=f"{probs.get(s, 0.0):.2f}") for s in chosen]
+        each = [seat.format(a=s, p=f"{p:.2f}") for s, p in chosen]
         return thoughts["p.wolf"].format(rest=("、" if self.lang == "zh" else ", ").join(each))

@@ -108,4 +108,4 @@ def thoughts_in(lang: str) -> dict[str, str]:
 
 def think(lang: str, key: str, **fields: object) -> str:
     """The thought ``key`` in ``lang`` (Chinese for "zh", else English)."""
-    return thoughts_in(lang)[key].format(**fields)
+    return thoughts_in(lang)[key].format_map(fields)

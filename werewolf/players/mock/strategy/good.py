@@ -59,9 +59,10 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     lines += react or []
     if target is not None:
         lines += case_against(turn, mind, target)
-        second = good_target(turn, [s for s in turn.others_alive() if s != target])
-        if second is not None and turn.temper.sentences >= 2 and turn.rng.random() < 0.5:
-            lines.insert(-1, Line("also", second))
+        if turn.temper.sentences >= 2:  # a terse seat names one seat only
+            second = good_target(turn, [s for s in turn.others_alive() if s != target])
+            if second is not None and turn.rng.random() < 0.5:
+                lines.insert(-1, Line("also", second))
     elif react is not None:  # round two: no new read is said in a few words, not again
         lines += hesitation(turn, mind, Line("r2.no_name" if react else "r2.still"))
     else:
