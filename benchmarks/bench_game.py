@@ -252,7 +252,8 @@ def measure(games: int, repeats: int, tmp: Path) -> list[Row]:
     workers = os.cpu_count() or 1  # as many as `werewolf arena run` uses by default
     paths = (tmp / f"shared-{n}" / "games.sqlite3" for n in range(repeats))
     durable, noise = best_of(repeats, lambda: process_games(next(paths), 16, "mock", workers))
-    name = f"mock players, SQLite durable, 16 at once, {workers} processes"
+    unit = "processes" if workers > 1 else "process"
+    name = f"mock players, SQLite durable, 16 at once, {workers} {unit}"
     rows.append(row(name, 16, durable, noise))
     rows[-1].target, rows[-1].met = ">= 100 games/s", rows[-1].rate >= 100
 

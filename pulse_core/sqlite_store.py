@@ -7,9 +7,9 @@ the file) and the events that name them commit together. With ``durable=True`` (
 default) an append is durable when it returns, at one sync of the WAL per transaction,
 made after the commit lets the next writer in; ``durable=False`` skips that sync and can
 lose the last appends on a power cut, never on a crash of the process alone. Both commit
-with ``synchronous=NORMAL``, which keeps the file consistent through a power cut. ``UNIQUE(key, version)`` is the concurrency control; triggers refuse updates and
-deletes. Schema versions live in ``PRAGMA user_version``; ``MIGRATIONS`` lists them in
-order.
+with ``synchronous=NORMAL``, which keeps the file consistent through a power cut.
+``UNIQUE(key, version)`` is the concurrency control; triggers refuse updates and deletes.
+Schema versions live in ``PRAGMA user_version``; ``MIGRATIONS`` lists them in order.
 """
 
 from __future__ import annotations
@@ -214,6 +214,7 @@ class SQLiteEventStore:
             self._migrate()
         except BaseException as exc:
             self._db.close()  # a store that failed to open must not hold the file
+            self._writers.close()
             if isinstance(exc, sqlite3.DatabaseError):
                 raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
             raise
