@@ -11,8 +11,8 @@ import os
 import signal
 import sqlite3
 import threading
-import time
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 import pytest
@@ -42,8 +42,8 @@ def _append(store: SQLiteEventStore, key: str, content: bytes) -> Event | Confli
     return store.append_batch([(draft, store.version(key))], [blob])[0]
 
 
-def _hold(path: str, key: str, seconds: float, told: Connection) -> None:
-    """Append to ``key``, but say so and wait ``seconds`` inside the transaction first."""
+def _hold(path: str, key: str, told: Connection) -> None:
+    """Append to ``key``, but say so inside the transaction and wait there for "go"."""
 
     class Slow(SQLiteEventStore):
         def _insert(
@@ -51,20 +51,20 @@ def _hold(path: str, key: str, seconds: float, told: Connection) -> None:
         ) -> Event | ConflictError:
             done = super()._insert(draft, expected_version, heads)
             told.send("inside")
-            time.sleep(seconds)
+            assert told.recv() == "go"
             return done
 
     with Slow(path) as store:
         _append(store, key, b"written by the holder")
 
 
-def _start_holder(path: Path, key: str, seconds: float) -> multiprocessing.process.BaseProcess:
+def _start_holder(path: Path, key: str) -> tuple[BaseProcess, Connection]:
     ours, theirs = CONTEXT.Pipe()
-    holder = CONTEXT.Process(target=_hold, args=(str(path), key, seconds, theirs))
+    holder = CONTEXT.Process(target=_hold, args=(str(path), key, theirs))
     holder.start()
     assert ours.poll(30), "the holder never began its transaction"
     assert ours.recv() == "inside"
-    return holder
+    return holder, ours
 
 
 @pytest.fixture
@@ -75,28 +75,41 @@ def path(tmp_path: Path) -> Path:
 
 
 def test_a_writer_waits_its_turn_in_the_queue_not_on_the_busy_timeout(path: Path) -> None:
-    held, waiter = IDS.new(), IDS.new()
-    holder = _start_holder(path, held, 0.5)
+    held, waiting = IDS.new(), IDS.new()
+    holder, holding = _start_holder(path, held)
+    results: list[Event | ConflictError] = []
+
+    def write() -> None:
+        with SQLiteEventStore(path, busy_timeout=0.01) as store:
+            results.append(_append(store, waiting, b"written by the waiter"))
+
+    waiter = threading.Thread(target=write, daemon=True)
     try:
         # the holder has SQLite's write lock: a writer outside the queue gives up at once
         outside = sqlite3.connect(path, timeout=0.01, isolation_level=None)
         with pytest.raises(sqlite3.OperationalError, match="locked"):
             outside.execute("BEGIN IMMEDIATE")
         outside.close()
-        # a store's writer waits in the queue, past its own busy timeout, then writes
-        with SQLiteEventStore(path, busy_timeout=0.01) as store:
-            done = _append(store, waiter, b"written by the waiter")
-            assert isinstance(done, Event)
-            assert [e.key for e in store.read_after(0)] == [held, waiter]
+        # a store's writer waits in the queue, far past its own busy timeout
+        waiter.start()
+        waiter.join(0.3)
+        assert waiter.is_alive()  # neither written nor given up
+        assert not results
     finally:
+        holding.send("go")
         holder.join(30)
+    waiter.join(30)
     assert holder.exitcode == 0
+    [done] = results  # and writes once the holder has committed
+    assert isinstance(done, Event)
+    with SQLiteEventStore(path) as store:
+        assert [e.key for e in store.read_after(0)] == [held, waiting]
     assert lock_path(path).is_file()
 
 
 def test_a_writer_killed_in_its_transaction_lets_the_next_one_in(path: Path) -> None:
     key = IDS.new()
-    holder = _start_holder(path, key, 60)
+    holder, _holding = _start_holder(path, key)
     assert holder.pid is not None
     os.kill(holder.pid, signal.SIGKILL)
     holder.join(30)
