@@ -67,3 +67,19 @@ def test_a_speech_is_its_lines_rendered_in_order_each_once() -> None:
     texts = [plain_render_line(line, "en", plain) for line in lines]
     assert render(lines, "en", fast) == " ".join(dict.fromkeys(texts))
     assert fast.getstate() == plain.getstate()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_speech_renders_as_its_lines_one_by_one(lang: str) -> None:
+    lines = _lines()
+    fast, plain = Random(3), Random(3)
+    for start in range(0, len(lines), 5):
+        speech = lines[start : start + 5]
+        texts = [plain_render_line(line, lang, plain) for line in speech]
+        assert render(speech, lang, fast) == ("" if lang == "zh" else " ").join(
+            dict.fromkeys(texts)
+        )
+        assert render(speech, lang) == ("" if lang == "zh" else " ").join(
+            dict.fromkeys(plain_render_line(line, lang) for line in speech)
+        )
+    assert fast.getstate() == plain.getstate()

@@ -79,6 +79,7 @@ def phrasings(
 def render(lines: Sequence[Line], lang: str, rng: Random | None = None) -> str:
     """The whole speech: the lines in order, each once."""
     texts: dict[str, None] = {}
-    for line in lines:
-        texts[render_line(line, lang, rng)] = None
+    for line in lines:  # render_line, without a call per line
+        options = phrasings(lang, line.key, line.a, line.b, line.n, line.role, line.seats)
+        texts[options[0] if rng is None else pick(rng, options)] = None
     return ("" if lang == "zh" else " ").join(texts)
