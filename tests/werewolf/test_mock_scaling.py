@@ -95,3 +95,8 @@ def test_the_games_scaling_matches_the_plain_bisection(monkeypatch: pytest.Monke
         shift = plain(values, target)
         want = {s: 1 / (1 + math.exp(-(logit[s] + shift))) for s in free} | fixed
         assert scaling.scaled(logit, fixed, wolves) == want
+
+
+def test_newtons_odds_never_overflow() -> None:
+    assert scaling._odds([1.0, -2.0]) == [math.exp(-1.0), math.exp(2.0)]
+    assert scaling._odds([800.0, -800.0]) == [math.exp(-700.0), math.exp(700.0)]  # clamped

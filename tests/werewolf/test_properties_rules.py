@@ -177,7 +177,7 @@ def actors_and_targets(step: Step) -> tuple[set[int], set[int]]:
     if role == "witch-action":
         return {seat_of(deal, Identity.WITCH) or 0}, {diff["poison"]} - {None}
     if role == "seer-check":
-        return {seat_of(deal, Identity.SEER) or 0}, {diff["target"]}
+        return {seat_of(deal, Identity.SEER) or 0}, {diff["target"]} - {None}  # or nobody
     if role == "hunter-shot":
         return set(), {diff["target"]} - {None}  # the shooter acts in his own death window
     if role == "day-speech":

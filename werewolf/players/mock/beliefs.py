@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from random import Random
 
 from ...cast import Identity
@@ -88,7 +88,7 @@ def infer(table: Table, temper: Temper, gut: Random | Gut, *, public: bool = Fal
     record, as the wolves imagine the table; then every seat, even mine, is weighed). The
     day's gut feeling is drawn from ``gut``, or given drawn (see ``Gut``)."""
     me = 0 if public else table.me
-    others = [s for s in range(1, table.seat_count + 1) if s != me]
+    others = _others(table.seat_count, me)
     w = Weigher(others)
     if not public and table.identity is Identity.WEREWOLF:
         for s in others:
@@ -105,6 +105,12 @@ def infer(table: Table, temper: Temper, gut: Random | Gut, *, public: bool = Fal
     cleared = weigh(table, belief, w, temper, gut, me=me)
     probs = scaled(w.logit, w.fixed, float(table.wolf_count))
     return Mind(me, table.alive, probs, w.found, belief, cleared)
+
+
+@cache
+def _others(seats: int, me: int) -> tuple[int, ...]:
+    """The seats a belief weighs: every seat but mine (none is 0), in seat order."""
+    return tuple(s for s in range(1, seats + 1) if s != me)
 
 
 def public_mind(table: Table, temper: Temper) -> Mind:

@@ -8,8 +8,9 @@ changes a report she already gave is lying.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from ...cast import Identity
 from .table import Table
@@ -48,15 +49,36 @@ def _contradicts(table: Table, claimer: int) -> bool:
     return False
 
 
+class _Sight(NamedTuple):
+    """What a seat judges seer claims by: found once for all the claimers of a belief."""
+
+    mine: int  # my seat when I am good (a claimer who calls me a wolf lies), else -1
+    killed: frozenset[int]  # the night victims
+    checks: dict[int, bool]  # my own checks: seat -> wolf
+    framed: Collection[int | None]  # the wolves' victims I was told of
+    vouched: frozenset[int]  # seats the public has reason to think good
+
+
+def _sight(table: Table, blind: bool) -> _Sight:
+    if blind:  # a villager who knows nothing private
+        return _Sight(-1, table.night_killed, {}, (), table.vouched)
+    mine = table.me if table.identity is not Identity.WEREWOLF else -1
+    framed = table.told.values()
+    return _Sight(mine, table.night_killed, table.my_checks_by_seat, framed, table.vouched)
+
+
 def claim_credibility(
     table: Table, claimer: int, *, blind: bool = False
 ) -> tuple[float, tuple[str, int | None] | None]:
     """Points for a seer claim as this seat sees it, with the worst lie found (or None);
     ``blind``: as a villager who knows nothing private sees it (no checks, no potions)."""
-    killed = table.night_killed  # read per report
-    checks = {} if blind else table.my_checks_by_seat
-    framed = () if blind else table.told.values()  # the wolves' victims I was told of
-    me = 0 if blind else table.me
+    return _credibility(table, claimer, _sight(table, blind))
+
+
+def _credibility(
+    table: Table, claimer: int, sight: _Sight
+) -> tuple[float, tuple[str, int | None] | None]:
+    mine, killed, checks, framed, vouched = sight
     points = 3.0 if claimer in killed else 0.0
     caught: tuple[str, int | None] | None = None
     if claimer in table.revealed:  # death showed the card: a good claimer is the seer
@@ -66,12 +88,11 @@ def claim_credibility(
     if _contradicts(table, claimer):
         points -= 10.0
         caught = ("changed_report", None)
-    vouched = table.vouched
     for seat, wolf in table.reports.get(claimer, {}).items():
-        if seat == me and table.identity is not Identity.WEREWOLF:
+        if seat == mine:
             points += -10.0 if wolf else 1.0
             if wolf:
-                caught = ("framed_me", me)
+                caught = ("framed_me", mine)
         elif wolf and (seat == table.shooter or seat in framed):
             points -= 4.0
             caught = caught or ("framed_vouched", seat)
@@ -107,8 +128,9 @@ def seer_belief(
     if not claimers:
         return SeerBelief(None, 0.0, (), {})
     rated: list[tuple[float, int, tuple[str, int | None] | None]] = []
+    sight = _sight(table, blind)
     for i, claimer in enumerate(claimers):
-        points, caught = claim_credibility(table, claimer, blind=blind)
+        points, caught = _credibility(table, claimer, sight)
         impression = gut.gauss(0.0, spread) if gut is not None and spread > 0 else 0.0
         rated.append((points + (0.5 if i == 0 else 0.0) + impression, claimer, caught))
     if len(rated) == 1:

@@ -64,9 +64,10 @@ def _hard(table: Table, belief: SeerBelief, w: Weigher, me: int) -> set[int]:
         for night, told in table.told.items():
             if told is not None and told != me:
                 w.add(told, -2.5, "wolves_target", None, night, public=False)
+    my_role = table.identity.value if me else ""
     for role in ("witch", "hunter"):
         claimers = table.role_claims.get(role, ())
-        if me and table.identity.value == role:
+        if role == my_role:
             for claimer in claimers:
                 w.add(claimer, 6.0, "claims_my_role", role=role)
         elif len(claimers) == 1:

@@ -191,41 +191,44 @@ class _Fold:
         deck = self.deck
         if deck is None or deck.config is not view.config:
             deck = self.deck = _Deck(view.config)
-        role_claims, shooter = self.role_claims, self.shooter
+        role_claims, shooter, lovers = self.role_claims, self.shooter, self.lovers
+        partner = next((s for s in lovers if s != view.seat), None) if lovers else None
         if shooter is not None and shooter not in role_claims["hunter"]:
             role_claims = {**role_claims, "hunter": (*role_claims["hunter"], shooter)}
+        # positional, in the fields' order (a table is made at nearly every decision, and
+        # matching 31 keywords costs more than the rest of its making): each names its field
         return Table(
-            me=view.seat,
-            identity=view.identity,
-            wolves=view.wolves,
-            alive=alive,
-            day=view.day,
-            utterances=self.utterances,
-            said_by=self.said_by,
-            seer_claims=self.seer_claims,
-            role_claims=role_claims,
-            reports=self.reports,
-            report_nights=self.report_nights,
-            night_deaths=self.night_deaths,
-            exiled=self.exiled,
-            ballots=self.ballots,
-            shooter=shooter,
-            shot=self.shot,
-            my_checks=self.my_checks,
-            told=self.told,
-            saved=self.saved,
-            poisoned=self.poisoned,
-            fake_seer=self.fake_seer,
-            seat_count=len(view.names),
-            wolf_count=deck.wolf_count,
-            deck=deck.deck,
-            knifed=self.knifed,
-            shield_repeats=deck.shield_repeats,
-            revealed=self.revealed,
-            death_shows=deck.death_shows,
-            seer_dead=self.seer_dead,
-            partner=next((s for s in self.lovers if s != view.seat), None) if self.lovers else None,
-            idiot=self.idiot,
+            view.seat,  # me
+            view.identity,  # identity
+            view.wolves,  # wolves
+            alive,  # alive
+            view.day,  # day
+            self.utterances,  # utterances
+            self.seer_claims,  # seer_claims
+            role_claims,  # role_claims
+            self.reports,  # reports
+            self.report_nights,  # report_nights
+            self.night_deaths,  # night_deaths
+            self.exiled,  # exiled
+            self.ballots,  # ballots
+            shooter,  # shooter
+            self.shot,  # shot
+            self.my_checks,  # my_checks
+            self.told,  # told
+            self.saved,  # saved
+            self.poisoned,  # poisoned
+            self.fake_seer,  # fake_seer
+            len(view.names),  # seat_count
+            deck.wolf_count,  # wolf_count
+            deck.deck,  # deck
+            self.knifed,  # knifed
+            deck.shield_repeats,  # shield_repeats
+            self.revealed,  # revealed
+            deck.death_shows,  # death_shows
+            self.seer_dead,  # seer_dead
+            partner,  # partner
+            self.idiot,  # idiot
+            self.said_by,  # said_by
         )
 
 

@@ -103,19 +103,22 @@ def _newton(values: list[float], target: float) -> float:
     computed as 1 / (1 + exp(-v) * exp(-x)), one exponential a step, not to ``_mass``'s bits)."""
     exp = math.exp
     n = len(values)
-    odds = [exp(-min(max(v, -700.0), 700.0)) for v in values]  # clamped: never overflows
+    odds = _odds(values)
     low, high, x = _LOW, _HIGH, 0.0
     if 0 < target < n:  # the root were every seat alike: a close start
         x = min(max(math.log(target / (n - target)) - sum(values) / n, _LOW), _HIGH)
     for _ in range(60):
         e = exp(-x)
-        ps = [1 / (1 + o * e) for o in odds]
-        gap = sum(ps) - target
+        mass = slope = 0.0
+        for o in odds:  # the mass and its slope in one pass
+            p = 1 / (1 + o * e)
+            mass += p
+            slope += p - p * p
+        gap = mass - target
         if gap < 0:
             low = x
         else:
             high = x
-        slope = sum([p * (1 - p) for p in ps])
         step = gap / slope if slope > 1e-300 else math.inf
         if abs(step) < _CLOSE:
             return x - step
@@ -123,3 +126,12 @@ def _newton(values: list[float], target: float) -> float:
             return x
         x = x - step if low < x - step < high else (low + high) / 2  # else: halve the bracket
     return x
+
+
+def _odds(values: list[float]) -> list[float]:
+    """exp(-v) of each value, clamped where it would overflow (a guess needs no more)."""
+    exp = math.exp
+    try:
+        return [exp(-v) for v in values]
+    except OverflowError:
+        return [exp(-min(max(v, -700.0), 700.0)) for v in values]
