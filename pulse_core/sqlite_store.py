@@ -15,6 +15,7 @@ Schema versions live in ``PRAGMA user_version``; ``MIGRATIONS`` lists them in or
 from __future__ import annotations
 
 import json
+import json.scanner
 import os
 import sqlite3
 import threading
@@ -22,6 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from .chain import GENESIS, chain_hash, draft_chain
 from .errors import ConflictError, ImmutableLogError, InvalidEventError, PulseError
@@ -103,6 +105,21 @@ _HEADS_KEPT = 100_000  # topics whose head (version, chain hash) a store remembe
 _UNREAD_KEPT = 10_000  # appended events kept for the next read_after
 
 
+_scan_json = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+
+
+def _load_meta(text: str) -> Any:
+    """``json.loads(text)`` at a fifth less for the meta this store writes: the C scanner
+    ``json.loads`` ends in, without the Python around it. Text the scanner does not take whole (spaces
+    around it, something after it, no JSON at all) goes to ``json.loads``, which answers
+    for it as it always did."""
+    try:
+        value, end = _scan_json(text, 0)
+    except (StopIteration, ValueError):
+        return json.loads(text)
+    return value if end == len(text) else json.loads(text)
+
+
 def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str, str]) -> Event:
     seq, id_, occurred_at, kind, key, version, digest, meta, code_rev, link = row
     return Event(
@@ -111,7 +128,7 @@ def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str, str]) 
         kind=kind,
         key=key,
         hash=digest,
-        meta=json.loads(meta),
+        meta=_load_meta(meta),
         code_rev=code_rev,
         version=version,
         seq=seq,

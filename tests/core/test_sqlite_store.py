@@ -1,6 +1,8 @@
 """What only the SQLite store promises: immutability in the file, WAL, schema, reopening,
 several connections and processes on one file."""
 
+import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -21,7 +23,7 @@ from pulse_core import (
 from pulse_core.chain import GENESIS, chain_hash, first_broken
 from pulse_core.events import Event
 from pulse_core.sqlite_objects import INLINE_MAX
-from pulse_core.sqlite_store import MIGRATIONS
+from pulse_core.sqlite_store import MIGRATIONS, _load_meta
 
 IDS = IdSource()
 KIND = "sqlite.step"
@@ -308,3 +310,20 @@ def test_read_after_returns_own_appends_and_another_writers_in_commit_order(
         assert first.read_after(0) == second.read_after(0) == [one, two, three]
         assert [e.chain for e in first.read_after(0)] == [e.chain for e in (one, two, three)]
         assert first_broken(first.chain(key)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"a":[1,2.5e3,{"b":null}],"é":"\\n"}', ' {"a":1}', '{"a":1} ', '{"a":1}x', '{"a":1}{}',
+     "", "nul", "[1]", '{"a":NaN}'],
+)  # fmt: skip
+def test_meta_is_read_as_json_loads_reads_it(text: str) -> None:
+    """The store's quicker meta parse answers every text as ``json.loads`` does: a stored
+    meta edited to carry something after its JSON is refused, not cut short."""
+    try:
+        expected: object = json.loads(text)
+    except ValueError as exc:
+        with pytest.raises(type(exc), match=re.escape(str(exc))):
+            _load_meta(text)
+    else:
+        assert _load_meta(text) == expected
