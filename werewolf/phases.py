@@ -17,6 +17,7 @@ import json
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from pulse_core import Event, RoleResult
@@ -39,6 +40,7 @@ from .decisions import (
 from .identities import idiot
 from .players.base import Player
 from .players.errors import SeatError
+from .records import slot_setters
 from .rules import (
     BIDS,
     WitchOptions,
@@ -225,7 +227,7 @@ class PhaseContext:
             "visible_to": None if visible_to is None else sorted(visible_to),
         }
         if not (self._noted or self.reasoning or self.beliefs or self.exchanges):
-            return RoleResult(content, meta, canonical=True)  # nothing but the answers: most events
+            return _plain_result(content, meta)  # nothing but the answers: most events
         if fallbacks := self.fallbacks:
             meta["fallbacks"] = fallbacks
         if usage := self.usage:
@@ -244,6 +246,22 @@ class PhaseContext:
                 offers.setdefault(slot.offered[0], []).append(slot.offered[1])
         attachments.update({name: "\n".join(lines) for name, lines in offers.items()})
         return attachments
+
+
+_RESULT_SET = slot_setters(RoleResult, ("content", "meta", "attachments", "canonical"))
+_NO_ATTACHMENTS: Mapping[str, str] = MappingProxyType({})
+
+
+def _plain_result(content: str, meta: dict[str, Any]) -> RoleResult:
+    """``RoleResult(content, meta, canonical=True)``, filled slot by slot (its frozen
+    ``__init__`` costs about twice as much, and a phase makes one for every event)."""
+    result = object.__new__(RoleResult)
+    set_content, set_meta, set_attachments, set_canonical = _RESULT_SET
+    set_content(result, content)
+    set_meta(result, meta)
+    set_attachments(result, _NO_ATTACHMENTS)  # read-only: one empty mapping for all
+    set_canonical(result, True)
+    return result
 
 
 def _offer(request: Request) -> tuple[str, str]:

@@ -269,3 +269,18 @@ def test_each_vote_options_equals_asking_seat_by_seat(config: GameConfig) -> Non
     for state in checked:
         seats = tuple(state.seats)
         assert each_vote_options(state, seats) == [vote_options(state, s) for s in seats]
+
+
+def test_a_plain_phase_result_equals_a_constructed_one() -> None:
+    """Most events' results are filled slot by slot (``phases._plain_result``): each equals
+    RoleResult(content, meta, canonical=True), field by field, with no attachments."""
+    from pulse_core import RoleResult
+    from werewolf.phases import _plain_result
+
+    meta = {"day": 1, "diff": {"speaker": 3}}
+    made, plain = _plain_result("words", meta), RoleResult("words", meta, canonical=True)
+    assert made == plain
+    for f in dataclasses.fields(RoleResult):
+        assert getattr(made, f.name) == getattr(plain, f.name)
+    assert made.meta is meta
+    assert not made.attachments
