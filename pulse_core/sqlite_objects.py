@@ -85,7 +85,8 @@ class SQLiteObjectStore:
         digests, rows = self.stage(blobs)
         with self._lock:
             rows = [row for row in rows if not self._stored(row[0])]
-            if not rows:
+            if not rows:  # maybe another process's commit, not yet synced: sync it
+                self._writers.sync()
                 return digests
             with self._writers.transaction(self._db):
                 self.insert(rows)

@@ -226,6 +226,8 @@ class SQLiteEventStore:
         except sqlite3.DatabaseError as exc:
             raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
         try:
+            (_seq, _name, resolved) = self._db.execute("PRAGMA database_list").fetchone()
+            self._writers.place(Path(resolved))
             self._enter_wal(busy_timeout)
             self._db.execute("PRAGMA synchronous=NORMAL")  # durable: the writer queue syncs
             self._migrate()

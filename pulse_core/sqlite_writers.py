@@ -10,7 +10,8 @@ as the holder lets go. It only orders the stores' writers: SQLite's own locks st
 the file, and a writer without the flock (the ``sqlite3`` shell) is waited for through the
 busy timeout as before. A holder killed by SIGKILL loses the flock with its file
 descriptors; a stopped one keeps it until it goes on or dies, where SQLite alone would make
-the others give up after the busy timeout. Where the lock file cannot be made, SQLite's
+the others give up after the busy timeout. The lock file is opened for each transaction,
+so a forked child never shares a parent's turn. Where it cannot be made or flocked, SQLite's
 locks order the writers alone.
 
 Durability. With ``synchronous=FULL`` SQLite syncs the WAL inside the commit, holding the
@@ -46,6 +47,7 @@ def lock_path(database: Path) -> Path:
 
 
 def wal_path(database: Path) -> Path:
+    """The write-ahead log SQLite keeps beside ``database``."""
     return database.with_name(database.name + "-wal")
 
 
@@ -54,29 +56,43 @@ class WriterQueue:
     and when ``durable`` synced before it returns."""
 
     def __init__(self, database: Path, *, durable: bool) -> None:
-        self.path = lock_path(database)
         self.durable = durable
-        self._wal = wal_path(database)
-        self._fd: int | None = None
-        self._usable = True  # False once the lock file could not be made
+        self.place(database)
+        self._usable = True  # False once the lock file could not be made or locked
         self._wal_fd: int | None = None
 
-    def _lock_fd(self) -> int | None:
-        if self._fd is None and self._usable:
-            try:
-                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-            except OSError:  # a folder the store may write its file in but not add to
-                self._usable = False
-        return self._fd
+    def place(self, database: Path) -> None:
+        """Name the files after ``database`` as SQLite resolved it (``PRAGMA
+        database_list``: absolute, symlinks followed), so that a relative path and a later
+        ``chdir``, or a symlinked file, still name the WAL SQLite writes."""
+        self.path = lock_path(database)
+        self._wal = wal_path(database)
+
+    def _take_turn(self) -> int | None:
+        """The lock file opened and flocked, or None where it cannot be. It is opened for
+        each transaction, not kept: a forked child would share a kept descriptor's lock
+        (and keep it held past a killed parent), and an open is cheap beside a commit."""
+        if not self._usable:
+            return None
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError:  # a folder the store may write its file in but not add to
+            self._usable = False
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:  # no flock here (some network file systems): SQLite's locks alone
+            os.close(fd)
+            self._usable = False
+            return None
+        return fd
 
     @contextlib.contextmanager
     def transaction(self, db: sqlite3.Connection) -> Iterator[None]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT`` on ``db`` holding the flock, rolled back when
         the block raises; the flock is let go once the transaction has ended either way,
         and a committed one is synced (``sync``) after that."""
-        fd = self._lock_fd()
-        if fd is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        fd = self._take_turn()
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -88,7 +104,7 @@ class WriterQueue:
                 raise
         finally:
             if fd is not None:
-                fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)  # lets go of the flock
         self.sync()
 
     def sync(self) -> None:
@@ -100,7 +116,7 @@ class WriterQueue:
             return
         if self._wal_fd is None:
             self._wal_fd = os.open(self._wal, os.O_RDONLY | os.O_CLOEXEC)
-            folder = os.open(self._wal.parent, os.O_RDONLY)
+            folder = os.open(self._wal.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             try:
                 os.fsync(folder)
             finally:
@@ -108,7 +124,6 @@ class WriterQueue:
         _datasync(self._wal_fd)
 
     def close(self) -> None:
-        for fd in (self._wal_fd, self._fd):
-            if fd is not None:
-                os.close(fd)  # the lock file's: lets go of the flock, were it held
-        self._wal_fd = self._fd = None
+        if self._wal_fd is not None:
+            os.close(self._wal_fd)
+        self._wal_fd = None

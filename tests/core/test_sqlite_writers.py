@@ -167,3 +167,80 @@ def test_a_durable_write_syncs_the_wal_once_the_next_writer_may_go(
         assert isinstance(_append(store, key, b"second"), Event)
         wal = wal_path(path).stat().st_ino
     assert synced == ([(wal, True)] * 2 if durable else [])
+
+
+def _synced_inodes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The inode of every file the writer queue syncs from now on."""
+    synced: list[int] = []
+
+    def datasync(fd: int) -> None:
+        synced.append(os.fstat(fd).st_ino)
+        os.fsync(fd)
+
+    monkeypatch.setattr(sqlite_writers, "_datasync", datasync)
+    return synced
+
+
+def test_a_symlinked_or_relative_store_syncs_the_wal_sqlite_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    synced = _synced_inodes(monkeypatch)
+    with SQLiteEventStore(tmp_path / "link" / "games.db") as store:
+        assert isinstance(_append(store, IDS.new(), b"through a link"), Event)
+        assert synced[-1] == wal_path(real / "games.db").stat().st_ino
+    monkeypatch.chdir(real)
+    with SQLiteEventStore("games.db") as store:
+        monkeypatch.chdir(tmp_path)  # a relative name now means another file
+        assert isinstance(_append(store, IDS.new(), b"after a chdir"), Event)
+        assert synced[-1] == wal_path(real / "games.db").stat().st_ino
+    assert not (tmp_path / "games.db-lock").exists()
+
+
+def test_content_already_stored_is_synced_before_it_is_reported(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with SQLiteEventStore(path) as writer, SQLiteEventStore(path) as other:
+        writer.objects.put(b"written by another connection")
+        synced = _synced_inodes(monkeypatch)
+        # what another process committed may not be synced yet: saying it is stored syncs it
+        other.objects.put(b"written by another connection")
+        assert synced == [wal_path(path).stat().st_ino]
+
+
+def test_a_file_system_without_flock_leaves_the_ordering_to_sqlite(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_flock(fd: int, operation: int) -> None:
+        raise OSError(37, "No locks available")
+
+    monkeypatch.setattr(sqlite_writers.fcntl, "flock", no_flock)
+    key = IDS.new()
+    with SQLiteEventStore(path) as store:
+        assert isinstance(_append(store, key, b"first"), Event)
+        assert isinstance(_append(store, key, b"second"), Event)
+        assert store.version(key) == 2
+
+
+def test_a_forked_child_holds_no_writer_lock(path: Path) -> None:
+    with SQLiteEventStore(path) as store:
+        assert isinstance(_append(store, IDS.new(), b"before the fork"), Event)
+        reader, writer = CONTEXT.Pipe(duplex=False)
+        child = CONTEXT.Process(target=_report_lock_fds, args=(str(lock_path(path)), writer))
+        child.start()
+        child.join(10)
+        assert reader.recv() == 0  # the lock file is opened per transaction, never kept
+
+
+def _report_lock_fds(lock: str, told: Connection) -> None:
+    fds = os.listdir("/proc/self/fd")
+    told.send(sum(1 for fd in fds if _target(fd) == lock))
+
+
+def _target(fd: str) -> str:
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return ""
