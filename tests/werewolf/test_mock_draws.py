@@ -8,7 +8,7 @@ from random import Random
 
 import pytest
 
-from werewolf.players.mock.draw import pick, seeded
+from werewolf.players.draw import pick, seeded
 from werewolf.players.mock.gut import Gut
 from werewolf.players.mock.reasons import Weigher
 from werewolf.players.mock.temper import PERSONALITIES, pick_personality

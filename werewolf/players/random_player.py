@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from ..decisions import Answer, Choice, DecisionKind, Request, Speech, WitchChoice
+from .draw import pick
 
 __all__ = ["RandomPlayer", "decision_rng", "decision_seed"]
 
@@ -36,18 +37,10 @@ class _Draw:
     def __init__(self) -> None:
         self._rng = random.Random(0)  # a seed of its own: every draw reseeds it anyway
         self._seed = super(random.Random, self._rng).seed  # the C seeding Random.seed calls
-        self._bits = self._rng.getrandbits
 
     def choice(self, seed: int, options: Sequence[T]) -> T:
-        n = len(options)
-        if not n:
-            raise IndexError("Cannot choose from an empty sequence")
         self._seed(seed)
-        bits, k = self._bits, n.bit_length()
-        r = bits(k)
-        while r >= n:
-            r = bits(k)
-        return options[r]
+        return pick(self._rng, options)
 
 
 class RandomPlayer:

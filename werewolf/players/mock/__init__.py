@@ -20,10 +20,10 @@ from ...cast import Identity
 from ...decisions import Answer, Choice, DecisionKind, Request
 from ...errors import ConfigError, GameStateError
 from ...visibility import SeatView
+from ..draw import seeded
 from ..random_player import decision_seed
 from . import idiot, lovers
 from .beliefs import Mind, infer, public_mind
-from .draw import seeded
 from .grammar import Said, parse_speech
 from .gut import Gut
 from .lang import LANGS

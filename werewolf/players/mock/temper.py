@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..draw import pick, seeded
 from ..random_player import decision_seed
-from .draw import pick, seeded
 
 __all__ = ["PERSONALITIES", "Temper", "pick_personality"]
 

@@ -9,9 +9,9 @@ from typing import Any
 
 from ...cast import Identity
 from ...decisions import Request, Speech
+from ..draw import seeded
 from ..random_player import decision_seed
 from .beliefs import Mind
-from .draw import seeded
 from .lang import Line, render
 from .lang.thoughts import thoughts_in
 from .table import Table

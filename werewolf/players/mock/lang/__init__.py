@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from random import Random
 
-from ..draw import pick
+from ...draw import pick
 from ..reasons import Reason
 from . import en, zh
 

@@ -1,6 +1,7 @@
-"""The mock's draw plumbing, cheaper: the same generators and the same draws as ``random``
-gives, with fewer Python frames (a game makes dozens of generators and draws hundreds of
-phrasings; ``tests/werewolf/test_mock_draws.py`` pins both to ``random``)."""
+"""The players' draw plumbing, cheaper: the same generators and the same draws as
+``random`` gives, with fewer Python frames (a mock game makes dozens of generators and
+draws hundreds of phrasings, a random seat draws for nearly every event;
+``tests/werewolf/test_mock_draws.py`` pins both to ``random``)."""
 
 from __future__ import annotations
 
