@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -335,15 +335,23 @@ def load_topic_file(path: str | os.PathLike[str]) -> TopicFile:
 
 
 # -- import -------------------------------------------------------------------------------
-def import_topic(store: EventStore, path: str | os.PathLike[str]) -> str:
+def import_topic(
+    store: EventStore,
+    path: str | os.PathLike[str],
+    *,
+    check: Callable[[TopicFile], object] | None = None,
+) -> str:
     """Append the topic in ``path`` to ``store`` and return its key.
 
     The whole file is checked, and compared with what the store already holds, before
-    anything is written. Events the store already has (same id, same event) are skipped, so
+    anything is written; ``check``, when given, judges the topic too (a workflow's own
+    rules: it raises to refuse the file) before anything is written. Events the store already has (same id, same event) are skipped, so
     a second import is a no-op; a topic that differs from the file under the same key, or an
     id used by another event, raises ``TopicFileError`` naming the line.
     """
     topic = load_topic_file(path)
+    if check is not None:
+        check(topic)
     stored = store.chain(topic.key)
     drafts = [event.draft() for event, _ in topic.events]
     for (event, _), draft, mine in zip(topic.events, drafts, stored, strict=False):

@@ -766,7 +766,7 @@ def run_replay(args: argparse.Namespace) -> int:
             live = LiveReplay(console, spec, store=store, game_id=args.target)
             follow(store, args.target, live)
         return 0
-    log = load_replay(args.target, args.store)
+    log = load_replay(args.target, args.store, trust=args.trust)
     options: dict[str, Any] = {"from_day": args.day, "stats": not args.no_stats}
     options["prices"] = _prices(args)
     if spec.seat is not None:
@@ -826,6 +826,11 @@ def add_replay(subparsers: Any) -> None:
         "--price", metavar="PROMPT,COMPLETION", help="USD per million tokens, for a cost figure"
     )
     parser.add_argument("--prices", type=Path, metavar="LINEUP", help="prices by model (TOML)")
+    parser.add_argument(
+        "--trust",
+        action="store_true",
+        help="skip re-judging every event by the rules (faster; for a log you trust)",
+    )
     parser.set_defaults(run=run_replay)
 
 

@@ -13,6 +13,7 @@ from .live import LiveReplay, follow
 from .load import (
     GameLog,
     check_game,
+    import_replay,
     load_game,
     load_replay,
     load_replay_file,
@@ -54,6 +55,7 @@ __all__ = [
     "ViewSpec",
     "ViewStream",
     "check_game",
+    "import_replay",
     "check_meta",
     "follow",
     "game_stats",

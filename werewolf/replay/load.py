@@ -3,8 +3,10 @@
 Both give a ``GameLog``: the chain of events and every text it refers to (contents and
 attachments), checked. A file is checked line by line by ``pulse_core.transfer`` (JSON,
 fields, versions, hashes, the header's version and count); on top of that every event must
-be a werewolf event whose meta fits its model (``format.check_meta``) and the chain must
-fold into a game. Every problem raises with ``file:line`` (or ``store game version``).
+be a werewolf event whose meta fits its model (``format.check_meta``), the chain must
+fold into a game, and every event must follow from the rules and the decisions it records
+(``judge.rejudge``; ``trust=True`` skips that, on the caller's word). Every problem raises
+with ``file:line`` (or ``store game version``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pulse_core import (
     EventStore,
     SQLiteEventStore,
     TopicFile,
+    import_topic,
     is_ulid,
     load_topic_file,
     parse_topic,
@@ -43,6 +46,7 @@ if TYPE_CHECKING:  # the models take a while to build: imported where a log is c
 __all__ = [
     "GameLog",
     "check_game",
+    "import_replay",
     "load_game",
     "load_replay",
     "load_replay_file",
@@ -91,9 +95,25 @@ def _where(source: str, version: int, from_file: bool) -> str:
     return f"{source}:{version + 1}" if from_file else f"{source} version {version}"
 
 
-def check_game(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
+def check_game(
+    chain: Sequence[Event],
+    where: Callable[[Event], str],
+    *,
+    trust: bool = False,
+    content: Callable[[Event], str | None] = lambda event: None,
+) -> None:
     """Raise GameFileError unless ``chain`` is a werewolf game: a start event, then werewolf
-    events whose meta fits its model, folding into a game state without error."""
+    events whose meta fits its model, folding into a game state without error, each of
+    them what the rules give from the state and the decisions it records (unless
+    ``trust``); ``content`` gives an event's content, to check it too, where it is at hand."""
+    _check_structure(chain, where)
+    if not trust:
+        from .judge import rejudge
+
+        rejudge(chain, where, content)
+
+
+def _check_structure(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
     from .format import KIND_PREFIX, StartMeta, check_meta
 
     if not chain:
@@ -166,49 +186,72 @@ def _seat_count(start: BaseModel, where: str) -> int:
     return seats
 
 
-def _from_topic(topic: TopicFile) -> GameLog:
+def _from_topic(topic: TopicFile, trust: bool) -> GameLog:
     chain = tuple(topic.chain)
-    check_game(chain, lambda event: _where(topic.path, event.version, True))
-    return GameLog(source=topic.path, game_id=topic.key, chain=chain, texts=topic.texts)
+    texts = topic.texts
+    check_game(
+        chain,
+        lambda event: _where(topic.path, event.version, True),
+        trust=trust,
+        content=lambda event: texts.get(event.hash),
+    )
+    return GameLog(source=topic.path, game_id=topic.key, chain=chain, texts=texts)
 
 
-def load_replay_file(path: str | os.PathLike[str]) -> GameLog:
-    """Read and check a replay file (a werewolf game exported as a pulse topic file)."""
-    return _from_topic(load_topic_file(path))  # TopicFileError names file:line
+def load_replay_file(path: str | os.PathLike[str], *, trust: bool = False) -> GameLog:
+    """Read and check a replay file (a werewolf game exported as a pulse topic file);
+    ``trust`` skips re-judging its events by the rules."""
+    return _from_topic(load_topic_file(path), trust)  # TopicFileError names file:line
 
 
-def parse_replay(data: bytes, source: str = "<replay>") -> GameLog:
+def parse_replay(data: bytes, source: str = "<replay>", *, trust: bool = False) -> GameLog:
     """Check a replay file's bytes; ``source`` names it in messages."""
-    return _from_topic(parse_topic(data, source))
+    return _from_topic(parse_topic(data, source), trust)
 
 
-def load_game(store: EventStore, game_id: str, source: str = "store") -> GameLog:
+def import_replay(
+    store: EventStore, path: str | os.PathLike[str], *, trust: bool = False
+) -> str:
+    """Import the replay file at ``path`` into ``store`` and return the game id: checked as
+    ``load_replay_file`` checks it (re-judged unless ``trust``) before anything is written."""
+    return import_topic(store, path, check=lambda topic: _from_topic(topic, trust))
+
+
+def load_game(
+    store: EventStore, game_id: str, source: str = "store", *, trust: bool = False
+) -> GameLog:
     """Read and check one game from ``store``; ``source`` names the store in messages."""
     chain = tuple(store.chain(game_id))
     if not chain:
         raise GameFileError(f"{source}: no game {game_id}")
     label = f"{source}#{game_id}"
     check_chain(chain, label)
-    check_game(chain, lambda event: _where(label, event.version, False))
+    _check_structure(chain, lambda event: _where(label, event.version, False))
     texts: dict[str, str] = {}
     for event in chain:
         digests = [event.hash, *event.meta.get(ATTACHMENTS, {}).values()]
         for digest in digests:
             if digest not in texts:
                 texts[digest] = store.objects.get(digest).decode("utf-8", errors="replace")
+    if not trust:
+        from .judge import rejudge
+
+        rejudge(chain, lambda event: _where(label, event.version, False), texts.get)
     return GameLog(source=label, game_id=game_id, chain=chain, texts=texts, from_file=False)
 
 
-def load_replay(target: str, store_path: str | os.PathLike[str] | None = None) -> GameLog:
+def load_replay(
+    target: str, store_path: str | os.PathLike[str] | None = None, *, trust: bool = False
+) -> GameLog:
     """A replay file, or (when ``target`` is a game id and no such file exists) that game
-    in the store at ``store_path``."""
+    in the store at ``store_path``; ``trust`` skips re-judging its events by the rules."""
     if Path(target).exists() or store_path is None or not is_ulid(target):
-        return load_replay_file(target)
+        return load_replay_file(target, trust=trust)
     path = Path(store_path)
     if not path.is_file():
         raise GameFileError(f"{target}: no such file, and no store at {path} to look it up in")
     store = SQLiteEventStore(path, read_only=True)
     try:
-        return load_game(store, target, str(path))
+        return load_game(store, target, str(path), trust=trust)
     finally:
         store.close()
