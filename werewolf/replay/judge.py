@@ -144,7 +144,11 @@ def _first_difference(path: str, recorded: Any, judged: Any) -> str | None:
                 return found
         return None
     if isinstance(recorded, list) and isinstance(judged, list):
-        if len(recorded) != len(judged):
+        if len(recorded) != len(judged) or not any(
+            isinstance(item, (dict, list)) for item in (*recorded, *judged)
+        ):  # a list of seats is shown whole
+            if recorded == judged:
+                return None
             return f"{path} is {_shown(recorded)}, the rules give {_shown(judged)}"
         for index, (a, b) in enumerate(zip(recorded, judged, strict=True)):
             found = _first_difference(f"{path}.{index}", a, b)
@@ -179,10 +183,8 @@ def _judge(
     phase = event.role
     expected = next_phase(ctx.state)
     if phase != expected:
-        due = "nothing: the game is over" if expected == END else expected
-        raise GameFileError(
-            f"{where}: a {phase} event does not follow: the rules call for {due} next"
-        )
+        due = "the game is over" if expected == END else f"the rules call for {expected} next"
+        raise GameFileError(f"{where}: a {phase} event does not follow: {due}")
     run = _RUN[Phase(phase)]
     try:
         result = _finish(run(ctx))

@@ -236,7 +236,11 @@ def load_game(
     if not trust:
         from .judge import rejudge
 
-        rejudge(chain, lambda event: _where(label, event.version, False), texts.get)
+        rejudge(
+            chain,
+            lambda event: _where(label, event.version, False),
+            lambda event: texts.get(event.hash),
+        )
     return GameLog(source=label, game_id=game_id, chain=chain, texts=texts, from_file=False)
 
 

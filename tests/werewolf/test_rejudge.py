@@ -1,0 +1,432 @@
+"""Re-judging a log: forged events whose hash chain was recomputed are refused because they
+do not follow from the rules and the decisions they record, naming the first such line;
+every log the engine writes is accepted (shipped replays, pinned games, random and mock
+games on every board, games with illegal answers and every rule variant)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+
+from pulse_core import SQLiteEventStore
+from tests.strategies import PlayedGame, checks_game, game_settings, games, play
+from tests.werewolf.forge import rechain, renumber, set_content
+from werewolf.boards import BOARDS, board_config
+from werewolf.cli import main
+from werewolf.errors import GameFileError
+from werewolf.players import make_player
+from werewolf.replay import import_replay, load_game, load_replay_file, parse_replay
+
+ROOT = Path(__file__).resolve().parents[2]
+REPLAYS = ROOT / "replays"
+
+Record = dict[str, Any]
+Records = list[Record]
+
+
+@cache
+def _sample(name: str) -> tuple[Record, ...]:
+    text = (REPLAYS / f"{name}.jsonl").read_text(encoding="utf-8")
+    return tuple(json.loads(line) for line in text.splitlines())
+
+
+def _records(name: str) -> Records:
+    return copy.deepcopy(list(_sample(name)))
+
+
+def _line(records: Records, kind: str, day: int, nth: int = 0) -> int:
+    """The file line (1-based) of the ``nth`` event of ``kind`` on ``day``."""
+    lines = [
+        number
+        for number, r in enumerate(records, start=1)
+        if r.get("kind") == f"werewolf.{kind}" and r["meta"].get("day") == day
+    ]
+    return lines[nth]
+
+
+def _meta(records: Records, line: int) -> dict[str, Any]:
+    meta: dict[str, Any] = records[line - 1]["meta"]
+    return meta
+
+
+# -- the forgeries: each edits a shipped replay and returns the line that must be named ------
+def _changed_death(r: Records) -> int:
+    line = _line(r, "dawn", 2)  # good-win: the hunter, seat 4, died
+    _meta(r, line)["diff"]["died"] = [5]
+    set_content(r[line - 1], "Day 2 dawns. Died last night: seat 5 (Eli).")
+    return line
+
+
+def _saved_victim_dies(r: Records) -> int:
+    line = _line(r, "dawn", 1)  # good-win: the witch saved seat 3
+    _meta(r, line)["diff"]["died"] = [3]
+    return line
+
+
+def _flipped_winner(r: Records) -> int:
+    line = _line(r, "game-end", 2)  # wolf-win: the wolves won
+    meta = _meta(r, line)
+    meta["diff"]["winner"] = "good"
+    meta["detail"]["reason"] = "every villager is dead"
+    return line
+
+
+def _changed_reason(r: Records) -> int:
+    line = _line(r, "game-end", 2)
+    _meta(r, line)["detail"]["reason"] = "every villager is dead"
+    return line
+
+
+def _changed_survivors(r: Records) -> int:
+    line = _line(r, "game-end", 2)
+    _meta(r, line)["detail"]["alive"] = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    return line
+
+
+def _dead_seat_speaks(r: Records) -> int:
+    line = _line(r, "day-speech", 2)  # wolf-win: the seer, seat 9, died on night 2
+    meta = _meta(r, line)
+    meta["diff"]["speaker"] = 9
+    set_content(r[line - 1], f"Speech of seat 9 (Ivo): {meta['detail']['text']}")
+    return line
+
+
+def _speakers_swapped(r: Records) -> int:
+    first = _line(r, "day-speech", 1)
+    r[first - 1], r[first] = r[first], r[first - 1]
+    renumber(r)
+    return first
+
+
+def _exile_against_ballots(r: Records) -> int:
+    line = _line(r, "vote", 1)  # good-win: eight ballots... six for seat 8
+    _meta(r, line)["diff"]["exiled"] = 1
+    return line
+
+
+def _counts_against_ballots(r: Records) -> int:
+    line = _line(r, "vote", 1)
+    _meta(r, line)["detail"]["counts"] = [[1, 6], [8, 3]]
+    return line
+
+
+def _dead_seat_votes(r: Records) -> int:
+    line = _line(r, "vote", 2)  # good-win: seat 4 died at dawn 2
+    ballots = _meta(r, line)["detail"]["ballots"]
+    ballots.insert(3, [4, 9])
+    return line
+
+
+def _living_voter_left_out(r: Records) -> int:
+    line = _line(r, "vote", 2)
+    ballots = _meta(r, line)["detail"]["ballots"]
+    _meta(r, line)["detail"]["ballots"] = [b for b in ballots if b[0] != 1]
+    _meta(r, line)["detail"]["counts"] = [[7, 1], [9, 4]]
+    return line
+
+
+def _pk_against_counts(r: Records) -> int:
+    line = _line(r, "vote", 2)  # pk-and-hunter: seats 3 and 8 tied
+    _meta(r, line)["diff"]["pk"] = [3, 8, 2]
+    return line
+
+
+def _random_draw_changed(r: Records) -> int:
+    line = _line(r, "vote", 1)  # kaggle-8: a tie between 2 and 3, drawn at random
+    meta = _meta(r, line)
+    meta["diff"]["exiled"] = 3
+    meta["detail"]["draw"]["drawn"] = 3
+    return line
+
+
+def _second_antidote(r: Records) -> int:
+    line = _line(r, "witch-action", 2)  # good-win: the antidote was used on night 1
+    _meta(r, line)["diff"]["save"] = True
+    return line
+
+
+def _poison_for_the_dead(r: Records) -> int:
+    line = _line(r, "witch-action", 3)  # pk-and-hunter: seat 1 died on night 1
+    _meta(r, line)["diff"]["poison"] = 1
+    return line
+
+
+def _shooter_not_the_hunter(r: Records) -> int:
+    line = _line(r, "hunter-shot", 2)  # good-win: the hunter is seat 4
+    _meta(r, line)["diff"]["shooter"] = 5
+    return line
+
+
+def _shot_at_the_dead(r: Records) -> int:
+    line = _line(r, "hunter-shot", 2)  # wolf-win: seat 9 died on night 2
+    _meta(r, line)["diff"]["target"] = 9
+    return line
+
+
+def _wolves_kill_a_dead_seat(r: Records) -> int:
+    line = _line(r, "wolf-night", 2)  # good-win: seat 8 was exiled on day 1
+    meta = _meta(r, line)
+    meta["diff"]["target"] = 8
+    meta["detail"]["proposals"] = [[[6, 8], [9, 8]]]
+    return line
+
+
+def _seer_checks_herself(r: Records) -> int:
+    line = _line(r, "seer-check", 1)  # good-win: the seer is seat 1
+    _meta(r, line)["diff"].update(target=1, wolf=False)
+    return line
+
+
+def _guard_repeats(r: Records) -> int:
+    line = _line(r, "guard-protect", 4)  # guard-12: he protected seat 1 on night 3
+    _meta(r, line)["diff"]["target"] = 1
+    return line
+
+
+def _idiot_not_revealed(r: Records) -> int:
+    line = _line(r, "vote", 2)  # idiot-12: the idiot, seat 5, is voted out
+    del _meta(r, line)["diff"]["revealed"]
+    return line
+
+
+def _lover_not_heartbroken(r: Records) -> int:
+    line = _line(r, "vote", 3)  # cupid-10: seat 5 is exiled, his lover 9 dies too
+    del _meta(r, line)["diff"]["heartbroken"]
+    return line
+
+
+def _phase_skipped(r: Records) -> int:
+    line = _line(r, "seer-check", 1)  # the night goes to dawn without the seer
+    del r[line - 1]
+    renumber(r)
+    return line
+
+
+def _game_ended_early(r: Records) -> int:
+    line = _line(r, "vote", 1) + 1  # good-win: seat 8's last words are due
+    end = copy.deepcopy(r[_line(r, "game-end", 2) - 1])
+    del r[line - 1 :]
+    r.append(end)
+    renumber(r)
+    return line
+
+
+def _event_after_the_end(r: Records) -> int:
+    r.append(copy.deepcopy(r[_line(r, "day-speech", 2) - 1]))
+    r[-1]["id"] = "01JGGVSZZZZZZZZZZZZZZZZZZZ"
+    renumber(r)
+    return len(r)
+
+
+def _day_changed(r: Records) -> int:
+    line = _line(r, "day-speech", 1)
+    _meta(r, line)["day"] = 2
+    return line
+
+
+def _private_made_public(r: Records) -> int:
+    line = _line(r, "witch-action", 1)
+    _meta(r, line)["visible_to"] = [3, 5]
+    return line
+
+
+def _content_changed(r: Records) -> int:
+    line = _line(r, "game-end", 2)  # wolf-win
+    set_content(r[line - 1], "Game over: good win (every wolf is dead).")
+    return line
+
+
+Forgery = tuple[str, str, Callable[[Records], int], str]
+FORGERIES: list[Forgery] = [
+    ("changed-death", "good-win", _changed_death, "meta.diff.died is [5], the rules give [4]"),
+    ("saved-victim-dies", "good-win", _saved_victim_dies, "meta.diff.died is [3]"),
+    ("flipped-winner", "wolf-win", _flipped_winner, "meta.diff.winner is 'good'"),
+    ("changed-reason", "wolf-win", _changed_reason, "meta.detail.reason"),
+    ("changed-survivors", "wolf-win", _changed_survivors, "meta.detail.alive"),
+    ("dead-seat-speaks", "wolf-win", _dead_seat_speaks, "meta.diff.speaker is 9"),
+    ("speakers-swapped", "good-win", _speakers_swapped, "meta.diff.speaker"),
+    ("exile-against-ballots", "good-win", _exile_against_ballots, "meta.diff.exiled is 1"),
+    ("counts-against-ballots", "good-win", _counts_against_ballots, "meta.detail.counts"),
+    ("dead-seat-votes", "good-win", _dead_seat_votes, "meta.detail.ballots"),
+    ("voter-left-out", "good-win", _living_voter_left_out, "seat 1 is asked for a vote"),
+    ("pk-against-counts", "pk-and-hunter", _pk_against_counts, "meta.diff.pk"),
+    ("random-draw-changed", "kaggle-8", _random_draw_changed, "meta.diff.exiled is 3"),
+    ("second-antidote", "good-win", _second_antidote, "cannot use the antidote"),
+    ("poison-for-the-dead", "pk-and-hunter", _poison_for_the_dead, "cannot poison seat 1"),
+    ("shooter-not-hunter", "good-win", _shooter_not_the_hunter, "meta.diff.shooter is 5"),
+    ("shot-at-the-dead", "wolf-win", _shot_at_the_dead, "seat 9 is not a legal choice"),
+    ("wolves-kill-the-dead", "good-win", _wolves_kill_a_dead_seat, "seat 8 is not a legal"),
+    ("seer-checks-herself", "good-win", _seer_checks_herself, "seat 1 is not a legal choice"),
+    ("guard-repeats", "guard-12", _guard_repeats, "seat 1 is not a legal choice"),
+    ("idiot-not-revealed", "idiot-12", _idiot_not_revealed, "meta.diff.revealed is missing"),
+    ("lover-not-heartbroken", "cupid-10", _lover_not_heartbroken, "meta.diff.heartbroken"),
+    ("phase-skipped", "good-win", _phase_skipped, "rules call for seer-check next"),
+    ("game-ended-early", "good-win", _game_ended_early, "rules call for last-words next"),
+    ("event-after-the-end", "good-win", _event_after_the_end, "event does not follow: the game is over"),
+    ("day-changed", "good-win", _day_changed, "meta.day is 2, the rules give 1"),
+    ("audience-changed", "good-win", _private_made_public, "meta.visible_to is [3, 5]"),
+    ("content-changed", "wolf-win", _content_changed, "its content is not what the phase"),
+]
+
+
+def _forged(tmp_path: Path, sample: str, forge: Callable[[Records], int]) -> tuple[Path, int]:
+    records = _records(sample)
+    line = forge(records)
+    path = tmp_path / f"{sample}-forged.jsonl"
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rechain(records))
+    path.write_text(text, encoding="utf-8")
+    return path, line
+
+
+def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert code == 2, (out, err)
+    assert out == ""
+    assert len(err.splitlines()) == 1, err
+    return err.strip()
+
+
+@pytest.mark.parametrize(
+    ("sample", "forge", "problem"), [f[1:] for f in FORGERIES], ids=[f[0] for f in FORGERIES]
+)
+def test_a_forged_replay_with_a_recomputed_chain_is_refused_at_its_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    sample: str,
+    forge: Callable[[Records], int],
+    problem: str,
+) -> None:
+    path, line = _forged(tmp_path, sample, forge)
+    err = _refused(capsys, "replay", str(path))
+    assert err.startswith(f"werewolf: error: {path}:{line}: "), err
+    assert problem in err, err
+
+
+def test_the_forgeries_are_of_many_kinds() -> None:
+    assert len(FORGERIES) >= 17
+    assert len({f[0] for f in FORGERIES}) == len(FORGERIES)
+
+
+def test_a_flipped_winner_is_refused_by_the_command_and_drawn_only_on_trust(
+    tmp_path: Path,
+) -> None:
+    path, line = _forged(tmp_path, "wolf-win", _flipped_winner)
+    cli = "from werewolf.cli import main; raise SystemExit(main())"
+    command = [sys.executable, "-c", cli, "replay", str(path), "--public"]
+    refused = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
+    assert refused.returncode == 2
+    assert refused.stdout == ""
+    assert refused.stderr.splitlines() == [
+        f"werewolf: error: {path}:{line}: does not follow from the rules: meta.diff.winner "
+        "is 'good', the rules give 'wolves'"
+    ]
+    trusted = subprocess.run(
+        [*command, "--trust"], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert trusted.returncode == 0, trusted.stderr
+    assert "every villager is dead" in trusted.stdout
+
+
+def test_a_forged_replay_is_exported_to_no_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, line = _forged(tmp_path, "good-win", _changed_death)
+    page, text = tmp_path / "game.html", tmp_path / "game.md"
+    err = _refused(capsys, "replay", str(path), "--html", str(page), "--markdown", str(text))
+    assert f"{path}:{line}: does not follow from the rules" in err
+    assert not page.exists()
+    assert not text.exists()
+
+
+def test_a_forged_replay_is_not_imported_and_a_trusted_one_is_judged_in_the_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, line = _forged(tmp_path, "pk-and-hunter", _pk_against_counts)
+    store_path = tmp_path / "w.sqlite3"
+    with SQLiteEventStore(store_path) as store:
+        with pytest.raises(GameFileError, match=rf"{path}:{line}: does not follow"):
+            import_replay(store, path)
+        assert store.topics() == []  # nothing written
+        game = import_replay(store, path, trust=True)
+        with pytest.raises(GameFileError, match=rf"#{game} version {line - 1}: does not"):
+            load_game(store, game, str(store_path))
+        assert load_game(store, game, trust=True).chain[-1].role == "game-end"
+    err = _refused(capsys, "replay", game, "--store", str(store_path))
+    assert f"#{game} version {line - 1}: does not follow from the rules: meta.diff.pk" in err
+    assert main(["replay", game, "--store", str(store_path), "--trust", "--public"]) == 0
+    capsys.readouterr()
+
+
+def test_a_shipped_replay_imports_and_loads() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        with SQLiteEventStore(Path(tmp) / "w.sqlite3") as store:
+            game = import_replay(store, REPLAYS / "idiot-12.jsonl")
+            assert load_game(store, game).chain[-1].role == "game-end"
+
+
+# -- no false positives ------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "path",
+    sorted(REPLAYS.glob("*.jsonl")) + sorted(REPLAYS.glob("archive/*/*.jsonl")),
+    ids=lambda p: str(p.relative_to(REPLAYS)),
+)
+def test_every_shipped_replay_follows_from_the_rules(path: Path) -> None:
+    log = load_replay_file(path)
+    assert log.chain[-1].role == "game-end"
+    assert parse_replay(path.read_bytes(), str(path)).chain == log.chain
+
+
+def test_every_pinned_game_follows_from_the_rules(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import pin_logs
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    with SQLiteEventStore(tmp_path / "pinned.sqlite3") as store:
+        pins = pin_logs.play((*pin_logs.STANDARD, *pin_logs.MOCK), store)
+        games_ = store.topics()
+        assert len(games_) == len(pins) == len(pin_logs.STANDARD) + len(pin_logs.MOCK)
+        for game in games_:
+            assert load_game(store, game).finished
+
+
+def _accepted(game: PlayedGame) -> None:
+    """The game's log, exported as a replay file, loads with every event re-judged."""
+    from pulse_core import export_topic
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "game.jsonl"
+        export_topic(game.store, game.game_id, path)
+        log = load_replay_file(path)
+    assert log.chain[-1].role == "game-end"
+
+
+@pytest.mark.parametrize("kind", ["mock", "random"])
+@pytest.mark.parametrize("board", sorted(BOARDS))
+def test_mock_and_random_games_on_every_board_follow_from_the_rules(
+    board: str, kind: str
+) -> None:
+    config = board_config(board)
+    for seed in range(20):
+        game = play(config, seed, lambda seat: make_player(kind, game_seed=seed, seat=seat))
+        _accepted(game)
+
+
+@given(game=games())
+@game_settings(0.5)
+@checks_game
+def test_every_drawn_game_follows_from_the_rules(game: PlayedGame) -> None:
+    """Every rule variant, and seats that answer illegally now and then (their fallbacks
+    are recorded, and the recorded fallback is what the rules give)."""
+    _accepted(game)
