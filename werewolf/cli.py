@@ -31,6 +31,7 @@ from pulse_core import (
     CODE_REV,
     ERROR,
     ConflictError,
+    Event,
     EventStore,
     PulseError,
     SQLiteEventStore,
@@ -76,6 +77,7 @@ from .replay import (
     replay_markdown,
 )
 from .replay.catalog import list_games
+from .replay.judge import rejudge
 from .scope import TopicScope, floor_seq
 from .serve.cli import add_serve
 from .state import GameState
@@ -677,9 +679,15 @@ def run_resume(args: argparse.Namespace) -> int:
         chain = store.chain(args.game)
         if not chain:
             raise GameFileError(f"{args.store}: no game {args.game}")
-        check_game(chain, lambda e: f"{args.store} game {args.game} version {e.version}")
+        label = f"{args.store} game {args.game}"
+
+        def where(event: Event) -> str:
+            return f"{label} version {event.version}"
+
+        check_game(chain, where, trust=True)  # its events' shapes
         check_chain(chain, f"{args.store}: game {args.game}")  # before a move is played on
         check_objects(store, chain, args.game)  # a log that was edited or lost an object
+        rejudge(chain, where)  # a forged chain: what the rules give
         specs, lineup = resume_specs(
             chain,
             lineup=args.lineup,

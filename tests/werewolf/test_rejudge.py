@@ -24,7 +24,7 @@ from tests.werewolf.forge import rechain, renumber, set_content
 from werewolf.boards import BOARDS, board_config
 from werewolf.cli import main
 from werewolf.errors import GameFileError
-from werewolf.players import make_player
+from werewolf.players import Player, make_player
 from werewolf.replay import import_replay, load_game, load_replay_file, parse_replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -272,7 +272,12 @@ FORGERIES: list[Forgery] = [
     ("lover-not-heartbroken", "cupid-10", _lover_not_heartbroken, "meta.diff.heartbroken"),
     ("phase-skipped", "good-win", _phase_skipped, "rules call for seer-check next"),
     ("game-ended-early", "good-win", _game_ended_early, "rules call for last-words next"),
-    ("event-after-the-end", "good-win", _event_after_the_end, "event does not follow: the game is over"),
+    (
+        "event-after-the-end",
+        "good-win",
+        _event_after_the_end,
+        "event does not follow: the game is over",
+    ),
     ("day-changed", "good-win", _day_changed, "meta.day is 2, the rules give 1"),
     ("audience-changed", "good-win", _private_made_public, "meta.visible_to is [3, 5]"),
     ("content-changed", "wolf-win", _content_changed, "its content is not what the phase"),
@@ -369,10 +374,9 @@ def test_a_forged_replay_is_not_imported_and_a_trusted_one_is_judged_in_the_stor
 
 
 def test_a_shipped_replay_imports_and_loads() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        with SQLiteEventStore(Path(tmp) / "w.sqlite3") as store:
-            game = import_replay(store, REPLAYS / "idiot-12.jsonl")
-            assert load_game(store, game).chain[-1].role == "game-end"
+    with tempfile.TemporaryDirectory() as tmp, SQLiteEventStore(Path(tmp) / "w.sqlite3") as store:
+        game = import_replay(store, REPLAYS / "idiot-12.jsonl")
+        assert load_game(store, game).chain[-1].role == "game-end"
 
 
 # -- no false positives ------------------------------------------------------------------------
@@ -412,14 +416,16 @@ def _accepted(game: PlayedGame) -> None:
     assert log.chain[-1].role == "game-end"
 
 
+def _seated(kind: str, seed: int) -> Callable[[int], Player]:
+    return lambda seat: make_player(kind, game_seed=seed, seat=seat)
+
+
 @pytest.mark.parametrize("kind", ["mock", "random"])
 @pytest.mark.parametrize("board", sorted(BOARDS))
-def test_mock_and_random_games_on_every_board_follow_from_the_rules(
-    board: str, kind: str
-) -> None:
+def test_mock_and_random_games_on_every_board_follow_from_the_rules(board: str, kind: str) -> None:
     config = board_config(board)
     for seed in range(20):
-        game = play(config, seed, lambda seat: make_player(kind, game_seed=seed, seat=seat))
+        game = play(config, seed, _seated(kind, seed))
         _accepted(game)
 
 
@@ -430,3 +436,24 @@ def test_every_drawn_game_follows_from_the_rules(game: PlayedGame) -> None:
     """Every rule variant, and seats that answer illegally now and then (their fallbacks
     are recorded, and the recorded fallback is what the rules give)."""
     _accepted(game)
+
+
+def test_a_forged_game_in_a_store_is_not_resumed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unfinished game whose store chain was recomputed over a forged exile: ``resume``
+    names the version and plays nothing on."""
+    records = _records("good-win")
+    line = _exile_against_ballots(records)
+    del records[line + 3 :]  # unfinished: a few events after the forged vote
+    path = tmp_path / "unfinished.jsonl"
+    text = "".join(json.dumps(r) + "\n" for r in rechain(renumber(records)))
+    path.write_text(text, encoding="utf-8")
+    store_path = tmp_path / "w.sqlite3"
+    with SQLiteEventStore(store_path) as store:
+        game = import_replay(store, path, trust=True)
+        version = store.version(game)
+    err = _refused(capsys, "resume", game, "--store", str(store_path), "-q")
+    assert f"game {game} version {line - 1}: does not follow from the rules" in err
+    with SQLiteEventStore(store_path) as store:
+        assert store.version(game) == version

@@ -16,7 +16,7 @@ checked is what the game would have written.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from typing import Any
 
 from pulse_core import END, START, Event, RoleResult
@@ -73,9 +73,9 @@ def _choice(value: Any) -> Choice:
     return Choice(value)
 
 
-def _pairs(rows: Any, kind: DecisionKind, make: Callable[[Any], Answer]) -> Iterator[
-    tuple[_Key, Answer]
-]:
+def _pairs(
+    rows: Any, kind: DecisionKind, make: Callable[[Any], Answer]
+) -> Iterator[tuple[_Key, Answer]]:
     for seat, value in rows or ():
         yield (kind, seat), make(value)
 
@@ -92,7 +92,7 @@ def _answers(phase: str, meta: Mapping[str, Any]) -> dict[_Key, list[Answer]]:
             found += _pairs(proposals, DecisionKind.WOLF_KILL, _choice)
     elif phase == Phase.WITCH:
         found.append(
-            ((DecisionKind.WITCH, None), WitchChoice(diff.get("save"), diff.get("poison")))
+            ((DecisionKind.WITCH, None), WitchChoice(diff.get("save") is True, diff.get("poison")))
         )
     elif phase in (Phase.SEER, Phase.GUARD, Phase.DOCTOR, Phase.HUNTER):
         kinds = {
@@ -117,8 +117,10 @@ def _answers(phase: str, meta: Mapping[str, Any]) -> dict[_Key, list[Answer]]:
     return answers
 
 
-def _finish(coroutine: Coroutine[Any, Any, RoleResult]) -> RoleResult:
+def _finish(coroutine: Awaitable[RoleResult]) -> RoleResult:
     """Run a phase whose players all answer at once: it never waits, so no event loop."""
+    if not isinstance(coroutine, Coroutine):
+        raise GameStateError("a phase is not a coroutine")
     try:
         coroutine.send(None)
     except StopIteration as done:
@@ -130,9 +132,6 @@ def _finish(coroutine: Coroutine[Any, Any, RoleResult]) -> RoleResult:
 
 def _first_difference(path: str, recorded: Any, judged: Any) -> str | None:
     """The first place where ``recorded`` and ``judged`` differ, as ``path: ...``."""
-    if type(recorded) is not type(judged) and not (recorded is None or judged is None):
-        if not (isinstance(recorded, (int, float)) and isinstance(judged, (int, float))):
-            return f"{path} is {_shown(recorded)}, the rules give {_shown(judged)}"
     if isinstance(recorded, dict) and isinstance(judged, dict):
         for key in sorted(set(recorded) | set(judged), key=str):
             if key not in judged:
@@ -177,9 +176,7 @@ def _illegal(meta: Mapping[str, Any], result: RoleResult) -> str | None:
     return None
 
 
-def _judge(
-    ctx: PhaseContext, event: Event, content: str | None, where: str
-) -> None:
+def _judge(ctx: PhaseContext, event: Event, content: str | None, where: str) -> None:
     phase = event.role
     expected = next_phase(ctx.state)
     if phase != expected:

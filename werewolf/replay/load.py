@@ -209,9 +209,7 @@ def parse_replay(data: bytes, source: str = "<replay>", *, trust: bool = False) 
     return _from_topic(parse_topic(data, source), trust)
 
 
-def import_replay(
-    store: EventStore, path: str | os.PathLike[str], *, trust: bool = False
-) -> str:
+def import_replay(store: EventStore, path: str | os.PathLike[str], *, trust: bool = False) -> str:
     """Import the replay file at ``path`` into ``store`` and return the game id: checked as
     ``load_replay_file`` checks it (re-judged unless ``trust``) before anything is written."""
     return import_topic(store, path, check=lambda topic: _from_topic(topic, trust))
