@@ -16,6 +16,7 @@ from pulse_core import (
     MemoryEventStore,
     PulseError,
     SQLiteEventStore,
+    TopicFile,
     TopicFileError,
     digest_of,
     export_topic,
@@ -209,6 +210,23 @@ def test_import_round_trips_the_topic(
     assert [read_content(target, e) for e in imported] == CONTENTS
     assert read_attachment(target, imported[1], "reasoning") == "私下的想法"
     assert target.topics()[1] == topic
+
+
+def test_an_import_the_check_refuses_writes_nothing(
+    topic: str, exported: Path, target: EventStore
+) -> None:
+    judged: list[str] = []
+
+    def refuse(file: TopicFile) -> None:
+        judged.append(file.key)
+        raise PulseError(f"{file.path}: not a game of ours")
+
+    with pytest.raises(PulseError, match="not a game of ours"):
+        import_topic(target, exported, check=refuse)
+    assert judged == [topic]
+    assert target.read_after(0) == []
+    assert import_topic(target, exported, check=lambda file: None) == topic
+    assert len(target.chain(topic)) == 3
 
 
 def test_importing_the_same_file_again_is_a_no_op(exported: Path, target: EventStore) -> None:
