@@ -69,15 +69,20 @@ class _Recorded:
         )
 
 
-def _choice(value: Any) -> Choice:
-    return Choice(value)
-
-
 def _pairs(
     rows: Any, kind: DecisionKind, make: Callable[[Any], Answer]
 ) -> Iterator[tuple[_Key, Answer]]:
     for seat, value in rows or ():
         yield (kind, seat), make(value)
+
+
+_ONE_TARGET: dict[str, DecisionKind] = {
+    Phase.SEER: DecisionKind.SEER,
+    Phase.GUARD: DecisionKind.GUARD,
+    Phase.DOCTOR: DecisionKind.DOCTOR,
+    Phase.HUNTER: DecisionKind.HUNTER,
+}
+"""The phases whose one decision is a target, written as the diff's ``target``."""
 
 
 def _answers(phase: str, meta: Mapping[str, Any]) -> dict[_Key, list[Answer]]:
@@ -89,28 +94,22 @@ def _answers(phase: str, meta: Mapping[str, Any]) -> dict[_Key, list[Answer]]:
         for line in detail.get("discussion") or ():
             found.append(((DecisionKind.WOLF_TALK, line["seat"]), Speech(line["text"])))
         for proposals in detail.get("proposals") or ():
-            found += _pairs(proposals, DecisionKind.WOLF_KILL, _choice)
+            found += _pairs(proposals, DecisionKind.WOLF_KILL, Choice)
     elif phase == Phase.WITCH:
         found.append(
             ((DecisionKind.WITCH, None), WitchChoice(diff.get("save") is True, diff.get("poison")))
         )
-    elif phase in (Phase.SEER, Phase.GUARD, Phase.DOCTOR, Phase.HUNTER):
-        kinds = {
-            Phase.SEER: DecisionKind.SEER,
-            Phase.GUARD: DecisionKind.GUARD,
-            Phase.DOCTOR: DecisionKind.DOCTOR,
-            Phase.HUNTER: DecisionKind.HUNTER,
-        }
-        found.append(((kinds[Phase(phase)], None), Choice(diff.get("target"))))
+    elif phase in _ONE_TARGET:
+        found.append(((_ONE_TARGET[phase], None), Choice(diff.get("target"))))
     elif phase == Phase.CUPID:
         found += (((DecisionKind.CUPID, None), Choice(s)) for s in diff.get("lovers") or ())
     elif phase in (Phase.SPEECH, Phase.LAST_WORDS):
         kind = DecisionKind.SPEECH if phase == Phase.SPEECH else DecisionKind.LAST_WORDS
         found.append(((kind, None), Speech(detail.get("text", ""))))  # the speaker: the rules'
     elif phase == Phase.BID:
-        found += _pairs(detail.get("bids"), DecisionKind.BID, _choice)
+        found += _pairs(detail.get("bids"), DecisionKind.BID, Choice)
     elif phase == Phase.VOTE:
-        found += _pairs(detail.get("ballots"), DecisionKind.VOTE, _choice)
+        found += _pairs(detail.get("ballots"), DecisionKind.VOTE, Choice)
     answers: dict[_Key, list[Answer]] = {}
     for key, answer in found:
         answers.setdefault(key, []).append(answer)
