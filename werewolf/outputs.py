@@ -94,9 +94,8 @@ def classify(path: Path) -> Kind:
 
 def refuse(path: Path, option: str, found: Kind, *, wanted: str = "a new file") -> ConfigError:
     """The one-line refusal of ``path`` as ``option``'s output: what it is, what to name."""
-    hint = " (leave out FILE to print to stdout)" if option == "--markdown" else ""
     return ConfigError(
-        [(option, f"{clip(path, 300)} is {found.value}: name {wanted}{hint}, it is left as it is")]
+        [(option, f"{clip(path, 300)} is {found.value}: name {wanted}, it is left as it is")]
     )
 
 
