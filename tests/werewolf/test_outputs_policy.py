@@ -368,3 +368,17 @@ def test_serve_refuses_a_store_that_is_not_one_at_start(site: Path, kind: str) -
     store = str(_path(site, kind))
     line = refused_in_process_of_its_own(site, "serve", "--store", store, "--port", "0")
     assert store in line
+
+
+def test_arena_rm_removes_only_the_report_files_it_wrote(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    arena = site / "games" / "arena"
+    shutil.copy(_path(site, "notes"), arena / "other.md")
+    shutil.copy(_path(site, "html"), arena / "other.report.json")
+    store = str(_path(site, "store"))
+    assert main(["arena", "rm", "other", "--store", store]) == 0
+    assert main(["arena", "rm", "k", "--store", store]) == 0
+    capsys.readouterr()
+    assert sorted(p.name for p in arena.iterdir()) == ["other.md", "other.report.json"]
+    assert (arena / "other.md").read_bytes() == _path(site, "notes").read_bytes()

@@ -557,12 +557,13 @@ def cmd_rm(args: argparse.Namespace) -> int:
             started = sum(1 for i in range(spec.games) if store.version(game_id(spec, i)))
         finally:
             store.close()
-    for path in (
-        run_file,
-        run_file.with_suffix(".md"),
-        run_file.with_name(f"{args.name}.report.json"),
-        cache_path(run_file),
-    ):
+    reports = {
+        run_file.with_suffix(".md"): Kind.REPORT_MARKDOWN,
+        run_file.with_name(f"{args.name}.report.json"): Kind.REPORT_JSON,
+    }
+    for path in (run_file, *reports, cache_path(run_file)):
+        if path in reports and classify(path) is not reports[path]:
+            continue  # a file of that name the report did not write stays
         path.unlink(missing_ok=True)
     with contextlib.suppress(OSError):  # the cache folder goes with its last run
         cache_path(run_file).parent.rmdir()
