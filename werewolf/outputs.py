@@ -71,8 +71,8 @@ def classify(path: Path) -> Kind:
     opened: reading one could block or consume what another process waits for."""
     try:
         info = path.stat()
-    except FileNotFoundError:
-        return Kind.MISSING
+    except (FileNotFoundError, NotADirectoryError):
+        return Kind.MISSING  # nothing there (making its folder will say what is wrong)
     except OSError:
         return Kind.OTHER  # unreadable: nothing is known to be safe to replace
     if stat.S_ISDIR(info.st_mode):

@@ -382,3 +382,12 @@ def test_arena_rm_removes_only_the_report_files_it_wrote(
     capsys.readouterr()
     assert sorted(p.name for p in arena.iterdir()) == ["other.md", "other.report.json"]
     assert (arena / "other.md").read_bytes() == _path(site, "notes").read_bytes()
+
+
+def test_arena_report_markdown_and_json_naming_one_file_are_refused(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = str(site / "both.out")
+    store = str(_path(site, "store"))
+    argv = ["arena", "report", "other", "--store", store, "--markdown", out, "--json", out]
+    assert "--json: names the Markdown report's file" in refused(capsys, site, *argv)
