@@ -257,7 +257,7 @@ def test_arena_baseline_refuses_a_report_file_it_did_not_write_before_playing(
     store = site / "b" / "s.sqlite3"
     (site / "b" / "arena").mkdir(parents=True)
     shutil.copy(_path(site, "notes"), site / "b" / "arena" / "baseline.md")
-    line = refused(capsys, site, "arena", "baseline", "--games", "2", "--store", str(store), "-q")
+    line = refused(capsys, site, "arena", "baseline", "--games", "12", "--store", str(store), "-q")
     assert "--markdown: " in line
     assert not store.exists()
 
@@ -342,6 +342,7 @@ def test_resume_refuses_a_replay_file_name_that_holds_something_else(
         ["games"],
         ["replay", "01J00000000000000000000000"],
         ["arena", "run", "--players", "mock,random", "--games", "2", "--name", "f", "-q"],
+        ["arena", "baseline", "--games", "12", "--workers", "1", "-q"],
         ["arena", "report", "k"],
         ["arena", "list"],
         ["arena", "rm", "k"],
