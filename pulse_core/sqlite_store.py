@@ -136,6 +136,22 @@ def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str, str]) 
     )
 
 
+def _foreign(db: sqlite3.Connection, version: int) -> bool:
+    """Whether ``db`` is an SQLite file of another program: a store has the ``events``
+    table from its first schema on; a file with no table and no schema version is a new
+    one (just made, or one whose first migration never committed)."""
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if version == 0:
+        return bool(tables)
+    return "events" not in tables
+
+
+def _not_a_store(path: Path) -> PulseError:
+    return PulseError(
+        f"{path}: an SQLite file of another program, not an event store: it is left as it is"
+    )
+
+
 def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
     """A connection that never writes: ``mode=ro``, or on a read-only file system (where
     SQLite cannot make the WAL's shared-memory file) ``immutable=1``, which reads the file
@@ -169,6 +185,14 @@ def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
                 f"{path}: schema version {version} is newer than this code "
                 f"({len(MIGRATIONS)}): upgrade pulse_core"
             )
+        try:
+            foreign = _foreign(db, version)
+        except sqlite3.Error as exc:
+            db.close()
+            raise PulseError(f"{path}: not a usable event store ({exc})") from exc
+        if foreign:
+            db.close()
+            raise _not_a_store(path)
         return db
     raise PulseError(f"{path}: not a usable event store ({last})")
 
@@ -188,6 +212,8 @@ class SQLiteEventStore:
     ) -> None:
         self.path = Path(path)
         self.read_only = read_only
+        if self.path.exists() and not self.path.is_file():  # SQLite would block on a pipe
+            raise PulseError(f"{self.path}: not a store file (a folder, a device or a pipe)")
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         elif not self.path.is_file():
@@ -228,6 +254,9 @@ class SQLiteEventStore:
         try:
             (_seq, _name, resolved) = self._db.execute("PRAGMA database_list").fetchone()
             self._writers.place(Path(resolved))
+            # before the first write (the switch to WAL): another program's file stays as it is
+            if _foreign(self._db, int(self._db.execute("PRAGMA user_version").fetchone()[0])):
+                raise _not_a_store(self.path)
             self._enter_wal(busy_timeout)
             self._db.execute("PRAGMA synchronous=NORMAL")  # durable: the writer queue syncs
             self._migrate()

@@ -58,7 +58,7 @@ from .config import GameConfig, parse_config
 from .errors import ConfigError, GameFileError, WerewolfError
 from .game import fold_chain, start_game, werewolf_workflow
 from .lineup import KINDS, Price, SeatSpec, load_lineup
-from .outputs import check_output, write_output
+from .outputs import Kind, check_output, check_record, classify, refuse, write_output
 from .players import SpecSeating, seating_from_specs
 from .players.prompting import LANGS
 from .players.setup import failure_hint, play_specs, resume_specs, tokens_spent, usage_lines
@@ -357,6 +357,10 @@ def _resume_failed(rule: WorkflowRule[GameState | None], game_id: str, store: Pa
         ) from None
 
 
+def _replay_file(store: Path, game_id: str) -> Path:
+    return store.parent / f"{game_id}.jsonl"
+
+
 def _finish(
     console: Console,
     store: SQLiteEventStore,
@@ -369,7 +373,7 @@ def _finish(
 ) -> int:
     """Print the result and where the log is, export the replay file; the exit code.
     ``humans`` are the seats people play: they are told nothing another seat did at night."""
-    replay_file = store_path.parent / f"{game_id}.jsonl"
+    replay_file = _replay_file(store_path, game_id)
     export_topic(store, game_id, replay_file)
     chain = store.chain(game_id)
     if status == "ended":
@@ -615,6 +619,8 @@ def run_play(args: argparse.Namespace) -> int:
     lang = args.lang or "en"
     budget = lineup.budget.tokens
     console = Console(highlight=False)
+    if args.record is not None:
+        check_record(args.record, 0)  # before the store is made: a refusal leaves no trace
     store = _open_store(args.store, create=True)
     then: list[str] = []  # the resume command, once there is a game to resume
     with _closing(store), _storage_faults(args.store, then):
@@ -697,6 +703,12 @@ def run_resume(args: argparse.Namespace) -> int:
         )
         _check_seat(_view_spec(args.view), len(specs))
         _default_view(args, specs)
+        ended = fold_chain(chain).ended
+        if ended and (args.seat or args.lineup):
+            raise ConfigError([("--seat", f"game {args.game} has ended: no seat to change")])
+        _check_replay_file(args.store, args.game)
+        if args.record is not None:
+            check_record(args.record, len(chain))
         game = chain[0].meta.get("game", {})
         lang = args.lang or str(game.get("lang", "en"))
         budget = lineup.budget.tokens if lineup.budget.tokens is not None else game.get("budget")
@@ -706,10 +718,7 @@ def run_resume(args: argparse.Namespace) -> int:
         rule = WorkflowRule(werewolf_workflow(seating), TopicScope(store, [args.game]))
         if chain[-1].role == ERROR:
             _resume_failed(rule, args.game, args.store)  # first: a swap follows the failure
-        if fold_chain(chain).ended:
-            if args.seat or args.lineup:
-                raise ConfigError([("--seat", f"game {args.game} has ended: no seat to change")])
-        else:
+        if not ended:
             append_swaps(store, args.game, specs)
         live = _live(args, console, store, args.game)  # the story so far, then the rest
         resume = _resume_command(args.game, args)
@@ -717,6 +726,15 @@ def run_resume(args: argparse.Namespace) -> int:
         return _finish(
             console, store, args.store, args.game, status, resume, lineup.prices, _humans(specs)
         )
+
+
+def _check_replay_file(store: Path, game_id: str) -> None:
+    """The replay file a resumed game is exported to must be its own (or new): a file of
+    that name that is something else is refused before the game goes on."""
+    path = _replay_file(store, game_id)
+    found = classify(path)
+    if found not in (Kind.MISSING, Kind.EMPTY, Kind.REPLAY):
+        raise refuse(path, "--store", found, wanted="a store whose folder holds no such file")
 
 
 def add_resume(subparsers: Any) -> None:
@@ -780,23 +798,34 @@ def run_replay(args: argparse.Namespace) -> int:
     if spec.seat is not None:
         _check_seat(spec, len(log.state.identities), "--seat")
     inputs = [args.target, args.store] + ([args.prices] if args.prices else [])
-    for option, value in (("--html", args.html), ("--markdown", args.markdown)):
+    if (
+        args.html is not None
+        and args.markdown not in (None, "-")
+        and _one_file(args.html, args.markdown)
+    ):  # the second write would go over the first
+        raise ConfigError([("--markdown", "names the --html file: name another")])
+    exports = (("--html", args.html, Kind.HTML), ("--markdown", args.markdown, Kind.MARKDOWN))
+    for option, value, kind in exports:
         if value is not None and value != "-":
-            check_output(Path(value), option, inputs)  # both, before either is written
+            check_output(Path(value), option, kind, inputs)  # both, before either is written
     if args.html is not None:
         page = replay_html(log, spec, from_day=args.day)
-        write_output(args.html, page, "--html", inputs)
+        write_output(args.html, page, "--html", Kind.HTML, inputs)
         _say(f"wrote {args.html}")
     if args.markdown is not None:
         text = replay_markdown(log, spec, width=args.width or 100, **options)
         if args.markdown == "-":
             sys.stdout.write(text)
         else:
-            write_output(Path(args.markdown), text, "--markdown", inputs)
+            write_output(Path(args.markdown), text, "--markdown", Kind.MARKDOWN, inputs)
             _say(f"wrote {args.markdown}")
     if args.html is None and args.markdown is None:
         render_replay(console, log, spec, **options)
     return 0
+
+
+def _one_file(a: str | Path, b: str | Path) -> bool:
+    return Path(a).resolve() == Path(b).resolve()
 
 
 def add_replay(subparsers: Any) -> None:

@@ -1,16 +1,23 @@
-"""Writing a file the user named (an HTML or Markdown export, a report): never over what
-the command reads or over a log, all or nothing.
+"""Writing a file the user named (an export, a report, a chart, a cassette): never over or
+into a file the command did not write for that purpose, all or nothing.
 
-``write_output`` refuses a target that is one of the command's inputs (``replay g.jsonl
---html g.jsonl``), a replay file, an SQLite store or a folder, and writes through a temp
-file renamed into place; ``pulse_core.tempfiles`` sweeps the temp files a killed writer
-left behind.
+``classify`` says what a path holds now: nothing, an empty file, a folder, a device or
+pipe, or one of the files werewolf writes (a store, a replay, an arena run file, a
+cassette, each export), told apart by how each begins; anything else is ``OTHER``.
+``check_output`` lets an output replace only a missing path, an empty file or an earlier
+output of its own kind (``--html`` an earlier HTML export, never a store, a replay, a run
+file, a cassette or a file of the user's), and never one of the command's inputs.
+``write_output`` writes through a temp file renamed into place (through a symlink to its
+target); ``pulse_core.tempfiles`` sweeps the temp files a killed writer left behind.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import stat
 from collections.abc import Iterable
+from enum import Enum
 from pathlib import Path
 
 from pulse_core.limits import clip
@@ -18,9 +25,78 @@ from pulse_core.tempfiles import atomic_write
 
 from .errors import ConfigError
 
-__all__ = ["check_output", "write_output"]
+__all__ = ["Kind", "check_output", "classify", "refuse", "write_output"]
 
-_LOGS = (b'{"format": "pulse-topic"', b"SQLite format 3\x00")
+_HEAD = 4096  # bytes read to tell the kinds apart: each says what it is in its first line
+
+
+class Kind(Enum):
+    """What a path holds; the value is how a refusal names it."""
+
+    MISSING = "missing"
+    EMPTY = "an empty file"
+    FOLDER = "a folder"
+    SPECIAL = "not a regular file (a device, a pipe or a socket)"
+    STORE = "an SQLite file (a store)"
+    REPLAY = "a replay file"
+    RUN = "an arena run file"
+    CASSETTE = "a cassette"
+    HTML = "an HTML export of a replay"
+    MARKDOWN = "a Markdown export of a replay"
+    REPORT_MARKDOWN = "an arena report"
+    REPORT_JSON = "an arena report's JSON"
+    CHART = "an arena chart"
+    OTHER = "a file werewolf did not write"
+
+
+# how each kind's file begins, as werewolf writes it (json.dumps, the page template, ...)
+_STARTS: tuple[tuple[Kind, re.Pattern[bytes]], ...] = (
+    (Kind.STORE, re.compile(rb"SQLite format 3\x00")),
+    (Kind.REPLAY, re.compile(rb'\{"format": "pulse-topic"')),
+    (Kind.RUN, re.compile(rb'\{\n  "format": 1,\n  "name": ')),
+    (Kind.REPORT_JSON, re.compile(rb'\{\n  "format": 1,\n  "run": \{')),
+    (Kind.CASSETTE, re.compile(rb'\{"(session|hash)": ')),
+    (
+        Kind.HTML,
+        re.compile(rb"<!DOCTYPE html>\n<html[^>]*>\n<head>\n.*<title>Werewolf game ", re.S),
+    ),
+    (Kind.MARKDOWN, re.compile(rb"### Werewolf game ")),
+    (Kind.REPORT_MARKDOWN, re.compile(rb"# Arena run `")),
+    (Kind.CHART, re.compile(rb"\x89PNG\r\n\x1a\n.*Matplotlib", re.S)),
+)
+
+
+def classify(path: Path) -> Kind:
+    """What ``path`` holds (a symlink: what its target holds). A pipe or device is never
+    opened: reading one could block or consume what another process waits for."""
+    try:
+        info = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return Kind.MISSING  # nothing there (making its folder will say what is wrong)
+    except OSError:
+        return Kind.OTHER  # unreadable: nothing is known to be safe to replace
+    if stat.S_ISDIR(info.st_mode):
+        return Kind.FOLDER
+    if not stat.S_ISREG(info.st_mode):
+        return Kind.SPECIAL
+    if info.st_size == 0:
+        return Kind.EMPTY
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_HEAD)
+    except OSError:
+        return Kind.OTHER
+    for kind, start in _STARTS:
+        if start.match(head):
+            return kind
+    return Kind.OTHER
+
+
+def refuse(path: Path, option: str, found: Kind, *, wanted: str = "a new file") -> ConfigError:
+    """The one-line refusal of ``path`` as ``option``'s output: what it is, what to name."""
+    return ConfigError(
+        [(option, f"{clip(path, 300)} is {found.value}: name {wanted}, it is left as it is")]
+    )
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -30,34 +106,63 @@ def _same(a: Path, b: Path) -> bool:
         return False
 
 
-def check_output(path: Path, option: str, inputs: Iterable[Path | str] = ()) -> None:
-    """Refuse ``path`` as an output of ``option`` when writing it would destroy data."""
+def check_output(path: Path, option: str, kind: Kind, inputs: Iterable[Path | str] = ()) -> None:
+    """Refuse ``path`` as the output of ``option`` (a file of ``kind``) unless it is missing,
+    empty or an earlier output of the same kind, and not one of the command's ``inputs``."""
     for source in inputs:
         if _same(path, Path(source)):
             raise ConfigError(
                 [(option, f"{clip(path, 300)} is what this command reads: name another")]
             )
-    if path.is_dir():
-        raise ConfigError([(option, f"{clip(path, 300)} is a folder: name a file")])
-    if path.is_file():
-        try:
-            with open(path, "rb") as fh:
-                head = fh.read(32)
-        except OSError:
-            return  # the write will say what is wrong
-        if head.startswith(_LOGS):
-            raise ConfigError(
-                [
-                    (
-                        option,
-                        f"{clip(path, 300)} is a game log (a replay file or a store): name another",
-                    )
-                ]
-            )
+    found = classify(path)
+    if found not in (Kind.MISSING, Kind.EMPTY, kind):
+        raise refuse(path, option, found, wanted=f"a new file or {kind.value}")
 
 
-def write_output(path: Path, text: str, option: str, inputs: Iterable[Path | str] = ()) -> None:
-    """Write ``text`` to ``path`` once ``check_output`` allows it, atomically."""
-    check_output(path, option, inputs)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, text.encode("utf-8"), fsync=False)
+def write_output(
+    path: Path, text: str, option: str, kind: Kind, inputs: Iterable[Path | str] = ()
+) -> None:
+    """Write ``text`` to ``path`` once ``check_output`` allows it, atomically; a symlink
+    stays and its target is replaced."""
+    check_output(path, option, kind, inputs)
+    target = path.resolve() if path.is_symlink() else path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(target, text.encode("utf-8"), fsync=False)
+
+
+def _sessions(path: Path) -> list[int]:
+    """The session markers of a cassette (``players.cassette``): where each recording
+    process took its game up. A marker that does not read as one is -1."""
+    found: list[int] = []
+    with open(path, "rb") as fh:
+        for line in fh:
+            if line.startswith(b'{"session": '):
+                digits = line[len(b'{"session": ') :].split(b"}", 1)[0].split(b",", 1)[0]
+                found.append(int(digits) if digits.strip().isdigit() else -1)
+    return found
+
+
+def check_record(path: Path, session: int) -> None:
+    """Refuse ``--record path`` for a process that takes a game up at ``session`` events
+    unless the path is new (or empty) or, for a resumed game, a cassette whose parts all
+    began before this one, as the earlier processes of the same game left it."""
+    found = classify(path)
+    if found in (Kind.MISSING, Kind.EMPTY):
+        return
+    if session == 0 or found is not Kind.CASSETTE:
+        raise refuse(path, "--record", found, wanted="a new cassette file")
+    try:
+        sessions = _sessions(path)
+    except OSError:
+        sessions = [-1]
+    if not sessions or sessions[0] != 0 or any(not 0 <= s < session for s in sessions):
+        raise ConfigError(
+            [
+                (
+                    "--record",
+                    f"{clip(path, 300)} is a cassette of another game (its parts are not "
+                    f"this game's before version {session}): name a new file, it is left as "
+                    "it is",
+                )
+            ]
+        )

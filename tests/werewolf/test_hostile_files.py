@@ -206,7 +206,7 @@ def test_an_export_never_overwrites_its_input_or_a_log(
     other = tmp_path / "other.jsonl"
     shutil.copy(SAMPLE, other)
     line = refused(capsys, tmp_path, "replay", str(replay), option, str(other))
-    assert "is a game log" in line
+    assert "is a replay file" in line
     page = tmp_path / "page.out"
     assert main(["replay", str(replay), option, str(page)]) == 0
     assert page.read_text().strip()

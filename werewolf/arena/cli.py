@@ -51,13 +51,14 @@ from ..boards import BOARDS, board_config, with_board
 from ..config import GameConfig, parse_config
 from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
-from ..outputs import check_output, write_output
+from ..outputs import Kind, check_output, classify, refuse, write_output
 from ..players.prompting import LANGS
 from ..pricing import with_bundled
 from ..storefaults import STORAGE_ERRORS, StoreFault, explain, refuse_damaged
 from .metrics import tournament_metrics
 from .record_cache import cache_path
 from .report import (
+    CHARTS,
     Report,
     render_report,
     report_json_text,
@@ -391,6 +392,9 @@ def _run_or_continue(args: argparse.Namespace) -> tuple[RunSpec, Path, SeatFacto
     be seated (keys set), its budget priced and its store opened. A refused run leaves no
     run file behind to clash with the next try."""
     run_file = run_path(args.store, args.name)
+    found = classify(run_file)
+    if found in (Kind.FOLDER, Kind.SPECIAL):  # any other file must load as a run to be saved
+        raise refuse(run_file, "--name", found, wanted="another run")
     spec = _continued_run(args, load_run(run_file)) if run_file.exists() else _new_run(args)
     spec = _with_bundled_prices(_with_budget(args, spec))  # a saved run always loads again
     factory = seat_factory(spec)
@@ -441,15 +445,37 @@ def build_report(spec: RunSpec, store_path: Path, *, rounds: int = 1000) -> Repo
     return Report(spec, games, metrics)
 
 
-def _write_outputs(args: argparse.Namespace, report: Report, console: Console) -> None:
-    run_file = run_path(args.store, report.spec.name)
+def _report_files(args: argparse.Namespace, name: str) -> tuple[Path, Path]:
+    """Where the report goes: ``--markdown`` and ``--json``, else beside the run file."""
+    run_file = run_path(args.store, name)
     markdown = args.markdown or run_file.with_suffix(".md")
-    json_file = args.json or run_file.with_name(f"{report.spec.name}.report.json")
-    inputs = [run_file, args.store]
-    check_output(markdown, "--markdown", inputs)
-    check_output(json_file, "--json", [*inputs, markdown])
-    write_output(markdown, report_markdown(report), "--markdown", inputs)
-    write_output(json_file, report_json_text(report), "--json", inputs)
+    json_file = args.json or run_file.with_name(f"{name}.report.json")
+    return markdown, json_file
+
+
+def _check_outputs(args: argparse.Namespace, name: str) -> None:
+    """Refuse every file the report would write over that is not an earlier report of its
+    kind, before anything is read or written (the record cache included)."""
+    markdown, json_file = _report_files(args, name)
+    inputs = [run_path(args.store, name), args.store]
+    if markdown.resolve() == json_file.resolve():
+        raise ConfigError([("--json", "names the Markdown report's file: name another")])
+    check_output(markdown, "--markdown", Kind.REPORT_MARKDOWN, inputs)
+    check_output(json_file, "--json", Kind.REPORT_JSON, inputs)
+    if args.plot is not None:
+        found = classify(args.plot)
+        if found not in (Kind.MISSING, Kind.FOLDER):
+            raise refuse(args.plot, "--plot", found, wanted="a folder")
+        for chart in CHARTS:
+            check_output(args.plot / chart, "--plot", Kind.CHART, inputs)
+
+
+def _write_outputs(args: argparse.Namespace, report: Report, console: Console) -> None:
+    markdown, json_file = _report_files(args, report.spec.name)
+    _check_outputs(args, report.spec.name)
+    inputs = [run_path(args.store, report.spec.name), args.store]
+    write_output(markdown, report_markdown(report), "--markdown", Kind.REPORT_MARKDOWN, inputs)
+    write_output(json_file, report_json_text(report), "--json", Kind.REPORT_JSON, inputs)
     written = [markdown, json_file]
     if args.plot is not None:
         written += write_plots(report, args.plot)
@@ -461,6 +487,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     spec = load_run(run_path(args.store, args.name, "NAME"))
     if args.plot is not None:
         require_matplotlib()  # fail before any work
+    _check_outputs(args, spec.name)  # before the report's cache is written
     report = build_report(spec, args.store, rounds=args.bootstrap)
     render_report(console, report)
     _write_outputs(args, report, console)
@@ -530,12 +557,13 @@ def cmd_rm(args: argparse.Namespace) -> int:
             started = sum(1 for i in range(spec.games) if store.version(game_id(spec, i)))
         finally:
             store.close()
-    for path in (
-        run_file,
-        run_file.with_suffix(".md"),
-        run_file.with_name(f"{args.name}.report.json"),
-        cache_path(run_file),
-    ):
+    reports = {
+        run_file.with_suffix(".md"): Kind.REPORT_MARKDOWN,
+        run_file.with_name(f"{args.name}.report.json"): Kind.REPORT_JSON,
+    }
+    for path in (run_file, *reports, cache_path(run_file)):
+        if path in reports and classify(path) is not reports[path]:
+            continue  # a file of that name the report did not write stays
         path.unlink(missing_ok=True)
     with contextlib.suppress(OSError):  # the cache folder goes with its last run
         cache_path(run_file).parent.rmdir()
@@ -550,6 +578,8 @@ def cmd_rm(args: argparse.Namespace) -> int:
 # -- baseline -----------------------------------------------------------------------------------------
 def cmd_baseline(args: argparse.Namespace) -> int:
     """The built-in mock tournament: the mock personalities and the random player."""
+    args.markdown = args.json = args.plot = None
+    _check_outputs(args, args.name)  # the report's files, before a game is played
     args.players = (
         [",".join(BASELINE_PLAYERS)] if not run_path(args.store, args.name).exists() else []
     )
@@ -563,7 +593,6 @@ def cmd_baseline(args: argparse.Namespace) -> int:
     console = Console(highlight=False, width=args.width)
     report = build_report(load_run(run_path(args.store, args.name)), args.store)
     render_report(console, report)
-    args.markdown = args.json = args.plot = None
     _write_outputs(args, report, console)
     return code
 

@@ -29,6 +29,7 @@ from .results import RunGames
 from .spec import RunSpec
 
 __all__ = [
+    "CHARTS",
     "REPORT_FORMAT",
     "Report",
     "render_report",
@@ -488,6 +489,10 @@ def require_matplotlib() -> Any:
     return plt
 
 
+CHARTS = ("ratings.png", "rating-vs-cost.png", "calibration.png")
+"""The files ``write_plots`` may write into its folder."""
+
+
 def write_plots(report: Report, folder: Path) -> list[Path]:
     """``ratings.png`` (Bradley-Terry and Elo with intervals, per player); when two or more
     players used tokens (something to compare), ``rating-vs-cost.png``; with belief reports,
@@ -496,7 +501,7 @@ def write_plots(report: Report, folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     ranked = list(reversed(report.ranked()))  # best at the top of a horizontal chart
     m = report.metrics
-    written = [folder / "ratings.png"]
+    written = [folder / CHARTS[0]]
     fig, ax = plt.subplots(figsize=(7, 1.2 + 0.5 * len(ranked)))
     for offset, (label, ratings) in (
         (-0.15, ("Bradley-Terry", m.bradley_terry)),
@@ -529,11 +534,11 @@ def write_plots(report: Report, folder: Path) -> list[Path]:
         ax.set_ylabel("Bradley-Terry rating (95% interval)")
         ax.set_title("Rating against cost")
         fig.tight_layout()
-        written.append(folder / "rating-vs-cost.png")
+        written.append(folder / CHARTS[1])
         fig.savefig(written[-1], dpi=120)
         plt.close(fig)
     if m.calibration:
-        written.append(_calibration_chart(plt, report, folder / "calibration.png"))
+        written.append(_calibration_chart(plt, report, folder / CHARTS[2]))
     return written
 
 

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pulse_core import SQLiteEventStore
+
 from ..argtypes import DEFAULT_STORE, whole_number
 from ..errors import ConfigError
 
@@ -36,6 +38,13 @@ def bind(port: int) -> socket.socket:
     return sock
 
 
+def check_store(path: Path) -> None:
+    """Open an existing ``path`` read-only once: a folder, a pipe or another program's
+    file is refused at start (``pulse_core`` says which), with nothing written to it."""
+    if path.exists():
+        SQLiteEventStore(path, read_only=True).close()
+
+
 def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -47,6 +56,7 @@ def run_serve(args: argparse.Namespace) -> int:
         ) from None
     if not 0 <= args.port <= 65535:
         raise ConfigError([("--port", f"{args.port}: a port is 0 to 65535")])
+    check_store(args.store)  # a file that is not a store is refused, not served
     app = make_app(ServeConfig(args.store, god=args.god))
     sock = bind(args.port)
     port = sock.getsockname()[1]
