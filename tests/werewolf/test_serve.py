@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import re
 import signal
 import subprocess
@@ -22,6 +23,8 @@ import pytest
 
 from pulse_core import SQLiteEventStore, WorkflowRule
 from tests.browser import browser, off_loop, open_page
+from tests.strategies import PlayedGame
+from tests.werewolf.twins import VILLAGER, twin_games
 from werewolf.cli import main
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import mock_seating
@@ -60,6 +63,28 @@ def get(url: str) -> tuple[int, str]:
             return response.status, response.read().decode("utf-8")
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode("utf-8")
+
+
+def stream(url: str, last_event_id: int | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """The (id, data) of each message of an event stream that ends (an ended game's)."""
+    headers = {} if last_event_id is None else {"Last-Event-ID": str(last_event_id)}
+    request = urllib.request.Request(url, headers=headers)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        text = response.read().decode("utf-8")
+    messages = []
+    for block in text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "data" in fields:
+            messages.append((int(fields["id"]), json.loads(fields["data"])))
+    return messages
+
+
+def page_data(page: str) -> dict[str, Any]:
+    """The data a viewer page carries."""
+    found = re.search(r'<script type="application/json" id="game-data">(.*?)</script>', page, re.S)
+    assert found is not None
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
 
 
 class PacedGame:
@@ -242,5 +267,59 @@ def test_follow_a_live_game_in_the_browser(browser: Any, tmp_path: Path) -> None
             fresh, _ = open_page(browser, f"{url}/game/{game.game}")
             assert fresh.evaluate("document.querySelectorAll('#steps button').length") == shown
             assert problems == []
+    finally:
+        game.close()
+
+
+def twins_in(paths: list[Path]) -> tuple[PlayedGame, PlayedGame]:
+    """The twin games, each played into its own store."""
+    stores = [SQLiteEventStore(path) for path in paths]
+    try:
+        return twin_games(lambda i: stores[i])
+    finally:
+        for opened in stores:
+            opened.close()
+
+
+@pytest.mark.parametrize("view", ["view=public", f"view=seat&seat={VILLAGER}"])
+def test_a_stream_is_the_same_whatever_happened_out_of_its_sight(tmp_path: Path, view: str) -> None:
+    """Twin games with one hidden event more on night 2, each in its store: the stream's
+    ids and entries are the same up to the end (which reveals the cards), and a stream
+    resumed by ``after=`` or ``Last-Event-ID`` brings exactly the entries past that id."""
+    twins = off_loop(twins_in, [tmp_path / f"{name}.sqlite3" for name in "ab"])
+    told = []
+    for name, game in zip("ab", twins, strict=True):
+        with serving(ServeConfig(tmp_path / f"{name}.sqlite3")) as url:
+            events = f"{url}/game/{game.game_id}/events?{view}"
+            [(last, whole)] = stream(events + "&after=0")
+            entries = whole["entries"]
+            assert [e["v"] for e in entries] == list(range(1, len(entries) + 1))
+            assert last == len(entries)
+            for resumed in (stream(events + "&after=5"), stream(events, last_event_id=5)):
+                assert resumed == [(last, {**whole, "entries": entries[5:]})]
+        assert entries[-1]["phase"] == "game-end"
+        told.append((last, entries[:-1]))
+    assert told[0] == told[1]
+
+
+def test_a_live_page_streams_on_from_its_own_last_number(tmp_path: Path) -> None:
+    """A game in progress: the page's stream starts after the page's last entry, by the
+    view's own number, and what it streams completes the page without a gap or a repeat."""
+    path = tmp_path / "werewolf.sqlite3"
+    game = PacedGame(path, seed=7)
+    try:
+        off_loop(game.steps, 12)  # night 1, the dawn and some speeches
+        with serving(ServeConfig(path)) as url:
+            status, page = get(f"{url}/game/{game.game}")
+            assert status == 200
+            data = page_data(page)
+            shown, live = data["entries"], data["live"]["stream"]
+            assert shown, "no public entry yet"
+            assert live.endswith(f"&after={len(shown)}")
+            off_loop(asyncio.run, game.rule.run())  # to the end
+            streamed = [e for _, told in stream(url + live) for e in told["entries"]]
+            whole = page_data(get(f"{url}/game/{game.game}")[1])["entries"]
+            assert shown + streamed == whole
+            assert [e["v"] for e in whole] == list(range(1, len(whole) + 1))
     finally:
         game.close()

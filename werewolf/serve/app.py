@@ -6,9 +6,11 @@ Routes:
   (``replay.catalog``, refreshed from new events only);
 - ``/game/{id}?view=public|god|seat&seat=N``: a game in the replay viewer
   (``replay.page``); a game in progress follows itself live;
-- ``/game/{id}/events?view=...&after=V``: server-sent events, one ``entries`` message per
-  batch of new events the view may see, until the game ends (``id`` is the last event's
-  version, so a reconnecting browser resumes where it stopped);
+- ``/game/{id}/events?view=...&after=N``: server-sent events, one ``entries`` message per
+  batch of new events the view may see, until the game ends (``id`` is the view's own
+  number of its last entry, the ``v`` the page holds, so a reconnecting browser resumes
+  where it stopped; the public and seat views count only what they saw, so neither the ids
+  nor the messages tell how many hidden events came between);
 - ``/arena`` and ``/arena/{name}``: the arena runs beside the store and their reports, with
   charts.
 
@@ -187,7 +189,7 @@ def make_app(config: ServeConfig) -> Starlette:
             if allowed(view, ended)
         ]
         if not ended:
-            after = log.chain[-1].version
+            after = data["entries"][-1]["v"] if data["entries"] else 0
             query = urlencode({**_query(spec), "after": after})
             data["live"] = {"stream": f"/game/{game_id}/events?{query}"}
         return HTMLResponse(viewer_page(data, title=f"Werewolf game {game_id} ({spec.label})"))
@@ -261,7 +263,7 @@ async def _live_stream(
     after: int,
     poll: float,
 ) -> AsyncIterator[str]:
-    """The view's entries of the events after version ``after``, as they land."""
+    """The view's entries numbered above ``after`` (the view's own numbering), as they land."""
     reader: Callable[[Event, str], str | None] | None = None
     if spec.kind is ViewKind.GOD:
 
@@ -269,22 +271,17 @@ async def _live_stream(
             return read_attachment(store, event, name)
 
     builder = PageBuilder(spec, ViewStream(spec, reader), game_id)
-    chain = store.chain(game_id)
-    builder.feed(chain[:after])  # the page holds these already: only the builder's state
-    pending, cursor = chain[after:], chain[-1].seq
-    if not pending and fold_chain(chain).ended:  # nothing will come: say so, and stop
-        final = {"entries": [], "fates": builder.fates(fold_chain(chain)), "ended": True}
-        yield _sse("entries", final, chain[-1].version)
-        return
+    pending = store.chain(game_id)  # the page holds the entries up to ``after`` already
+    cursor = pending[-1].seq
     scope = TopicScope(store, [game_id])
     quiet = 0.0
     while True:
         if pending:
-            entries = builder.feed(pending)
+            entries = [entry for entry in builder.feed(pending) if entry["v"] > after]
             state = fold_chain(builder.stream.chain)
-            if entries or state.ended:
+            if entries or state.ended:  # an ended game says so, even with nothing new
                 update = {"entries": entries, "fates": builder.fates(state), "ended": state.ended}
-                yield _sse("entries", update, pending[-1].version)
+                yield _sse("entries", update, builder.last)
                 quiet = 0.0
             if state.ended:
                 return
