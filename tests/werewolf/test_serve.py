@@ -323,3 +323,23 @@ def test_a_live_page_streams_on_from_its_own_last_number(tmp_path: Path) -> None
             assert [e["v"] for e in whole] == list(range(1, len(whole) + 1))
     finally:
         game.close()
+
+
+def test_a_bad_seat_or_entry_number_is_refused_in_one_line(store: Path) -> None:
+    """``³`` passes ``str.isdigit`` and a 5,000-digit number is past what ``int`` reads:
+    both are refused with 400 and a short message, in the page and in the stream."""
+    with serving(ServeConfig(store)) as url:
+        game = re.findall(r'href="/game/([0-9A-Z]{26})"', get(url + "/")[1])[0]
+        for bad in ("%C2%B3", "%D9%A3", "9" * 5000, "-1", ""):
+            for path in (f"/game/{game}", f"/game/{game}/events"):
+                status, body = get(f"{url}{path}?view=seat&seat={bad}")
+                assert status == 400, (path, bad[:8])
+                assert "this game has seats 1 to 9" in body
+                assert len(body) < 1000  # the value is echoed cut short
+            status, body = get(f"{url}/game/{game}/events?view=public&after={bad}")
+            assert status == 400, bad[:8]
+            assert "after=" in body
+            assert len(body) < 1000
+        status, body = get(f"{url}/game/{game}?view={'x' * 5000}")
+        assert status == 400
+        assert len(body) < 1000

@@ -43,6 +43,7 @@ from ..arena.metrics import tournament_metrics
 from ..arena.report import Report, report_json, report_markdown
 from ..arena.results import run_games
 from ..arena.spec import load_run, run_path
+from ..argtypes import is_number
 from ..errors import WerewolfError
 from ..game import fold_chain
 from ..replay.catalog import Catalog
@@ -111,10 +112,15 @@ def _view(request: Request, seats: int) -> ViewSpec:
         return ViewSpec(ViewKind.GOD)
     if kind == "seat":
         seat = request.query_params.get("seat", "")
-        if not seat.isdigit() or not 1 <= int(seat) <= seats:
-            raise _Refused(400, f"no seat {seat!r}: this game has seats 1 to {seats}")
+        if not is_number(seat) or not 1 <= int(seat) <= seats:
+            raise _Refused(400, f"no seat {_shown(seat)}: this game has seats 1 to {seats}")
         return ViewSpec.of_seat(int(seat))
-    raise _Refused(400, f"no view {kind!r}: public, god or seat")
+    raise _Refused(400, f"no view {_shown(kind)}: public, god or seat")
+
+
+def _shown(value: str) -> str:
+    """A query value as a refusal echoes it: a short prefix, quoted."""
+    return repr(value if len(value) <= 24 else value[:24] + "...")
 
 
 def _query(spec: ViewSpec) -> dict[str, str]:
@@ -205,8 +211,8 @@ def make_app(config: ServeConfig) -> Starlette:
         try:
             spec = _view(request, len(chain[0].meta.get("deal", [])))
             last = request.headers.get("last-event-id") or request.query_params.get("after", "0")
-            if not last.isdigit():
-                raise _Refused(400, f"after={last!r}: an event version")
+            if not is_number(last):
+                raise _Refused(400, f"after={_shown(last)}: the number of an entry the page holds")
         except _Refused as refused:
             return _problem(refused.status, str(refused))
         if not allowed(spec, fold_chain(chain).ended):
