@@ -10,6 +10,7 @@ import hashlib
 import json
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -343,3 +344,40 @@ def test_a_bad_seat_or_entry_number_is_refused_in_one_line(store: Path) -> None:
         status, body = get(f"{url}/game/{game}?view={'x' * 5000}")
         assert status == 400
         assert len(body) < 1000
+
+
+def ask(url: str, path: str, head: str) -> tuple[int, str]:
+    """A GET of ``path`` sent as raw bytes with the header lines ``head``: its status and
+    body (the connection closes after it)."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as conn:
+        conn.sendall(f"GET {path} HTTP/1.1\r\n{head}Connection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    status_line, _, rest = answer.decode("utf-8", errors="replace").partition("\r\n")
+    return int(status_line.split()[1]), rest.partition("\r\n\r\n")[2]
+
+
+def test_only_requests_for_this_host_are_answered(store: Path) -> None:
+    """A page on another site that points its domain name at 127.0.0.1 (DNS rebinding)
+    sends its own name in ``Host:``: refused, as is any port but the server's."""
+    with serving(ServeConfig(store)) as url:
+        port = url.rsplit(":", 1)[1]
+        game = re.findall(r'href="/game/([0-9A-Z]{26})"', get(url + "/")[1])[0]
+        god = f"/game/{game}?view=god"
+        for host in (f"127.0.0.1:{port}", "127.0.0.1", f"localhost:{port}", "LocalHost",
+                     f"[::1]:{port}", "[::1]"):  # fmt: skip
+            status, body = ask(url, god, f"Host: {host}\r\n")
+            assert status == 200, host
+            assert '"kind":"god"' in body
+        for host in ("evil.example", f"evil.example:{port}", f"localhost.evil.example:{port}",
+                     "127.0.0.1:1", f"127.0.0.2:{port}", "localhost:", f"[::2]:{port}",
+                     f"127.0.0.1:{port}@evil.example"):  # fmt: skip
+            for path in (god, "/", f"/game/{game}/events?view=god", "/arena"):
+                status, body = ask(url, path, f"Host: {host}\r\n")
+                assert status == 421, (host, path)
+                assert body.startswith("refused: this server answers requests for 127.0.0.1")
+                assert "god" not in body
+        two = f"Host: 127.0.0.1:{port}\r\nHost: evil.example\r\n"
+        assert ask(url, god, two)[0] in (400, 421)  # h11 or the check: never answered

@@ -17,7 +17,8 @@ Routes:
 Who sees what: the public view of every game; the god and seat views of ended games; and,
 only when the server was started with ``god=True`` (``werewolf serve --god``), the god and
 seat views of games in progress too (a live god view would show a player at the table
-everything). The store is opened read-only and may not exist yet (a newcomer starts the
+everything). Only requests naming the server in ``Host:`` are answered (``hosts``: a page
+on another site cannot reach it by pointing its domain name at 127.0.0.1). The store is opened read-only and may not exist yet (a newcomer starts the
 server before the first game): it is opened when it appears.
 """
 
@@ -33,6 +34,7 @@ from urllib.parse import urlencode
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -51,6 +53,7 @@ from ..replay.load import load_game
 from ..replay.page import PageBuilder, page_data, viewer_page
 from ..replay.views import ViewKind, ViewSpec, ViewStream
 from ..scope import TopicScope
+from .hosts import HostCheck
 from .pages import arena_list_page, arena_report_page, esc, games_page
 
 __all__ = ["ServeConfig", "make_app"]
@@ -253,6 +256,7 @@ def make_app(config: ServeConfig) -> Starlette:
             Route("/arena/{name}", arena_run),
             Route("/favicon.ico", lambda request: Response(status_code=204)),
         ],
+        middleware=[Middleware(HostCheck)],  # no answer to a rebound domain name
         lifespan=lifespan,
     )
 
