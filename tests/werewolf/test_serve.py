@@ -9,6 +9,7 @@ import contextlib
 import hashlib
 import json
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -381,3 +382,98 @@ def test_only_requests_for_this_host_are_answered(store: Path) -> None:
                 assert "god" not in body
         two = f"Host: 127.0.0.1:{port}\r\nHost: evil.example\r\n"
         assert ask(url, god, two)[0] in (400, 421)  # h11 or the check: never answered
+
+
+@contextlib.contextmanager
+def served(store: Path, *options: str, descriptors: int) -> Iterator[tuple[str, list[str]]]:
+    """``werewolf serve`` in a process that may open ``descriptors`` files at most; yields
+    its URL and, once it stopped, the lines it wrote on stderr."""
+
+    def limit() -> None:
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, hard))
+
+    process = subprocess.Popen(
+        [WEREWOLF, "serve", "--port", "0", "--store", str(store), *options],
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=limit,
+    )
+    log: list[str] = []
+    try:
+        assert process.stderr is not None
+        found = re.search(r"at (http://127\.0\.0\.1:\d+)/ ", process.stderr.readline())
+        assert found
+        url = found.group(1)
+        for _ in range(100):  # the URL is printed before uvicorn starts listening
+            with contextlib.suppress(OSError):
+                get(url + "/favicon.ico")
+                break
+            threading.Event().wait(0.05)
+        yield url, log
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        log += err.splitlines()
+
+
+def connect(url: str, sent: bytes = b"") -> socket.socket:
+    host, port = url.removeprefix("http://").split(":")
+    conn = socket.create_connection((host, int(port)), timeout=20)
+    conn.sendall(sent)
+    return conn
+
+
+def test_idle_connections_cannot_shut_out_a_new_client(store: Path) -> None:
+    """300 connections that send nothing or half a request, against a server that may open
+    256 files: a new client still gets its page, and the server logs no refused accept."""
+    with served(store, descriptors=256) as (url, log):
+        idle = []
+        try:
+            for n in range(300):
+                idle.append(connect(url, b"GET / HTTP/1.1\r\nHost: 127.0" if n % 3 else b""))
+            status, page = get(url + "/")
+            assert status == 200
+            assert "<h1>Games</h1>" in page
+        finally:
+            for conn in idle:
+                conn.close()
+    assert not [line for line in log if "accept" in line or "Too many open files" in line]
+
+
+def read_entries(stream: socket.socket) -> None:
+    """Read a live stream until its next ``entries`` message."""
+    got = b""
+    while b"event: entries" not in got:
+        chunk = stream.recv(65536)
+        assert chunk, "the live stream was closed"
+        got += chunk
+
+
+def test_an_idle_or_half_sent_connection_is_closed_after_the_timeout(tmp_path: Path) -> None:
+    """With ``--idle-timeout 0.5``: a connection that sends nothing, one that sends half a
+    request, and one idle after its answer are closed by the server; a live stream, being
+    answered, stays open past that and brings the game's next entries."""
+    path = tmp_path / "werewolf.sqlite3"
+    game = PacedGame(path, seed=7)
+    try:
+        off_loop(game.steps, 12)
+        with served(path, "--idle-timeout", "0.5", descriptors=256) as (url, _):
+            live = connect(url, f"GET /game/{game.game}/events?after=0 HTTP/1.1\r\n"
+                           "Host: 127.0.0.1\r\n\r\n".encode())  # fmt: skip
+            read_entries(live)
+            silent = connect(url)
+            half = connect(url, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            answered = connect(url, b"GET /favicon.ico HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            try:
+                assert answered.recv(65536).startswith(b"HTTP/1.1 204")
+                for conn in (silent, half, answered):
+                    assert conn.recv(65536) == b""  # closed by the server (else a timeout)
+                # the timeout has passed: the stream is still open and goes on
+                off_loop(game.steps, 12)
+                read_entries(live)
+            finally:
+                for conn in (live, silent, half, answered):
+                    conn.close()
+    finally:
+        game.close()
