@@ -3,13 +3,15 @@ open connections are capped below the file descriptors the process may open.
 
 Without this, a client that connects and sends nothing (or half a request, a byte at a
 time) holds a descriptor for ever: a few hundred of them use up the process's limit, every
-new client is then refused at ``accept()``, and the event loop logs each refusal.
+new client is then refused at ``accept()``, and asyncio logs each refusal (once per socket
+of each accept burst, and each retry schedules a burst more).
 
 - A connection waiting for a request (just opened, or after its last answer) must deliver
   the whole request within ``idle_timeout`` seconds, else it is closed. A request being
   answered, a live stream included, has no deadline.
 - At most ``cap`` connections are open (``max_connections``, lowered to leave room under
-  the descriptor limit for the store and for a burst of accepts). A new connection over the
+  the descriptor limit for the store and for the sockets accepted and not yet counted,
+  a burst of ``ACCEPT_BURST`` per turn of the event loop). A new connection over the
   cap closes the one that has waited longest for its request; if every connection is being
   answered, the new one gets 503 and is closed.
 
@@ -34,8 +36,11 @@ __all__ = [
     "server_options",
 ]
 
-ACCEPT_BURST = 64  # the listen backlog: how many connections the loop accepts at a time
+ACCEPT_BURST = 16  # the listen backlog: how many connections the loop accepts at a time
 _RESERVED_FDS = 32  # the store and its journal, the event loop, standard streams
+# an accepted socket is counted (or closed) a few loop turns after accept(), and the loop
+# accepts a burst at each turn: room for four bursts in flight
+_IN_FLIGHT = 4 * ACCEPT_BURST
 _BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
     b"connection: close\r\ncontent-length: 47\r\n\r\n"
@@ -45,13 +50,13 @@ _BUSY = (
 
 def connection_cap(wanted: int, descriptors: int | None = None) -> int:
     """``wanted`` connections, fewer if the descriptor limit (``RLIMIT_NOFILE``'s soft
-    limit unless given) leaves no room for them beside the server's own files and a burst
-    of accepted connections not yet closed."""
+    limit unless given) leaves no room for them beside the server's own files and the
+    accepted connections not yet counted or not yet closed."""
     if descriptors is None:
         descriptors = _descriptor_limit()
     if descriptors is None:
         return wanted
-    return max(1, min(wanted, descriptors - _RESERVED_FDS - ACCEPT_BURST))
+    return max(1, min(wanted, descriptors - _RESERVED_FDS - _IN_FLIGHT))
 
 
 def _descriptor_limit() -> int | None:
