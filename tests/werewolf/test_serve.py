@@ -477,3 +477,33 @@ def test_an_idle_or_half_sent_connection_is_closed_after_the_timeout(tmp_path: P
                     conn.close()
     finally:
         game.close()
+
+
+def test_over_the_cap_the_longest_idle_connection_gives_way(tmp_path: Path) -> None:
+    """With ``--max-connections 2``: a new client closes the idle connection to get its
+    page; when both connections are live streams being answered, it gets 503 instead."""
+    path = tmp_path / "werewolf.sqlite3"
+    game = PacedGame(path, seed=7)
+    events = f"GET /game/{game.game}/events?after=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    try:
+        off_loop(game.steps, 12)
+        with served(path, "--max-connections", "2", descriptors=1024) as (url, _):
+            first = connect(url, events.encode())
+            read_entries(first)
+            idle = connect(url)
+            try:
+                assert get(url + "/")[0] == 200
+                assert idle.recv(65536) == b""  # it gave way
+                second = connect(url, events.encode())
+                read_entries(second)
+                try:
+                    status, body = get(url + "/")
+                    assert status == 503
+                    assert "too many connections" in body
+                finally:
+                    second.close()
+            finally:
+                first.close()
+                idle.close()
+    finally:
+        game.close()
