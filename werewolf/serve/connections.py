@@ -41,10 +41,10 @@ _RESERVED_FDS = 32  # the store and its journal, the event loop, standard stream
 # an accepted socket is counted (or closed) a few loop turns after accept(), and the loop
 # accepts a burst at each turn: room for four bursts in flight
 _IN_FLIGHT = 4 * ACCEPT_BURST
+_BUSY_TEXT = b"too many connections are being answered: retry\n"
 _BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
-    b"connection: close\r\ncontent-length: 47\r\n\r\n"
-    b"too many connections are being answered: retry\n"
+    b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT)
 )
 
 
