@@ -18,8 +18,9 @@ Who sees what: the public view of every game; the god and seat views of ended ga
 only when the server was started with ``god=True`` (``werewolf serve --god``), the god and
 seat views of games in progress too (a live god view would show a player at the table
 everything). Only requests naming the server in ``Host:`` are answered (``hosts``: a page
-on another site cannot reach it by pointing its domain name at 127.0.0.1). The store is opened read-only and may not exist yet (a newcomer starts the
-server before the first game): it is opened when it appears.
+on another site cannot reach it by pointing its domain name at 127.0.0.1). The store is
+opened read-only and may not exist yet (a newcomer starts the server before the first
+game): it is opened when it appears.
 """
 
 from __future__ import annotations
