@@ -18,9 +18,19 @@ import pytest
 
 from pulse_core import MemoryEventStore, WorkflowRule
 from tests.werewolf.scripted import DEAL, ScriptedPlayer
+from tests.werewolf.twins import VILLAGER, twin_games
 from werewolf.decisions import Speech
 from werewolf.game import start_game, werewolf_workflow
-from werewolf.replay import GameLog, ViewKind, ViewSpec, load_game, load_replay_file, replay_html
+from werewolf.replay import (
+    GameLog,
+    ViewKind,
+    ViewSpec,
+    load_game,
+    load_replay_file,
+    replay_html,
+    replay_markdown,
+    replay_text,
+)
 from werewolf.replay.page import embed_json, page_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -247,3 +257,32 @@ def test_embedded_json_round_trips_and_cannot_end_the_script() -> None:
     assert "&" not in text
     assert "\u2028" not in text
     assert json.loads(text) == value
+
+
+def _before_the_end(page: str, game_id: str) -> dict[str, Any]:
+    """A page's data with its game id blanked, up to the end (which reveals every card):
+    the end entry is kept as its number only."""
+    data = embedded(page.replace(game_id, "GAME"))
+    *entries, end = data["entries"]
+    assert end["phase"] == "game-end"
+    return {**data, "entries": entries, "end": end["v"]}
+
+
+@pytest.mark.parametrize(
+    "spec", [ViewSpec(ViewKind.PUBLIC), ViewSpec.of_seat(VILLAGER)], ids=["public", "seat"]
+)
+def test_a_view_is_the_same_whatever_happened_out_of_its_sight(spec: ViewSpec) -> None:
+    """Twin games with one hidden event more on night 2: the public's and a villager's
+    page, text and Markdown are the same up to the end, numbers included (the log's
+    numbers would show the extra hidden event, and so who still acts at night)."""
+    twins = twin_games()
+    logs = [load_game(g.store, g.game_id) for g in twins]
+    pages = [_before_the_end(replay_html(log, spec), log.game_id) for log in logs]
+    assert pages[0] == pages[1]
+    numbers = [e["v"] for e in pages[0]["entries"]] + [pages[0]["end"]]
+    assert numbers == list(range(1, len(numbers) + 1))  # the view's own count, no gaps
+    for draw in (replay_text, replay_markdown):
+        texts = [draw(log, spec).replace(log.game_id, "GAME") for log in logs]
+        before = [text.split("Result, day")[0] for text in texts]
+        assert before[0] == before[1]
+        assert len(before[0]) < len(texts[0])  # the end was cut off, not the whole text

@@ -7,8 +7,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import re
+import resource
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -22,6 +25,8 @@ import pytest
 
 from pulse_core import SQLiteEventStore, WorkflowRule
 from tests.browser import browser, off_loop, open_page
+from tests.strategies import PlayedGame
+from tests.werewolf.twins import VILLAGER, twin_games
 from werewolf.cli import main
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import mock_seating
@@ -60,6 +65,28 @@ def get(url: str) -> tuple[int, str]:
             return response.status, response.read().decode("utf-8")
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode("utf-8")
+
+
+def stream(url: str, last_event_id: int | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """The (id, data) of each message of an event stream that ends (an ended game's)."""
+    headers = {} if last_event_id is None else {"Last-Event-ID": str(last_event_id)}
+    request = urllib.request.Request(url, headers=headers)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        text = response.read().decode("utf-8")
+    messages = []
+    for block in text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "data" in fields:
+            messages.append((int(fields["id"]), json.loads(fields["data"])))
+    return messages
+
+
+def page_data(page: str) -> dict[str, Any]:
+    """The data a viewer page carries."""
+    found = re.search(r'<script type="application/json" id="game-data">(.*?)</script>', page, re.S)
+    assert found is not None
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
 
 
 class PacedGame:
@@ -242,5 +269,241 @@ def test_follow_a_live_game_in_the_browser(browser: Any, tmp_path: Path) -> None
             fresh, _ = open_page(browser, f"{url}/game/{game.game}")
             assert fresh.evaluate("document.querySelectorAll('#steps button').length") == shown
             assert problems == []
+    finally:
+        game.close()
+
+
+def twins_in(paths: list[Path]) -> tuple[PlayedGame, PlayedGame]:
+    """The twin games, each played into its own store."""
+    stores = [SQLiteEventStore(path) for path in paths]
+    try:
+        return twin_games(lambda i: stores[i])
+    finally:
+        for opened in stores:
+            opened.close()
+
+
+@pytest.mark.parametrize("view", ["view=public", f"view=seat&seat={VILLAGER}"])
+def test_a_stream_is_the_same_whatever_happened_out_of_its_sight(tmp_path: Path, view: str) -> None:
+    """Twin games with one hidden event more on night 2, each in its store: the stream's
+    ids and entries are the same up to the end (which reveals the cards), and a stream
+    resumed by ``after=`` or ``Last-Event-ID`` brings exactly the entries past that id."""
+    twins = off_loop(twins_in, [tmp_path / f"{name}.sqlite3" for name in "ab"])
+    told = []
+    for name, game in zip("ab", twins, strict=True):
+        with serving(ServeConfig(tmp_path / f"{name}.sqlite3")) as url:
+            events = f"{url}/game/{game.game_id}/events?{view}"
+            [(last, whole)] = stream(events + "&after=0")
+            entries = whole["entries"]
+            assert [e["v"] for e in entries] == list(range(1, len(entries) + 1))
+            assert last == len(entries)
+            for resumed in (stream(events + "&after=5"), stream(events, last_event_id=5)):
+                assert resumed == [(last, {**whole, "entries": entries[5:]})]
+        assert entries[-1]["phase"] == "game-end"
+        told.append((last, entries[:-1]))
+    assert told[0] == told[1]
+
+
+def test_a_live_page_streams_on_from_its_own_last_number(tmp_path: Path) -> None:
+    """A game in progress: the page's stream starts after the page's last entry, by the
+    view's own number, and what it streams completes the page without a gap or a repeat."""
+    path = tmp_path / "werewolf.sqlite3"
+    game = PacedGame(path, seed=7)
+    try:
+        off_loop(game.steps, 12)  # night 1, the dawn and some speeches
+        with serving(ServeConfig(path)) as url:
+            status, page = get(f"{url}/game/{game.game}")
+            assert status == 200
+            data = page_data(page)
+            shown, live = data["entries"], data["live"]["stream"]
+            assert shown, "no public entry yet"
+            assert live.endswith(f"&after={len(shown)}")
+            off_loop(asyncio.run, game.rule.run())  # to the end
+            streamed = [e for _, told in stream(url + live) for e in told["entries"]]
+            whole = page_data(get(f"{url}/game/{game.game}")[1])["entries"]
+            assert shown + streamed == whole
+            assert [e["v"] for e in whole] == list(range(1, len(whole) + 1))
+    finally:
+        game.close()
+
+
+def test_a_bad_seat_or_entry_number_is_refused_in_one_line(store: Path) -> None:
+    """``³`` passes ``str.isdigit`` and a 5,000-digit number is past what ``int`` reads:
+    both are refused with 400 and a short message, in the page and in the stream."""
+    with serving(ServeConfig(store)) as url:
+        game = re.findall(r'href="/game/([0-9A-Z]{26})"', get(url + "/")[1])[0]
+        for bad in ("%C2%B3", "%D9%A3", "9" * 5000, "-1", ""):
+            for path in (f"/game/{game}", f"/game/{game}/events"):
+                status, body = get(f"{url}{path}?view=seat&seat={bad}")
+                assert status == 400, (path, bad[:8])
+                assert "this game has seats 1 to 9" in body
+                assert len(body) < 1000  # the value is echoed cut short
+            status, body = get(f"{url}/game/{game}/events?view=public&after={bad}")
+            assert status == 400, bad[:8]
+            assert "after=" in body
+            assert len(body) < 1000
+        status, body = get(f"{url}/game/{game}?view={'x' * 5000}")
+        assert status == 400
+        assert len(body) < 1000
+
+
+def ask(url: str, path: str, head: str) -> tuple[int, str]:
+    """A GET of ``path`` sent as raw bytes with the header lines ``head``: its status and
+    body (the connection closes after it)."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as conn:
+        conn.sendall(f"GET {path} HTTP/1.1\r\n{head}Connection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    status_line, _, rest = answer.decode("utf-8", errors="replace").partition("\r\n")
+    return int(status_line.split()[1]), rest.partition("\r\n\r\n")[2]
+
+
+def test_only_requests_for_this_host_are_answered(store: Path) -> None:
+    """A page on another site that points its domain name at 127.0.0.1 (DNS rebinding)
+    sends its own name in ``Host:``: refused, as is any port but the server's."""
+    with serving(ServeConfig(store)) as url:
+        port = url.rsplit(":", 1)[1]
+        game = re.findall(r'href="/game/([0-9A-Z]{26})"', get(url + "/")[1])[0]
+        god = f"/game/{game}?view=god"
+        for host in (f"127.0.0.1:{port}", "127.0.0.1", f"localhost:{port}", "LocalHost",
+                     f"[::1]:{port}", "[::1]"):  # fmt: skip
+            status, body = ask(url, god, f"Host: {host}\r\n")
+            assert status == 200, host
+            assert '"kind":"god"' in body
+        for host in ("evil.example", f"evil.example:{port}", f"localhost.evil.example:{port}",
+                     "127.0.0.1:1", f"127.0.0.2:{port}", "localhost:", f"[::2]:{port}",
+                     f"127.0.0.1:{port}@evil.example"):  # fmt: skip
+            for path in (god, "/", f"/game/{game}/events?view=god", "/arena"):
+                status, body = ask(url, path, f"Host: {host}\r\n")
+                assert status == 421, (host, path)
+                assert body.startswith("refused: this server answers requests for 127.0.0.1")
+                assert "god" not in body
+        two = f"Host: 127.0.0.1:{port}\r\nHost: evil.example\r\n"
+        assert ask(url, god, two)[0] in (400, 421)  # h11 or the check: never answered
+
+
+@contextlib.contextmanager
+def served(store: Path, *options: str, descriptors: int) -> Iterator[tuple[str, list[str]]]:
+    """``werewolf serve`` in a process that may open ``descriptors`` files at most; yields
+    its URL and, once it stopped, the lines it wrote on stderr."""
+
+    def limit() -> None:
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, hard))
+
+    process = subprocess.Popen(
+        [WEREWOLF, "serve", "--port", "0", "--store", str(store), *options],
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=limit,
+    )
+    log: list[str] = []
+    try:
+        assert process.stderr is not None
+        found = re.search(r"at (http://127\.0\.0\.1:\d+)/ ", process.stderr.readline())
+        assert found
+        url = found.group(1)
+        for _ in range(100):  # the URL is printed before uvicorn starts listening
+            with contextlib.suppress(OSError):
+                get(url + "/favicon.ico")
+                break
+            threading.Event().wait(0.05)
+        yield url, log
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        log += err.splitlines()
+
+
+def connect(url: str, sent: bytes = b"") -> socket.socket:
+    host, port = url.removeprefix("http://").split(":")
+    conn = socket.create_connection((host, int(port)), timeout=20)
+    conn.sendall(sent)
+    return conn
+
+
+def test_idle_connections_cannot_shut_out_a_new_client(store: Path) -> None:
+    """300 connections that send nothing or half a request, against a server that may open
+    256 files: a new client still gets its page, and the server logs no refused accept."""
+    with served(store, descriptors=256) as (url, log):
+        idle = []
+        try:
+            for n in range(300):
+                idle.append(connect(url, b"GET / HTTP/1.1\r\nHost: 127.0" if n % 3 else b""))
+            status, page = get(url + "/")
+            assert status == 200
+            assert "<h1>Games</h1>" in page
+        finally:
+            for conn in idle:
+                conn.close()
+    assert not [line for line in log if "accept" in line or "Too many open files" in line]
+
+
+def read_entries(stream: socket.socket) -> None:
+    """Read a live stream until its next ``entries`` message."""
+    got = b""
+    while b"event: entries" not in got:
+        chunk = stream.recv(65536)
+        assert chunk, "the live stream was closed"
+        got += chunk
+
+
+def test_an_idle_or_half_sent_connection_is_closed_after_the_timeout(tmp_path: Path) -> None:
+    """With ``--idle-timeout 0.5``: a connection that sends nothing, one that sends half a
+    request, and one idle after its answer are closed by the server; a live stream, being
+    answered, stays open past that and brings the game's next entries."""
+    path = tmp_path / "werewolf.sqlite3"
+    game = PacedGame(path, seed=7)
+    try:
+        off_loop(game.steps, 12)
+        with served(path, "--idle-timeout", "0.5", descriptors=256) as (url, _):
+            live = connect(url, f"GET /game/{game.game}/events?after=0 HTTP/1.1\r\n"
+                           "Host: 127.0.0.1\r\n\r\n".encode())  # fmt: skip
+            read_entries(live)
+            silent = connect(url)
+            half = connect(url, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            answered = connect(url, b"GET /favicon.ico HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            try:
+                assert answered.recv(65536).startswith(b"HTTP/1.1 204")
+                for conn in (silent, half, answered):
+                    assert conn.recv(65536) == b""  # closed by the server (else a timeout)
+                # the timeout has passed: the stream is still open and goes on
+                off_loop(game.steps, 12)
+                read_entries(live)
+            finally:
+                for conn in (live, silent, half, answered):
+                    conn.close()
+    finally:
+        game.close()
+
+
+def test_over_the_cap_the_longest_idle_connection_gives_way(tmp_path: Path) -> None:
+    """With ``--max-connections 2``: a new client closes the idle connection to get its
+    page; when both connections are live streams being answered, it gets 503 instead."""
+    path = tmp_path / "werewolf.sqlite3"
+    game = PacedGame(path, seed=7)
+    events = f"GET /game/{game.game}/events?after=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    try:
+        off_loop(game.steps, 12)
+        with served(path, "--max-connections", "2", descriptors=1024) as (url, _):
+            first = connect(url, events.encode())
+            read_entries(first)
+            idle = connect(url)
+            try:
+                assert get(url + "/")[0] == 200
+                assert idle.recv(65536) == b""  # it gave way
+                second = connect(url, events.encode())
+                read_entries(second)
+                try:
+                    status, body = get(url + "/")
+                    assert status == 503
+                    assert "too many connections" in body
+                finally:
+                    second.close()
+            finally:
+                first.close()
+                idle.close()
     finally:
         game.close()

@@ -160,6 +160,12 @@ class PageBuilder:
                 out.append(harmless(entry_data(entry, self.sections.of(entry), god=god)))
         return out
 
+    @property
+    def last(self) -> int:
+        """The view's number of its last entry so far (0: none): where a live stream of the
+        same view resumes, counting only what the view saw."""
+        return self.entries[-1].version if self.entries else 0
+
     def head(self) -> dict[str, Any]:
         """Everything but the entries: game, view and cast (after the start event)."""
         start = self.stream.start_state

@@ -5,7 +5,9 @@ live game) and returns the ``Entry`` objects its viewer sees:
 
 - ``god``: every event, with the god-only parts (private reasoning and model exchanges from
   the attachments, fallbacks, token usage, failures and resumes);
-- ``public``: the public events (``meta.visible_to`` is null), as a spectator saw them;
+- ``public``: the public events (``meta.visible_to`` is null), as a spectator saw them,
+  numbered 1, 2, 3, ... among themselves (the log's numbers would show, by their gaps, how
+  many hidden events came between, and so which seats still act at night);
 - ``seat N``: exactly what ``werewolf.visibility`` shows seat N, the function that builds
   the players' views, so the replay cannot show a seat more than it was told.
 """
@@ -62,8 +64,9 @@ class ViewSpec:
 class Entry:
     """One event as its viewer saw it. ``phase`` is the event's role (``__error__`` and
     ``__resume__`` appear in the god view only). The god-only fields stay empty elsewhere.
-    ``version`` is the event's place in the log in the god and public views, and the
-    seat's own observation count in a seat view (a seat never learns the log's numbering)."""
+    ``version`` is the event's place in the log in the god view, and its place among the
+    events the viewer saw in the public and seat views (a spectator or a seat never learns
+    the log's numbering: its gaps are the hidden events)."""
 
     version: int
     phase: str
@@ -103,6 +106,7 @@ class ViewStream:
         self._chain: list[Event] = []
         self._views = ViewCache()
         self._seen = 0  # observations of the seat view already returned
+        self._shown = 0  # public entries returned: the public view's own numbering
         self._day = 0
         self.start_state: GameState | None = None
         self.seat_view: SeatView | None = None
@@ -129,7 +133,8 @@ class ViewStream:
         if self.spec.kind is ViewKind.PUBLIC:
             if is_control(event) or event.meta.get("visible_to") is not None:
                 return []
-            return [self._plain(event)]
+            self._shown += 1
+            return [self._plain(event, self._shown)]
         return [self._god(event)]
 
     def _seat_entries(self) -> list[Entry]:
@@ -140,11 +145,11 @@ class ViewStream:
         self._seen = len(view.observations)
         return [_from_observation(obs) for obs in fresh]
 
-    def _plain(self, event: Event) -> Entry:
+    def _plain(self, event: Event, number: int) -> Entry:
         meta = event.meta
         self._day = int(meta.get("day", self._day))
         return Entry(
-            version=event.version,
+            version=number,
             phase=event.role,
             day=self._day,
             diff=dict(meta.get("diff", {})),
@@ -157,7 +162,7 @@ class ViewStream:
             note = str(meta.get("error", "")) if event.role == ERROR else ""
             detail = {"role": meta["role"]} if event.role == ERROR and "role" in meta else {}
             return Entry(event.version, event.role, self._day, {}, detail, note=note)
-        plain = self._plain(event)
+        plain = self._plain(event, event.version)
         audience = meta.get("visible_to")
         reasoning: dict[str, str] = {}
         exchanges: dict[str, str] = {}

@@ -6,17 +6,21 @@ Routes:
   (``replay.catalog``, refreshed from new events only);
 - ``/game/{id}?view=public|god|seat&seat=N``: a game in the replay viewer
   (``replay.page``); a game in progress follows itself live;
-- ``/game/{id}/events?view=...&after=V``: server-sent events, one ``entries`` message per
-  batch of new events the view may see, until the game ends (``id`` is the last event's
-  version, so a reconnecting browser resumes where it stopped);
+- ``/game/{id}/events?view=...&after=N``: server-sent events, one ``entries`` message per
+  batch of new events the view may see, until the game ends (``id`` is the view's own
+  number of its last entry, the ``v`` the page holds, so a reconnecting browser resumes
+  where it stopped; the public and seat views count only what they saw, so neither the ids
+  nor the messages tell how many hidden events came between);
 - ``/arena`` and ``/arena/{name}``: the arena runs beside the store and their reports, with
   charts.
 
 Who sees what: the public view of every game; the god and seat views of ended games; and,
 only when the server was started with ``god=True`` (``werewolf serve --god``), the god and
 seat views of games in progress too (a live god view would show a player at the table
-everything). The store is opened read-only and may not exist yet (a newcomer starts the
-server before the first game): it is opened when it appears.
+everything). Only requests naming the server in ``Host:`` are answered (``hosts``: a page
+on another site cannot reach it by pointing its domain name at 127.0.0.1). The store is
+opened read-only and may not exist yet (a newcomer starts the server before the first
+game): it is opened when it appears.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from urllib.parse import urlencode
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -41,6 +46,7 @@ from ..arena.metrics import tournament_metrics
 from ..arena.report import Report, report_json, report_markdown
 from ..arena.results import run_games
 from ..arena.spec import load_run, run_path
+from ..argtypes import is_number
 from ..errors import WerewolfError
 from ..game import fold_chain
 from ..replay.catalog import Catalog
@@ -48,6 +54,7 @@ from ..replay.load import load_game
 from ..replay.page import PageBuilder, page_data, viewer_page
 from ..replay.views import ViewKind, ViewSpec, ViewStream
 from ..scope import TopicScope
+from .hosts import HostCheck
 from .pages import arena_list_page, arena_report_page, esc, games_page
 
 __all__ = ["ServeConfig", "make_app"]
@@ -109,10 +116,15 @@ def _view(request: Request, seats: int) -> ViewSpec:
         return ViewSpec(ViewKind.GOD)
     if kind == "seat":
         seat = request.query_params.get("seat", "")
-        if not seat.isdigit() or not 1 <= int(seat) <= seats:
-            raise _Refused(400, f"no seat {seat!r}: this game has seats 1 to {seats}")
+        if not is_number(seat) or not 1 <= int(seat) <= seats:
+            raise _Refused(400, f"no seat {_shown(seat)}: this game has seats 1 to {seats}")
         return ViewSpec.of_seat(int(seat))
-    raise _Refused(400, f"no view {kind!r}: public, god or seat")
+    raise _Refused(400, f"no view {_shown(kind)}: public, god or seat")
+
+
+def _shown(value: str) -> str:
+    """A query value as a refusal echoes it: a short prefix, quoted."""
+    return repr(value if len(value) <= 24 else value[:24] + "...")
 
 
 def _query(spec: ViewSpec) -> dict[str, str]:
@@ -187,7 +199,7 @@ def make_app(config: ServeConfig) -> Starlette:
             if allowed(view, ended)
         ]
         if not ended:
-            after = log.chain[-1].version
+            after = data["entries"][-1]["v"] if data["entries"] else 0
             query = urlencode({**_query(spec), "after": after})
             data["live"] = {"stream": f"/game/{game_id}/events?{query}"}
         return HTMLResponse(viewer_page(data, title=f"Werewolf game {game_id} ({spec.label})"))
@@ -203,8 +215,8 @@ def make_app(config: ServeConfig) -> Starlette:
         try:
             spec = _view(request, len(chain[0].meta.get("deal", [])))
             last = request.headers.get("last-event-id") or request.query_params.get("after", "0")
-            if not last.isdigit():
-                raise _Refused(400, f"after={last!r}: an event version")
+            if not is_number(last):
+                raise _Refused(400, f"after={_shown(last)}: the number of an entry the page holds")
         except _Refused as refused:
             return _problem(refused.status, str(refused))
         if not allowed(spec, fold_chain(chain).ended):
@@ -245,6 +257,7 @@ def make_app(config: ServeConfig) -> Starlette:
             Route("/arena/{name}", arena_run),
             Route("/favicon.ico", lambda request: Response(status_code=204)),
         ],
+        middleware=[Middleware(HostCheck)],  # no answer to a rebound domain name
         lifespan=lifespan,
     )
 
@@ -261,7 +274,7 @@ async def _live_stream(
     after: int,
     poll: float,
 ) -> AsyncIterator[str]:
-    """The view's entries of the events after version ``after``, as they land."""
+    """The view's entries numbered above ``after`` (the view's own numbering), as they land."""
     reader: Callable[[Event, str], str | None] | None = None
     if spec.kind is ViewKind.GOD:
 
@@ -269,22 +282,17 @@ async def _live_stream(
             return read_attachment(store, event, name)
 
     builder = PageBuilder(spec, ViewStream(spec, reader), game_id)
-    chain = store.chain(game_id)
-    builder.feed(chain[:after])  # the page holds these already: only the builder's state
-    pending, cursor = chain[after:], chain[-1].seq
-    if not pending and fold_chain(chain).ended:  # nothing will come: say so, and stop
-        final = {"entries": [], "fates": builder.fates(fold_chain(chain)), "ended": True}
-        yield _sse("entries", final, chain[-1].version)
-        return
+    pending = store.chain(game_id)  # the page holds the entries up to ``after`` already
+    cursor = pending[-1].seq
     scope = TopicScope(store, [game_id])
     quiet = 0.0
     while True:
         if pending:
-            entries = builder.feed(pending)
+            entries = [entry for entry in builder.feed(pending) if entry["v"] > after]
             state = fold_chain(builder.stream.chain)
-            if entries or state.ended:
+            if entries or state.ended:  # an ended game says so, even with nothing new
                 update = {"entries": entries, "fates": builder.fates(state), "ended": state.ended}
-                yield _sse("entries", update, pending[-1].version)
+                yield _sse("entries", update, builder.last)
                 quiet = 0.0
             if state.ended:
                 return

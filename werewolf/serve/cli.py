@@ -12,11 +12,13 @@ from typing import Any
 
 from pulse_core import SQLiteEventStore
 
-from ..argtypes import DEFAULT_STORE, whole_number
+from ..argtypes import DEFAULT_STORE, positive_float, positive_int, whole_number
 from ..errors import ConfigError
 
-__all__ = ["HOST", "add_serve", "bind"]
+__all__ = ["HOST", "IDLE_TIMEOUT_S", "MAX_CONNECTIONS", "add_serve", "bind"]
 
+IDLE_TIMEOUT_S = 10.0  # a browser on this machine sends its request at once
+MAX_CONNECTIONS = 200  # far beyond one person's tabs and live streams
 HOST = "127.0.0.1"  # local only: the app shows hidden roles and reasoning to whoever connects
 
 
@@ -50,6 +52,7 @@ def run_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from .app import ServeConfig, make_app
+        from .connections import server_options
     except ImportError:
         raise ConfigError(
             [("serve", "needs the serve extra: pip install 'pulse-werewolf[serve]'")]
@@ -66,8 +69,11 @@ def run_serve(args: argparse.Namespace) -> int:
         f"({'every view of every game' if args.god else 'live games in the public view'}); "
         "Ctrl-C stops\n"
     )
+    options = server_options(args.idle_timeout, args.max_connections)
     server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on")
+        uvicorn.Config(
+            app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on", **options
+        )
     )
     try:
         server.run(sockets=[sock])
@@ -105,5 +111,21 @@ def add_serve(subparsers: Any) -> None:
         "--god",
         action="store_true",
         help="open games in progress in the god and seat views too (never with a human at the table)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=positive_float,
+        default=IDLE_TIMEOUT_S,
+        metavar="SECONDS",
+        help="close a connection that has not sent a whole request within this time "
+        f"(default {IDLE_TIMEOUT_S:g})",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=positive_int,
+        default=MAX_CONNECTIONS,
+        metavar="N",
+        help=f"open connections at most (default {MAX_CONNECTIONS}; fewer if the "
+        "descriptor limit is low); over it the longest idle one is closed",
     )
     parser.set_defaults(run=run_serve)
