@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich import box
 from rich.console import Console
@@ -87,6 +87,9 @@ from .storefaults import (
     explain,
     refuse_damaged,
 )
+
+if TYPE_CHECKING:
+    from .players.cassette import CassetteTransport
 
 __all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "main"]
 
@@ -240,6 +243,7 @@ def _spec_seating(
     budget: int | None,
     spent: int = 0,
     session: int = 0,
+    cassette: CassetteTransport | None = None,
 ) -> SpecSeating:
     humans = [seat for seat, spec in specs.items() if spec.kind == "human"]
     watched = _view_spec(args.view).seat if not args.quiet else None
@@ -249,10 +253,19 @@ def _spec_seating(
         budget=budget,
         spent=spent,
         record=None if args.record is None else str(args.record),
-        replay=None if args.replay_llm is None else str(args.replay_llm),
+        replay=cassette or (None if args.replay_llm is None else str(args.replay_llm)),
         session=session,
         recap=not humans or watched != humans[0],  # the live view shows that seat already
     )
+
+
+def _cassette(path: Path | None) -> CassetteTransport | None:
+    """The ``--replay-llm`` cassette of a new game (its first and only part), read whole."""
+    if path is None:
+        return None
+    from .players.cassette import CassetteTransport  # the HTTP stack: only when replaying
+
+    return CassetteTransport(path)
 
 
 def _humans(specs: Mapping[int, SeatSpec]) -> frozenset[int]:
@@ -612,11 +625,12 @@ def run_play(args: argparse.Namespace) -> int:
         config = config.model_copy(update={"beliefs": True})
     lang = args.lang or "en"
     budget = lineup.budget.tokens
+    cassette = _cassette(args.replay_llm)  # read and checked before the store is made
     console = Console(highlight=False)
     store = _open_store(args.store, create=True)
     then: list[str] = []  # the resume command, once there is a game to resume
     with _closing(store), _storage_faults(args.store, then):
-        seating = _spec_seating(args, specs, lang=lang, budget=budget)
+        seating = _spec_seating(args, specs, lang=lang, budget=budget, cassette=cassette)
         starter = WorkflowRule(werewolf_workflow(seating), store)
         players = [specs[s].public() for s in sorted(specs)]  # recorded, for resume
         extra: dict[str, Any] = {"players": players, "lang": lang}
