@@ -45,18 +45,18 @@ from .arena.cli import add_arena
 from .argtypes import (
     DEFAULT_STORE,
     EXIT_INTERRUPTED,
+    int_in,
     is_number,
-    positive_float,
-    positive_int,
-    seat_number,
-    whole_number,
+    number_in,
+    number_pair,
+    seed_number,
     width,
 )
 from .boards import BOARDS, with_board
-from .config import GameConfig, parse_config
+from .config import MAX_SEATS, GameConfig, field_range, parse_config
 from .errors import ConfigError, GameFileError, WerewolfError
 from .game import fold_chain, start_game, werewolf_workflow
-from .lineup import KINDS, Price, SeatSpec, load_lineup
+from .lineup import KINDS, MAX_PRICE, Price, SeatSpec, load_lineup
 from .outputs import check_output, write_output
 from .players import SpecSeating, seating_from_specs
 from .players.prompting import LANGS
@@ -95,6 +95,8 @@ __all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "main"]
 
 EXIT_FAILED = 1  # a game that stopped on an error (resumable)
 EXIT_USAGE = 2  # bad options, files or game ids
+MAX_PACE = 60.0  # seconds between two steps: slower is no game to watch
+MAX_LISTED = 1_000_000  # games listed at most by --limit (--all lists every one)
 SEAT_KINDS = ("mock", "random")  # the kinds --players can put in every seat
 _ASKED_SEAT = re.compile(r"^\w+Error: seat (\d+)\b")  # a seat's failure names the seat
 _STOP_REASONS = {  # what a human is told, by the error's class
@@ -531,7 +533,9 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
     rules.add_argument(
         "--self-vote", action="store_true", default=None, help="voters may vote for themselves"
     )
-    rules.add_argument("--day-cap", type=whole_number, metavar="N", help="a draw after N days")
+    rules.add_argument(
+        "--day-cap", type=int_in(*field_range("day_cap")), metavar="N", help="a draw after N days"
+    )
     rules.add_argument(
         "--discussion",
         choices=["seat-order", "bidding"],
@@ -540,13 +544,13 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
     )
     rules.add_argument(
         "--speech-rounds",
-        type=whole_number,
+        type=int_in(*field_range("speech_rounds")),
         metavar="N",
         help="speeches each living player has a day (default 1)",
     )
     rules.add_argument(
         "--speech-budget",
-        type=whole_number,
+        type=int_in(*field_range("speech_budget")),
         metavar="N",
         help="the most speeches a day's discussion holds (default: every round in full)",
     )
@@ -664,7 +668,7 @@ def add_play(subparsers: Any) -> None:
         "shown live as a spectator sees it, then export its replay file.",
     )
     parser.add_argument(
-        "--seed", type=whole_number, help="the game seed (default: a fresh one, shown)"
+        "--seed", type=seed_number, help="the game seed (default: a fresh one, shown)"
     )
     parser.add_argument(
         "--players", choices=SEAT_KINDS, help="who plays every seat not named otherwise (mock)"
@@ -675,7 +679,7 @@ def add_play(subparsers: Any) -> None:
     _add_variants(parser)
     parser.add_argument(
         "--pace",
-        type=positive_float,
+        type=number_in(MAX_PACE, "seconds"),
         metavar="SECONDS",
         help="pause between steps, to watch a mock game being played (werewolf serve)",
     )
@@ -744,15 +748,8 @@ def add_resume(subparsers: Any) -> None:
 def _prices(args: argparse.Namespace) -> Prices | None:
     default = None
     if args.price is not None:
-        prompt, sep, completion = args.price.partition(",")
-        try:
-            default = Price(prompt=float(prompt), completion=float(completion))
-        except ValueError:
-            raise ConfigError(
-                [("--price", f"{args.price!r}: write PROMPT,COMPLETION in USD per 1M tokens")]
-            ) from None
-        if not sep:
-            raise ConfigError([("--price", "write PROMPT,COMPLETION in USD per 1M tokens")])
+        prompt, completion = args.price
+        default = Price(prompt=prompt, completion=completion)
     by_model = load_lineup(args.prices).prices if args.prices is not None else {}
     if default is None:  # models neither file nor --price names: the bundled table
         by_model = with_bundled(by_model, bundled_prices().prices)
@@ -815,11 +812,13 @@ def add_replay(subparsers: Any) -> None:
     parser.add_argument("target", metavar="FILE|GAME", help="a replay file (.jsonl) or a game id")
     _add_store(parser)
     who = parser.add_mutually_exclusive_group()
-    who.add_argument("--seat", type=seat_number, metavar="N", help="exactly what seat N saw")
+    who.add_argument(
+        "--seat", type=int_in(1, MAX_SEATS), metavar="N", help="exactly what seat N saw"
+    )
     who.add_argument("--public", action="store_true", help="what a spectator saw")
     parser.add_argument(
         "--day",
-        type=whole_number,
+        type=int_in(1, field_range("day_cap")[1]),
         metavar="K",
         help="start at day K (with the night before it; the cast is shown first)",
     )
@@ -837,7 +836,10 @@ def add_replay(subparsers: Any) -> None:
     parser.add_argument("--width", type=width, metavar="COLUMNS", help="draw at this width")
     parser.add_argument("--no-stats", action="store_true", help="leave out the summary")
     parser.add_argument(
-        "--price", metavar="PROMPT,COMPLETION", help="USD per million tokens, for a cost figure"
+        "--price",
+        type=number_pair(MAX_PRICE, "PROMPT,COMPLETION", "USD per million tokens"),
+        metavar="PROMPT,COMPLETION",
+        help="USD per million tokens, for a cost figure",
     )
     parser.add_argument("--prices", type=Path, metavar="LINEUP", help="prices by model (TOML)")
     parser.set_defaults(run=run_replay)
@@ -888,7 +890,7 @@ def add_games(subparsers: Any) -> None:
     count = parser.add_mutually_exclusive_group()
     count.add_argument(
         "--limit",
-        type=positive_int,
+        type=int_in(1, MAX_LISTED),
         default=20,
         metavar="N",
         help="list the newest N games (default 20)",

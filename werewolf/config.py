@@ -19,6 +19,8 @@ from .errors import ConfigError
 
 __all__ = [
     "DISCUSSION_FIELDS",
+    "MAX_SEATS",
+    "MIN_SEATS",
     "QUIET_FIELDS",
     "STANDARD_NINE",
     "AllAbstain",
@@ -34,8 +36,11 @@ __all__ = [
     "WinRule",
     "WolfKill",
     "WolfSplit",
+    "field_range",
     "parse_config",
 ]
+
+MIN_SEATS, MAX_SEATS = 4, 20  # the smallest and largest table a game is dealt to
 
 STANDARD_NINE: tuple[Identity, ...] = (
     (Identity.WEREWOLF,) * 3
@@ -238,8 +243,8 @@ class GameConfig(BaseModel):
     @model_validator(mode="after")
     def _check_deck(self) -> GameConfig:
         counts = Counter(self.identities)
-        if not 4 <= len(self.identities) <= 20:
-            raise ValueError("a game needs 4 to 20 seats")
+        if not MIN_SEATS <= len(self.identities) <= MAX_SEATS:
+            raise ValueError(f"a game needs {MIN_SEATS} to {MAX_SEATS} seats")
         if counts[Identity.WEREWOLF] == 0:
             raise ValueError("the deck needs at least one werewolf")
         if counts[Identity.WEREWOLF] * 2 >= len(self.identities):
@@ -299,6 +304,19 @@ QUIET_FIELDS = (
 )
 """The fields added after the nine-player board (the guard, idiot, cupid and doctor, the
 referee's record, the Kaggle-style variants of kaggle-8): written to a log only when changed."""
+
+
+def field_range(name: str) -> tuple[int, int]:
+    """The least and the most a whole-number field of ``GameConfig`` takes (its ``ge`` and
+    ``le``), so an option that sets it can say so before the config is built."""
+    low: int | None = None
+    high: int | None = None
+    for constraint in GameConfig.model_fields[name].metadata:
+        low = getattr(constraint, "ge", low)
+        high = getattr(constraint, "le", high)
+    if low is None or high is None:
+        raise TypeError(f"GameConfig.{name} has no range")
+    return low, high
 
 
 def parse_config(data: dict[str, Any]) -> GameConfig:

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..argtypes import DEFAULT_STORE, whole_number
+from ..argtypes import DEFAULT_STORE, int_in
 from ..errors import ConfigError
 
 __all__ = ["HOST", "add_serve", "bind"]
@@ -45,8 +45,6 @@ def run_serve(args: argparse.Namespace) -> int:
         raise ConfigError(
             [("serve", "needs the serve extra: pip install 'pulse-werewolf[serve]'")]
         ) from None
-    if not 0 <= args.port <= 65535:
-        raise ConfigError([("--port", f"{args.port}: a port is 0 to 65535")])
     app = make_app(ServeConfig(args.store, god=args.god))
     sock = bind(args.port)
     port = sock.getsockname()[1]
@@ -86,7 +84,7 @@ def add_serve(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--port",
-        type=whole_number,
+        type=int_in(0, 65535),
         default=8765,
         metavar="N",
         help="the port (default 8765; 0: any free)",
