@@ -472,7 +472,7 @@ def _game_config(args: argparse.Namespace) -> GameConfig:
         data[name] = not value if dest.startswith("no_") else value
         flagged[name] = "--" + dest.replace("_", "-")
     try:
-        return parse_config(data)
+        return parse_config(data, strict=True)  # the file's, and typed flags
     except ConfigError as exc:
         if args.config is None:
             raise

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from .cast import GODS, Identity
 from .errors import ConfigError
+from .filemodels import from_file
 
 __all__ = [
     "DISCUSSION_FIELDS",
@@ -319,9 +320,12 @@ def field_range(name: str) -> tuple[int, int]:
     return low, high
 
 
-def parse_config(data: dict[str, Any]) -> GameConfig:
-    """Validate ``data``; raise ConfigError listing every problem with its field path."""
+def parse_config(data: dict[str, Any], *, strict: bool = False) -> GameConfig:
+    """Validate ``data``; raise ConfigError listing every problem with its field path.
+    ``strict``: ``data`` was read from a file, and is held to strict types (``filemodels``)."""
     try:
+        if strict:
+            return from_file(GameConfig, data)
         return GameConfig.model_validate(data)
     except ValidationError as exc:
         problems = [

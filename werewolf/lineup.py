@@ -38,6 +38,7 @@ from pulse_core.limits import LimitError, clip, parse_toml, read_bounded
 
 from .argtypes import is_number
 from .errors import ConfigError
+from .filemodels import from_file
 
 __all__ = [
     "DEFAULT_KEY_ENV",
@@ -187,7 +188,7 @@ class Lineup(BaseModel):
 
 def _validate(data: Mapping[str, Any], source: str) -> Lineup:
     try:
-        return Lineup.model_validate(data)
+        return from_file(Lineup, data)
     except ValidationError as exc:
         raise ConfigError(
             [

@@ -179,7 +179,7 @@ def _run_config(args: argparse.Namespace) -> GameConfig:
     data = read_document(args.config)
     if not isinstance(data, dict):
         raise ConfigError([(str(args.config), "must hold a table of config fields")])
-    return parse_config(with_board(data, board))
+    return parse_config(with_board(data, board), strict=True)
 
 
 def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:

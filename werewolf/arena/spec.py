@@ -23,6 +23,7 @@ from pulse_core.tempfiles import atomic_write
 
 from ..config import GameConfig
 from ..errors import ConfigError, GameFileError
+from ..filemodels import from_file
 from ..lineup import Price
 from .roster import ArenaBudget, ArenaPlayer
 
@@ -178,7 +179,7 @@ def load_run(path: Path) -> RunSpec:
         raise GameFileError(f"{path}: no such run (start it with werewolf arena run)")
     data = parse_json(read_bounded(path), str(path))
     try:
-        return RunSpec.model_validate(data)
+        return from_file(RunSpec, data)
     except ValidationError as exc:
         raise ConfigError(
             [(f"{path}: " + ".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()]
