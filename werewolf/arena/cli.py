@@ -179,7 +179,12 @@ def _run_config(args: argparse.Namespace) -> GameConfig:
     data = read_document(args.config)
     if not isinstance(data, dict):
         raise ConfigError([(str(args.config), "must hold a table of config fields")])
-    return parse_config(with_board(data, board), strict=True)
+    try:
+        return parse_config(with_board(data, board), strict=True)
+    except ConfigError as exc:  # name the file, as werewolf play --config does
+        raise ConfigError(
+            [(f"{args.config}: {field}", message) for field, message in exc.problems]
+        ) from None
 
 
 def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
