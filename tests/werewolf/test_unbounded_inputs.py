@@ -316,3 +316,22 @@ def test_a_run_file_value_of_another_type_names_its_field(
     run_file.write_text(json.dumps(spec))
     line = refused(capsys, tmp_path, "arena", "report", "r", "--store", STORE)
     assert "r.json: seed: Input should be a valid integer" in line, line
+
+
+def test_arena_list_shows_a_run_file_that_is_no_file_as_unreadable(tmp_path: Path) -> None:
+    arena = tmp_path / "s" / "arena"
+    arena.mkdir(parents=True)
+    os.mkfifo(arena / "r.json")
+    try:
+        done = subprocess.run(
+            [*CLI, "arena", "list", "--store", STORE, "--width", "200"],
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=HANG,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("werewolf arena list hung")
+    assert done.returncode == 0, done.stderr
+    assert "unreadable: s/arena/r.json: a FIFO (named pipe), not a regular file" in done.stdout
