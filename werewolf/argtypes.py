@@ -30,7 +30,7 @@ __all__ = [
 DEFAULT_STORE = Path("games") / "werewolf.sqlite3"
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 MAX_WIDTH = 1000  # columns: wider than any screen, and small enough to draw in a moment
-MAX_SEED = 2**63 - 1  # a seed is stored as a signed 64-bit integer
+MAX_SEED = 2**63 - 1  # the largest signed 64-bit integer: a seed fits every store of one
 _MAX_DIGITS = 18  # every number a user types fits in 64 bits
 _MAX_FLOAT_TEXT = 40  # characters: more is no number anyone types
 

@@ -227,10 +227,9 @@ def seating_from_specs(
 
     ``record`` names a cassette file every LLM request and answer is appended to;
     ``replay`` a cassette the answers are served from (its file, or the cassette read
-    already), with no network at all; ``session``
-    is the number of events the game had when this process took it up (0 for a new game),
-    which marks the cassette's part of each process, so that a game stopped and resumed
-    replays each part from its own answers;
+    already), with no network at all; ``session`` is the number of events the game had
+    when this process took it up (0 for a new game), which marks the cassette's part of
+    each process, so that a game stopped and resumed replays each part from its own answers;
     ``backoff`` is the first and the longest wait between two tries of a request after a
     transient fault (default ``BACKOFF``; replaying, the waits are counted, not waited).
     """
