@@ -4,7 +4,9 @@ Every JSON or TOML document the packages read from a user goes through ``read_bo
 (whole small files) or ``bounded_lines`` (a replay, streamed one line at a time) and then
 ``parse_json`` / ``parse_toml``, so a hostile or damaged file costs bounded memory and time
 and ends in one ``LimitError`` naming the file, line and problem, never a ``RecursionError``
-or a 4,300-digit ``ValueError``. ``clip`` cuts a value before an error message echoes it.
+or a 4,300-digit ``ValueError``. Only regular files are read (``open_regular``): a FIFO
+would block the reader and a device such as ``/dev/zero`` never ends. ``clip`` cuts a value
+before an error message echoes it.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .errors import PulseError
 
@@ -30,6 +33,7 @@ __all__ = [
     "bounded_lines",
     "check_tree",
     "clip",
+    "open_regular",
     "parse_json",
     "parse_toml",
     "read_bounded",
@@ -43,6 +47,7 @@ MAX_DOCUMENT_BYTES = 1 << 20  # a config, lineup, roster or run file
 MAX_LINE_BYTES = 16 << 20  # one event of a topic file (an LLM seat's exchange is the largest)
 MAX_TOPIC_BYTES = 64 << 20  # a whole topic file (an LLM game with every exchange: ~5 MB)
 CLIP = 60  # characters of a value an error message echoes
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # absent on Windows, which has no FIFOs to open
 
 
 def _where(source: str, line: int | None) -> str:
@@ -67,16 +72,50 @@ def clip(value: object, limit: int = CLIP) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def read_bounded(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) -> bytes:
-    """The bytes of a small file, refused (before reading it all) above ``limit``."""
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """``path`` opened for reading in binary, refused unless it is a regular file: a FIFO
+    or a terminal would block the reader (opening a FIFO waits for a writer) and a device
+    such as ``/dev/zero`` never ends, so neither is a file a user hands over."""
     source = str(path)
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(limit + 1)
+        # O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise LimitError(source, None, "no such file") from None
     except IsADirectoryError:
         raise LimitError(source, None, "a folder, not a file") from None
+    except OSError as exc:
+        raise LimitError(source, None, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise LimitError(source, None, "a folder, not a file")
+        if not stat.S_ISREG(mode):
+            raise LimitError(source, None, f"{_kind(mode)}, not a regular file")
+        if _NONBLOCK:
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int = MAX_DOCUMENT_BYTES) -> bytes:
+    """The bytes of a small file, refused (before reading it all) above ``limit``."""
+    source = str(path)
+    try:
+        with open_regular(path) as fh:
+            data = fh.read(limit + 1)
     except OSError as exc:
         raise LimitError(source, None, f"cannot read: {exc.strerror or exc}") from None
     if len(data) > limit:
@@ -93,14 +132,7 @@ def bounded_lines(
     """``(line number, line without its end)`` of a file, read one line at a time, each
     line and the whole file within their limits (so memory stays bounded by one line)."""
     source = str(path)
-    try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed by the generator's finally
-    except FileNotFoundError:
-        raise LimitError(source, None, "no such file") from None
-    except IsADirectoryError:
-        raise LimitError(source, None, "a folder, not a file") from None
-    except OSError as exc:
-        raise LimitError(source, None, f"cannot read: {exc.strerror or exc}") from None
+    fh = open_regular(path)
     total = 0
     try:
         for number in range(1, 1 << 62):

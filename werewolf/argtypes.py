@@ -1,29 +1,38 @@
 """What the ``werewolf`` commands share: argparse ``type=`` functions (a bad value becomes
-argparse's one-line usage error, never a silent no-op or a traceback later on), the default
-store and the exit code of an interrupted command."""
+argparse's one-line usage error, never a silent no-op, a hang or a traceback later on), the
+default store and the exit code of an interrupted command.
+
+Every number an option takes has a range, and the error names it: ``argument --pace:
+'1e308' is out of range: use a number above 0 and at most 60 (seconds)``. NaN, infinities,
+negative and absurdly large values never reach the code that would sleep, loop or allocate
+by them."""
 
 from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 __all__ = [
     "DEFAULT_STORE",
     "EXIT_INTERRUPTED",
+    "MAX_SEED",
     "MAX_WIDTH",
+    "int_in",
     "is_number",
-    "positive_float",
-    "positive_int",
-    "seat_number",
-    "whole_number",
+    "number_in",
+    "number_pair",
+    "seed_number",
     "width",
 ]
 
 DEFAULT_STORE = Path("games") / "werewolf.sqlite3"
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 MAX_WIDTH = 1000  # columns: wider than any screen, and small enough to draw in a moment
+MAX_SEED = 2**63 - 1  # the largest signed 64-bit integer: a seed fits every store of one
 _MAX_DIGITS = 18  # every number a user types fits in 64 bits
+_MAX_FLOAT_TEXT = 40  # characters: more is no number anyone types
 
 
 def is_number(text: str) -> bool:
@@ -36,40 +45,79 @@ def _shown(text: str) -> str:
     return repr(text if len(text) <= 24 else text[:24] + "...")
 
 
-def whole_number(text: str) -> int:
-    """A whole number, maybe negative, in ASCII digits (a seed, a day cap)."""
-    if not is_number(text.removeprefix("-")):
-        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number")
-    return int(text)
+def _figure(value: float) -> str:
+    """A bound as people write it: 60, 1,000,000, 0.5."""
+    return f"{value:,.0f}" if value == int(value) else f"{value:g}"
 
 
-def seat_number(text: str) -> int:
-    """A seat number: ASCII digits, at least 1 (whether the game has it is checked later)."""
-    return positive_int(text)
+def _all_digits(text: str) -> bool:
+    return text.isascii() and text.removeprefix("-").isdigit()
 
 
-def positive_int(text: str) -> int:
-    """A whole number of at least 1 (a count, a width)."""
-    value = whole_number(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
+def int_in(low: int, high: int, unit: str = "") -> Callable[[str], int]:
+    """An argparse type: a whole number in ASCII digits from ``low`` to ``high``;
+    ``unit`` (e.g. ``"columns"``) is said with the range."""
+    allowed = f"{low} to {high}" + (f" ({unit})" if unit else "")
+
+    def parse(text: str) -> int:
+        digits = text.removeprefix("-")
+        if not is_number(digits):
+            if _all_digits(text):  # more digits than any number in range
+                raise argparse.ArgumentTypeError(f"{_shown(text)} is out of range: use {allowed}")
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number: use {allowed}")
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is out of range: use {allowed}")
+        return value
+
+    return parse
 
 
-def width(text: str) -> int:
-    """A drawing width in columns: 1 to ``MAX_WIDTH``."""
-    value = positive_int(text)
-    if value > MAX_WIDTH:
-        raise argparse.ArgumentTypeError(f"at most {MAX_WIDTH} columns, not {value}")
-    return value
+def number_in(high: float, unit: str = "") -> Callable[[str], float]:
+    """An argparse type: a finite number above 0 and at most ``high`` (an amount of money,
+    a pause); ``unit`` is said with the range."""
+    allowed = f"a number above 0 and at most {_figure(high)}" + (f" ({unit})" if unit else "")
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text) if len(text) <= _MAX_FLOAT_TEXT else math.nan
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{_shown(text)} is not a number: use {allowed}"
+            ) from None
+        if not 0 < value <= high:  # NaN fails every comparison, so it lands here too
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is out of range: use {allowed}")
+        return value
+
+    return parse
 
 
-def positive_float(text: str) -> float:
-    """A finite number above 0 (an amount of money)."""
-    try:
-        value = float(text) if len(text) <= 40 else math.nan
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a number") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be above 0, not {_shown(text)}")
-    return value
+def number_pair(
+    high: float, form: str = "A,B", unit: str = ""
+) -> Callable[[str], tuple[float, float]]:
+    """An argparse type: ``A,B``, two finite numbers from 0 to ``high`` (a price pair);
+    ``form`` names the two (``PROMPT,COMPLETION``) in the error."""
+    allowed = f"{form}, each from 0 to {_figure(high)}" + (f" ({unit})" if unit else "")
+
+    def parse(text: str) -> tuple[float, float]:
+        first, comma, second = text.partition(",")
+        try:
+            if not comma or len(text) > 2 * _MAX_FLOAT_TEXT:
+                raise ValueError(text)
+            pair = (float(first), float(second))
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{_shown(text)} is not two numbers: use {allowed}"
+            ) from None
+        if not all(0 <= value <= high for value in pair):
+            raise argparse.ArgumentTypeError(f"{_shown(text)} is out of range: use {allowed}")
+        return pair
+
+    return parse
+
+
+seed_number = int_in(0, MAX_SEED)
+"""A game or run seed."""
+
+width = int_in(1, MAX_WIDTH, "columns")
+"""A drawing width in columns."""

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich import box
 from rich.console import Console
@@ -46,18 +46,18 @@ from .arena.cli import add_arena
 from .argtypes import (
     DEFAULT_STORE,
     EXIT_INTERRUPTED,
+    int_in,
     is_number,
-    positive_float,
-    positive_int,
-    seat_number,
-    whole_number,
+    number_in,
+    number_pair,
+    seed_number,
     width,
 )
 from .boards import BOARDS, with_board
-from .config import GameConfig, parse_config
+from .config import MAX_SEATS, GameConfig, field_range, parse_config
 from .errors import ConfigError, GameFileError, WerewolfError
 from .game import fold_chain, start_game, werewolf_workflow
-from .lineup import KINDS, Price, SeatSpec, load_lineup
+from .lineup import KINDS, MAX_PRICE, Price, SeatSpec, load_lineup
 from .outputs import Kind, check_output, check_record, classify, refuse, write_output
 from .players import SpecSeating, seating_from_specs
 from .players.prompting import LANGS
@@ -90,10 +90,15 @@ from .storefaults import (
     refuse_damaged,
 )
 
+if TYPE_CHECKING:
+    from .players.cassette import CassetteTransport
+
 __all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "main"]
 
 EXIT_FAILED = 1  # a game that stopped on an error (resumable)
 EXIT_USAGE = 2  # bad options, files or game ids
+MAX_PACE = 60.0  # seconds between two steps: slower is no game to watch
+MAX_LISTED = 1_000_000  # games listed at most by --limit (--all lists every one)
 SEAT_KINDS = ("mock", "random")  # the kinds --players can put in every seat
 _ASKED_SEAT = re.compile(r"^\w+Error: seat (\d+)\b")  # a seat's failure names the seat
 _STOP_REASONS = {  # what a human is told, by the error's class
@@ -242,6 +247,7 @@ def _spec_seating(
     budget: int | None,
     spent: int = 0,
     session: int = 0,
+    cassette: CassetteTransport | None = None,
 ) -> SpecSeating:
     humans = [seat for seat, spec in specs.items() if spec.kind == "human"]
     watched = _view_spec(args.view).seat if not args.quiet else None
@@ -251,10 +257,19 @@ def _spec_seating(
         budget=budget,
         spent=spent,
         record=None if args.record is None else str(args.record),
-        replay=None if args.replay_llm is None else str(args.replay_llm),
+        replay=cassette or (None if args.replay_llm is None else str(args.replay_llm)),
         session=session,
         recap=not humans or watched != humans[0],  # the live view shows that seat already
     )
+
+
+def _cassette(path: Path | None) -> CassetteTransport | None:
+    """The ``--replay-llm`` cassette of a new game (its first and only part), read whole."""
+    if path is None:
+        return None
+    from .players.cassette import CassetteTransport  # the HTTP stack: only when replaying
+
+    return CassetteTransport(path)
 
 
 def _humans(specs: Mapping[int, SeatSpec]) -> frozenset[int]:
@@ -463,7 +478,7 @@ def _game_config(args: argparse.Namespace) -> GameConfig:
         data[name] = not value if dest.startswith("no_") else value
         flagged[name] = "--" + dest.replace("_", "-")
     try:
-        return parse_config(data)
+        return parse_config(data, strict=True)  # the file's, and typed flags
     except ConfigError as exc:
         if args.config is None:
             raise
@@ -524,7 +539,9 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
     rules.add_argument(
         "--self-vote", action="store_true", default=None, help="voters may vote for themselves"
     )
-    rules.add_argument("--day-cap", type=whole_number, metavar="N", help="a draw after N days")
+    rules.add_argument(
+        "--day-cap", type=int_in(*field_range("day_cap")), metavar="N", help="a draw after N days"
+    )
     rules.add_argument(
         "--discussion",
         choices=["seat-order", "bidding"],
@@ -533,13 +550,13 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
     )
     rules.add_argument(
         "--speech-rounds",
-        type=whole_number,
+        type=int_in(*field_range("speech_rounds")),
         metavar="N",
         help="speeches each living player has a day (default 1)",
     )
     rules.add_argument(
         "--speech-budget",
-        type=whole_number,
+        type=int_in(*field_range("speech_budget")),
         metavar="N",
         help="the most speeches a day's discussion holds (default: every round in full)",
     )
@@ -618,13 +635,14 @@ def run_play(args: argparse.Namespace) -> int:
         config = config.model_copy(update={"beliefs": True})
     lang = args.lang or "en"
     budget = lineup.budget.tokens
+    cassette = _cassette(args.replay_llm)  # read and checked before the store is made
     console = Console(highlight=False)
     if args.record is not None:
         check_record(args.record, 0)  # before the store is made: a refusal leaves no trace
     store = _open_store(args.store, create=True)
     then: list[str] = []  # the resume command, once there is a game to resume
     with _closing(store), _storage_faults(args.store, then):
-        seating = _spec_seating(args, specs, lang=lang, budget=budget)
+        seating = _spec_seating(args, specs, lang=lang, budget=budget, cassette=cassette)
         starter = WorkflowRule(werewolf_workflow(seating), store)
         players = [specs[s].public() for s in sorted(specs)]  # recorded, for resume
         extra: dict[str, Any] = {"players": players, "lang": lang}
@@ -658,7 +676,7 @@ def add_play(subparsers: Any) -> None:
         "shown live as a spectator sees it, then export its replay file.",
     )
     parser.add_argument(
-        "--seed", type=whole_number, help="the game seed (default: a fresh one, shown)"
+        "--seed", type=seed_number, help="the game seed (default: a fresh one, shown)"
     )
     parser.add_argument(
         "--players", choices=SEAT_KINDS, help="who plays every seat not named otherwise (mock)"
@@ -669,7 +687,7 @@ def add_play(subparsers: Any) -> None:
     _add_variants(parser)
     parser.add_argument(
         "--pace",
-        type=positive_float,
+        type=number_in(MAX_PACE, "seconds"),
         metavar="SECONDS",
         help="pause between steps, to watch a mock game being played (werewolf serve)",
     )
@@ -756,15 +774,8 @@ def add_resume(subparsers: Any) -> None:
 def _prices(args: argparse.Namespace) -> Prices | None:
     default = None
     if args.price is not None:
-        prompt, sep, completion = args.price.partition(",")
-        try:
-            default = Price(prompt=float(prompt), completion=float(completion))
-        except ValueError:
-            raise ConfigError(
-                [("--price", f"{args.price!r}: write PROMPT,COMPLETION in USD per 1M tokens")]
-            ) from None
-        if not sep:
-            raise ConfigError([("--price", "write PROMPT,COMPLETION in USD per 1M tokens")])
+        prompt, completion = args.price
+        default = Price(prompt=prompt, completion=completion)
     by_model = load_lineup(args.prices).prices if args.prices is not None else {}
     if default is None:  # models neither file nor --price names: the bundled table
         by_model = with_bundled(by_model, bundled_prices().prices)
@@ -838,11 +849,13 @@ def add_replay(subparsers: Any) -> None:
     parser.add_argument("target", metavar="FILE|GAME", help="a replay file (.jsonl) or a game id")
     _add_store(parser)
     who = parser.add_mutually_exclusive_group()
-    who.add_argument("--seat", type=seat_number, metavar="N", help="exactly what seat N saw")
+    who.add_argument(
+        "--seat", type=int_in(1, MAX_SEATS), metavar="N", help="exactly what seat N saw"
+    )
     who.add_argument("--public", action="store_true", help="what a spectator saw")
     parser.add_argument(
         "--day",
-        type=whole_number,
+        type=int_in(1, field_range("day_cap")[1]),
         metavar="K",
         help="start at day K (with the night before it; the cast is shown first)",
     )
@@ -860,7 +873,10 @@ def add_replay(subparsers: Any) -> None:
     parser.add_argument("--width", type=width, metavar="COLUMNS", help="draw at this width")
     parser.add_argument("--no-stats", action="store_true", help="leave out the summary")
     parser.add_argument(
-        "--price", metavar="PROMPT,COMPLETION", help="USD per million tokens, for a cost figure"
+        "--price",
+        type=number_pair(MAX_PRICE, "PROMPT,COMPLETION", "USD per million tokens"),
+        metavar="PROMPT,COMPLETION",
+        help="USD per million tokens, for a cost figure",
     )
     parser.add_argument("--prices", type=Path, metavar="LINEUP", help="prices by model (TOML)")
     parser.add_argument(
@@ -916,7 +932,7 @@ def add_games(subparsers: Any) -> None:
     count = parser.add_mutually_exclusive_group()
     count.add_argument(
         "--limit",
-        type=positive_int,
+        type=int_in(1, MAX_LISTED),
         default=20,
         metavar="N",
         help="list the newest N games (default 20)",

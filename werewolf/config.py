@@ -16,9 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from .cast import GODS, Identity
 from .errors import ConfigError
+from .filemodels import from_file
 
 __all__ = [
     "DISCUSSION_FIELDS",
+    "MAX_SEATS",
+    "MIN_SEATS",
     "QUIET_FIELDS",
     "STANDARD_NINE",
     "AllAbstain",
@@ -34,8 +37,11 @@ __all__ = [
     "WinRule",
     "WolfKill",
     "WolfSplit",
+    "field_range",
     "parse_config",
 ]
+
+MIN_SEATS, MAX_SEATS = 4, 20  # the smallest and largest table a game is dealt to
 
 STANDARD_NINE: tuple[Identity, ...] = (
     (Identity.WEREWOLF,) * 3
@@ -238,8 +244,8 @@ class GameConfig(BaseModel):
     @model_validator(mode="after")
     def _check_deck(self) -> GameConfig:
         counts = Counter(self.identities)
-        if not 4 <= len(self.identities) <= 20:
-            raise ValueError("a game needs 4 to 20 seats")
+        if not MIN_SEATS <= len(self.identities) <= MAX_SEATS:
+            raise ValueError(f"a game needs {MIN_SEATS} to {MAX_SEATS} seats")
         if counts[Identity.WEREWOLF] == 0:
             raise ValueError("the deck needs at least one werewolf")
         if counts[Identity.WEREWOLF] * 2 >= len(self.identities):
@@ -301,9 +307,25 @@ QUIET_FIELDS = (
 referee's record, the Kaggle-style variants of kaggle-8): written to a log only when changed."""
 
 
-def parse_config(data: dict[str, Any]) -> GameConfig:
-    """Validate ``data``; raise ConfigError listing every problem with its field path."""
+def field_range(name: str) -> tuple[int, int]:
+    """The least and the most a whole-number field of ``GameConfig`` takes (its ``ge`` and
+    ``le``), so an option that sets it can say so before the config is built."""
+    low: int | None = None
+    high: int | None = None
+    for constraint in GameConfig.model_fields[name].metadata:
+        low = getattr(constraint, "ge", low)
+        high = getattr(constraint, "le", high)
+    if low is None or high is None:
+        raise TypeError(f"GameConfig.{name} has no range")
+    return low, high
+
+
+def parse_config(data: dict[str, Any], *, strict: bool = False) -> GameConfig:
+    """Validate ``data``; raise ConfigError listing every problem with its field path.
+    ``strict``: ``data`` was read from a file, and is held to strict types (``filemodels``)."""
     try:
+        if strict:
+            return from_file(GameConfig, data)
         return GameConfig.model_validate(data)
     except ValidationError as exc:
         problems = [

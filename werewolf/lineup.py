@@ -38,10 +38,12 @@ from pulse_core.limits import LimitError, clip, parse_toml, read_bounded
 
 from .argtypes import is_number
 from .errors import ConfigError
+from .filemodels import from_file
 
 __all__ = [
     "DEFAULT_KEY_ENV",
     "KINDS",
+    "MAX_PRICE",
     "Budget",
     "Lineup",
     "Price",
@@ -53,6 +55,7 @@ __all__ = [
 KINDS = ("mock", "random", "llm", "human")
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 DEFAULT_BASE_URL_ENV = "OPENAI_BASE_URL"
+MAX_PRICE = 1e6  # USD per million tokens: far above any list price, and no figure overflows
 
 Kind = Literal["mock", "random", "llm", "human"]
 
@@ -109,10 +112,10 @@ class SeatSpec(BaseModel):
 
 
 class Price(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
-    prompt: float = Field(ge=0, description="USD per million prompt tokens")
-    completion: float = Field(ge=0, description="USD per million completion tokens")
+    prompt: float = Field(ge=0, le=MAX_PRICE, description="USD per million prompt tokens")
+    completion: float = Field(ge=0, le=MAX_PRICE, description="USD per million completion tokens")
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
         return (prompt_tokens * self.prompt + completion_tokens * self.completion) / 1_000_000
@@ -185,7 +188,7 @@ class Lineup(BaseModel):
 
 def _validate(data: Mapping[str, Any], source: str) -> Lineup:
     try:
-        return Lineup.model_validate(data)
+        return from_file(Lineup, data)
     except ValidationError as exc:
         raise ConfigError(
             [

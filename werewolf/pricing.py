@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from .filemodels import from_file
 from .lineup import Price
 
 __all__ = ["PRICES_FILE", "BundledPrices", "bundled_prices", "with_bundled"]
@@ -35,7 +36,7 @@ def bundled_prices() -> BundledPrices:
     """The bundled table (read once). A broken table is a bug in the package: it raises."""
     data = tomllib.loads(PRICES_FILE.read_text(encoding="utf-8"))
     try:
-        prices = {str(m): Price.model_validate(p) for m, p in data["prices"].items()}
+        prices = {str(m): from_file(Price, p) for m, p in data["prices"].items()}
     except (KeyError, ValidationError) as exc:
         raise RuntimeError(f"{PRICES_FILE}: not a price table: {exc}") from exc
     return BundledPrices(str(data["as_of"]), prices)

@@ -186,7 +186,7 @@ def test_running_again_plays_nothing_and_more_games_extend_the_run(
         (["run", "--players", "mock,wizard"], "KIND one of mock, random, llm"),
         (["run", "--players", "mock,random", "--games", "3"], "multiple of 2"),
         (["run", "--players", "mock"], "at least 2 players"),
-        (["run", "--players", "mock,random", "--concurrency", "0"], "at least 1"),
+        (["run", "--players", "mock,random", "--concurrency", "0"], "use 1 to 1024"),
         (["run", "--roster", "nowhere.toml"], "no such file"),
         (["report", "nothing"], "no such run"),
     ],

@@ -146,7 +146,7 @@ def test_play_rule_variants_reach_the_game(
         (["play", "--view", "seat:12"], "no seat 12: seats are 1 to 9"),
         (["play", "--view", "wolves"], "use public, god or seat:N"),
         (["play", "--win-rule", "nope"], "invalid choice: 'nope'"),
-        (["play", "--day-cap", "0"], "day_cap"),
+        (["play", "--day-cap", "0"], "argument --day-cap: 0 is out of range: use 1 to 200"),
         (["play", "--seed", "x"], "'x' is not a whole number"),
         (["play", "--config", "{tmp}/missing.toml"], "missing.toml: no such file"),
         (["play", "--config", "{tmp}/bad.toml"], "win_rule"),

@@ -171,10 +171,10 @@ def test_a_bad_roster_or_run_file_is_one_line(
         (["play", "--seat", "³=mock"], "--seat: '³=mock': write SEAT=KIND"),
         (["play", "--seat", "٣=mock"], "--seat: '٣=mock': write SEAT=KIND"),
         (["play", "--view", "seat:³"], "--view: 'seat:³'"),
-        (["play", "--seed", "9" * 5000], "is not a whole number"),
+        (["play", "--seed", "9" * 5000], "--seed: '999999999999999999999999...' is out of range"),
         (["replay", str(SAMPLE), "--seat", "٣"], "argument --seat: '٣' is not a whole number"),
-        (["replay", str(SAMPLE), "--width", "100000000"], "at most 1000 columns"),
-        (["arena", "report", "x", "--width", "0"], "must be at least 1"),
+        (["replay", str(SAMPLE), "--width", "100000000"], "use 1 to 1000 (columns)"),
+        (["arena", "report", "x", "--width", "0"], "0 is out of range: use 1 to 1000"),
         (["play", "--win-rule", "x" * 100_000], "argument --win-rule: invalid choice"),
     ],
 )

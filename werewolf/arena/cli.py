@@ -42,9 +42,9 @@ from pulse_core.limits import clip, read_document
 from ..argtypes import (
     DEFAULT_STORE,
     EXIT_INTERRUPTED,
-    positive_float,
-    positive_int,
-    whole_number,
+    int_in,
+    number_in,
+    seed_number,
     width,
 )
 from ..boards import BOARDS, board_config, with_board
@@ -86,6 +86,13 @@ __all__ = ["BASELINE_PLAYERS", "add_arena", "build_report", "seat_factory"]
 EXIT_UNFINISHED = 1
 BASELINE_PLAYERS = ("mock:cautious", "mock:steady", "mock:bold", "random")
 BASELINE_GAMES = 72
+# the most each option takes: far beyond any real tournament
+MAX_GAMES = 1_000_000
+MAX_CONCURRENCY = 1024  # games in flight in one process
+MAX_WORKERS = 256  # processes
+MAX_BUDGET_TOKENS = 10**15
+MAX_BUDGET_USD = 1e9
+MAX_BOOTSTRAP = 100_000  # resamples: the intervals settle long before
 
 
 def seat_factory(spec: RunSpec) -> SeatFactory:
@@ -173,7 +180,12 @@ def _run_config(args: argparse.Namespace) -> GameConfig:
     data = read_document(args.config)
     if not isinstance(data, dict):
         raise ConfigError([(str(args.config), "must hold a table of config fields")])
-    return parse_config(with_board(data, board))
+    try:
+        return parse_config(with_board(data, board), strict=True)
+    except ConfigError as exc:  # name the file, as werewolf play --config does
+        raise ConfigError(
+            [(f"{args.config}: {field}", message) for field, message in exc.problems]
+        ) from None
 
 
 def _continued_run(args: argparse.Namespace, saved: RunSpec) -> RunSpec:
@@ -613,17 +625,17 @@ def _add_playing(parser: argparse.ArgumentParser, *, default_name: str) -> None:
     parser.add_argument(
         "--name", default=default_name, help=f"the run's name (default: {default_name})"
     )
-    parser.add_argument("--games", type=positive_int, metavar="N", help="games in the run")
+    parser.add_argument("--games", type=int_in(1, MAX_GAMES), metavar="N", help="games in the run")
     parser.add_argument(
         "--concurrency",
-        type=positive_int,
+        type=int_in(1, MAX_CONCURRENCY),
         default=8,
         metavar="K",
         help="games in flight at once (default 8)",
     )
     parser.add_argument(
         "--workers",
-        type=positive_int,
+        type=int_in(1, MAX_WORKERS),
         metavar="W",
         help="processes for mock runs (default: every CPU core; 1 with LLM players)",
     )
@@ -672,7 +684,7 @@ def add_arena(subparsers: Any) -> None:
         choices=[s.value for s in Schedule if s is not Schedule.LINEUP],
         help="head-to-head (2 players) or round-robin (default by player count)",
     )
-    run.add_argument("--seed", type=whole_number, metavar="N", help="the run seed (default 0)")
+    run.add_argument("--seed", type=seed_number, metavar="N", help="the run seed (default 0)")
     run.add_argument(
         "--board", choices=list(BOARDS), help="the board every game plays (default standard-9)"
     )
@@ -689,8 +701,18 @@ def add_arena(subparsers: Any) -> None:
         help="the rules of every game (TOML or JSON, as werewolf play --config): e.g. a "
         "discussion format, speech rounds or budget, what death reveals",
     )
-    run.add_argument("--budget-tokens", type=positive_int, metavar="N", help="stop after N tokens")
-    run.add_argument("--budget-usd", type=positive_float, metavar="X", help="stop after X dollars")
+    run.add_argument(
+        "--budget-tokens",
+        type=int_in(1, MAX_BUDGET_TOKENS),
+        metavar="N",
+        help="stop after N tokens",
+    )
+    run.add_argument(
+        "--budget-usd",
+        type=number_in(MAX_BUDGET_USD, "USD"),
+        metavar="X",
+        help="stop after X dollars",
+    )
     run.add_argument("--prices", type=Path, metavar="FILE", help="prices by model (lineup TOML)")
     _add_playing(run, default_name="arena")
     run.set_defaults(run=cmd_run)
@@ -707,7 +729,7 @@ def add_arena(subparsers: Any) -> None:
     report.add_argument("--plot", type=Path, metavar="DIR", help="write PNG charts into DIR")
     report.add_argument(
         "--bootstrap",
-        type=positive_int,
+        type=int_in(1, MAX_BOOTSTRAP),
         default=1000,
         metavar="B",
         help="bootstrap resamples (default 1000)",

@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pulse_core.limits import LimitError, parse_toml, read_bounded
 
 from ..errors import ConfigError
+from ..filemodels import from_file
 from ..lineup import Price, SeatSpec
 from ..players.mock import PERSONALITIES
 
@@ -157,7 +158,7 @@ def load_roster(path: str | os.PathLike[str]) -> Roster:
     except LimitError as exc:
         raise ConfigError([("--roster", str(exc))]) from None
     try:
-        roster = Roster.model_validate(data)
+        roster = from_file(Roster, data)
     except ValidationError as exc:
         raise ConfigError(
             [(f"{path}: " + ".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()]

@@ -18,11 +18,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from pulse_core.limits import clip, parse_json, read_bounded
+from pulse_core.limits import LimitError, clip, parse_json, read_bounded
 from pulse_core.tempfiles import atomic_write
 
 from ..config import GameConfig
 from ..errors import ConfigError, GameFileError
+from ..filemodels import from_file
 from ..lineup import Price
 from .roster import ArenaBudget, ArenaPlayer
 
@@ -176,9 +177,12 @@ def run_path(store: str | os.PathLike[str], name: str, option: str = "--name") -
 def load_run(path: Path) -> RunSpec:
     if not path.exists():
         raise GameFileError(f"{path}: no such run (start it with werewolf arena run)")
-    data = parse_json(read_bounded(path), str(path))
+    try:  # a run file that is no file (a FIFO, a device) is unreadable, as a damaged one
+        data = parse_json(read_bounded(path), str(path))
+    except LimitError as exc:
+        raise GameFileError(str(exc)) from None
     try:
-        return RunSpec.model_validate(data)
+        return from_file(RunSpec, data)
     except ValidationError as exc:
         raise ConfigError(
             [(f"{path}: " + ".".join(str(p) for p in e["loc"]), e["msg"]) for e in exc.errors()]

@@ -23,7 +23,7 @@ from .human import ConsoleTerminal, HumanPlayer, Terminal
 from .llm import BACKOFF, ClientPool, LLMPlayer, TokenMeter, TransportFactory
 
 if TYPE_CHECKING:
-    from .cassette import CassetteRecorder
+    from .cassette import CassetteRecorder, CassetteTransport
 from .mock import MockPlayer
 from .random_player import RandomPlayer
 
@@ -217,7 +217,7 @@ def seating_from_specs(
     budget: int | None = None,
     spent: int = 0,
     record: str | None = None,
-    replay: str | None = None,
+    replay: str | CassetteTransport | None = None,
     terminal: Terminal | None = None,
     recap: bool = True,
     backoff: tuple[float, float] = BACKOFF,
@@ -226,10 +226,10 @@ def seating_from_specs(
     """A seating for ``specs`` (e.g. ``Lineup.check(...)``'s result).
 
     ``record`` names a cassette file every LLM request and answer is appended to;
-    ``replay`` a cassette the answers are served from, with no network at all; ``session``
-    is the number of events the game had when this process took it up (0 for a new game),
-    which marks the cassette's part of each process, so that a game stopped and resumed
-    replays each part from its own answers;
+    ``replay`` a cassette the answers are served from (its file, or the cassette read
+    already), with no network at all; ``session`` is the number of events the game had
+    when this process took it up (0 for a new game), which marks the cassette's part of
+    each process, so that a game stopped and resumed replays each part from its own answers;
     ``backoff`` is the first and the longest wait between two tries of a request after a
     transient fault (default ``BACKOFF``; replaying, the waits are counted, not waited).
     """
@@ -240,7 +240,11 @@ def seating_from_specs(
     transport: TransportFactory | None = None
     recorder: CassetteRecorder | None = None
     if replay is not None:
-        cassette = CassetteTransport(replay, session=session)
+        cassette = (
+            replay
+            if isinstance(replay, CassetteTransport)
+            else CassetteTransport(replay, session=session)
+        )
         # no request leaves the process, so no key is read; a placeholder stands in, one no
         # message holds (redaction masks the key wherever it appears: a word would be mangled)
         base = os.environ if env is None else env

@@ -21,7 +21,9 @@ Each process that records into a cassette first writes ``{"session": N}``, N bei
 events the game had when the process took it up (0: a new game). A replay names the same N
 and is answered from that part of the cassette only, so a game that was stopped and resumed
 (the same request asked again in the resumed process) replays each process from its own
-answers. A cassette without session lines is one part.
+answers. A cassette without session lines is one part. It is read as a replay file is
+(``pulse_core.limits``: a regular file, at most ``MAX_CASSETTE_BYTES``, each line bounded in
+size, nesting and numbers) and checked whole before a game starts.
 
 A request that got no answer (a timeout, a dropped connection) is recorded too, with
 ``"error": "timeout"`` or ``"error": "connection"`` (``status`` 0, ``response`` empty), and
@@ -55,9 +57,12 @@ from typing import IO, Any
 
 import httpx2
 
+from pulse_core.limits import LimitError, bounded_lines, parse_json
+
 from ..errors import ConfigError
 
 __all__ = [
+    "MAX_CASSETTE_BYTES",
     "Billed",
     "CassetteRecorder",
     "CassetteTransport",
@@ -66,6 +71,7 @@ __all__ = [
     "request_hash",
 ]
 
+MAX_CASSETTE_BYTES = 256 << 20  # every request holds its whole prompt: more than a replay
 _KEPT_HEADERS = ("content-type", "retry-after", "retry-after-ms", "x-should-retry")
 
 
@@ -238,45 +244,49 @@ class MeteredTransport(httpx2.AsyncBaseTransport):
         await self._inner.aclose()
 
 
+def _not_a_line(path: Path, number: int) -> ConfigError:
+    return ConfigError([("--replay-llm", f"{path}:{number}: not a cassette line")])
+
+
+def _cassette_lines(path: Path) -> Iterator[tuple[int, Any]]:
+    """Each non-blank line of a cassette, parsed: read as a replay file is (a regular file,
+    bounded in line and file size, nesting and numbers), so a wrong file is one line."""
+    try:
+        for number, raw in bounded_lines(path, file_limit=MAX_CASSETTE_BYTES):
+            if raw.strip():
+                yield number, parse_json(raw, str(path), number)
+    except LimitError as exc:
+        problem = "no such cassette" if exc.detail == "no such file" else exc.detail
+        where = f"{path}:{exc.line}" if exc.line else str(path)
+        raise ConfigError([("--replay-llm", f"{where}: {problem}")]) from None
+
+
 class CassetteTransport(httpx2.AsyncBaseTransport):
     """Answers from a cassette file, never from the network."""
 
     def __init__(self, path: str | os.PathLike[str], *, session: int = 0) -> None:
         self.path = Path(path)
         self._answers: dict[str, deque[dict[str, Any]]] = {}
-        try:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
-        except FileNotFoundError:
-            raise ConfigError([("--replay-llm", f"{self.path}: no such cassette")]) from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError([("--replay-llm", f"{self.path}: cannot read: {exc}")]) from None
-        parts: dict[int | None, list[tuple[int, str]]] = {}
+        parts: dict[int | None, list[tuple[int, Any]]] = {}
         part: int | None = None
-        for number, line in enumerate(lines, start=1):
-            if line.startswith('{"session": '):
-                try:
-                    part = int(json.loads(line)["session"])
-                except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-                    raise ConfigError(
-                        [("--replay-llm", f"{self.path}:{number}: not a cassette line")]
-                    ) from None
+        for number, entry in _cassette_lines(self.path):
+            if isinstance(entry, dict) and "session" in entry and "hash" not in entry:
+                session_of = entry["session"]
+                if not isinstance(session_of, int) or isinstance(session_of, bool):
+                    raise _not_a_line(self.path, number)
+                part = session_of
                 continue
-            parts.setdefault(part, []).append((number, line))
+            parts.setdefault(part, []).append((number, entry))
         # this process's part; a cassette without (that) session is answered as a whole
         chosen = parts.get(session) or [
             entry for part_lines in parts.values() for entry in part_lines
         ]
-        for number, line in chosen:
-            if not line.strip():
-                continue
+        for number, entry in chosen:
             try:
-                entry = json.loads(line)
                 key, status = str(entry["hash"]), int(entry["status"])
                 str(entry["response"])
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-                raise ConfigError(
-                    [("--replay-llm", f"{self.path}:{number}: not a cassette line")]
-                ) from None
+            except (KeyError, TypeError, ValueError):
+                raise _not_a_line(self.path, number) from None
             entry["status"] = status
             self._answers.setdefault(key, deque()).append(entry)
 

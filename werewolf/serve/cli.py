@@ -12,7 +12,7 @@ from typing import Any
 
 from pulse_core import SQLiteEventStore
 
-from ..argtypes import DEFAULT_STORE, positive_float, positive_int, whole_number
+from ..argtypes import DEFAULT_STORE, int_in, number_in
 from ..errors import ConfigError
 
 __all__ = ["HOST", "IDLE_TIMEOUT_S", "MAX_CONNECTIONS", "add_serve", "bind"]
@@ -57,8 +57,6 @@ def run_serve(args: argparse.Namespace) -> int:
         raise ConfigError(
             [("serve", "needs the serve extra: pip install 'pulse-werewolf[serve]'")]
         ) from None
-    if not 0 <= args.port <= 65535:
-        raise ConfigError([("--port", f"{args.port}: a port is 0 to 65535")])
     check_store(args.store)  # a file that is not a store is refused, not served
     app = make_app(ServeConfig(args.store, god=args.god))
     sock = bind(args.port)
@@ -102,7 +100,7 @@ def add_serve(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--port",
-        type=whole_number,
+        type=int_in(0, 65535),
         default=8765,
         metavar="N",
         help="the port (default 8765; 0: any free)",
@@ -114,7 +112,7 @@ def add_serve(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--idle-timeout",
-        type=positive_float,
+        type=number_in(3600, "seconds"),
         default=IDLE_TIMEOUT_S,
         metavar="SECONDS",
         help="close a connection that has not sent a whole request within this time "
@@ -122,7 +120,7 @@ def add_serve(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--max-connections",
-        type=positive_int,
+        type=int_in(1, 100_000),
         default=MAX_CONNECTIONS,
         metavar="N",
         help=f"open connections at most (default {MAX_CONNECTIONS}; fewer if the "
