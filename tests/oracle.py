@@ -44,7 +44,8 @@ The identities beyond the nine-player board (defaults in docs/rules.md, variants
   the other dies in the same batch (named in the vote or the shot when by day); a
   heartbroken hunter shoots only if configured;
 - an exiled idiot who has not shown his card reveals it and lives (the vote names him);
-  from then on he never votes, and he can be voted again only if configured;
+  from then on he never votes, and he can be voted again only if configured; a win check
+  follows the reveal (with ``idiot_counts_as_god = false`` he stops counting as a god);
 - a wolf and a good lover make a third side with cupid: it wins when only its members are
   left; while the lovers live nobody else wins; its members count for no camp;
 - the kaggle-8 fields: ``seer_before_wolves`` puts the seer after the doctor, before the
@@ -698,8 +699,9 @@ class Referee:
             diff.get("revealed") == (exiled if reveal else None),
             f"revealed {diff.get('revealed')}, the idiot's reveal says {exiled if reveal else None}",
         )
-        if reveal:
+        if reveal:  # he lives, but may stop counting as a god: a win check as after deaths
             self.revealed = True
+            self.decided = self.outcome()
         elif exiled is not None:
             broken = self.heartbreak([exiled])
             self.require(diff.get("heartbroken", []) == broken, f"heartbroken: {broken}")

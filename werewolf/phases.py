@@ -787,6 +787,12 @@ def outcome_reason(state: GameState) -> str:
     villagers = state.seats_of(Identity.VILLAGER)
     if villagers and not any(state.is_alive(s) for s in villagers):
         return "every villager is dead"
+    idiot = state.idiot
+    if idiot is not None and state.is_alive(idiot):  # revealed, he no longer counts
+        others = ", ".join(
+            g.value for g in _GOD_ORDER if g in state.identities and g is not Identity.IDIOT
+        )
+        return f"every other god ({others}) is dead and the idiot is revealed"
     gods = ", ".join(g.value for g in _GOD_ORDER if g in state.identities)
     return f"every god ({gods}) is dead"
 

@@ -408,7 +408,10 @@ def _vote(state: GameState, diff: dict[str, Any]) -> GameState:
     if exiled is None:
         return state
     if exiled == state.idiot and not state.idiot_revealed:
-        return replace(state, idiot_revealed=True)  # he shows his card and lives on
+        # he shows his card and lives on; the win is checked as after deaths, since a
+        # revealed idiot may no longer keep the gods alive (idiot_counts_as_god = false)
+        state = replace(state, idiot_revealed=True)
+        return replace(state, winner=winner(state))
     state, deaths = _kill(state, [Death(int(exiled), state.night, Cause.EXILE)])
     words = (int(exiled),) if state.config.last_words else ()
     return _after_deaths(state, deaths, last_words=words)

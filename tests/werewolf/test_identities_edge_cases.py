@@ -339,3 +339,41 @@ def test_a_voter_with_nobody_to_vote_for_casts_a_blank_ballot() -> None:
     day2 = next(e for e in played.events("vote") if e.meta["day"] == 2)
     assert day2.meta["detail"]["ballots"] == [[3, None]]
     assert day2.meta["diff"]["exiled"] is None
+
+
+# the witch exiled on day 1 after the seer is knifed and the hunter poisoned: the idiot is
+# the last god left, and a villager still lives
+_LAST_GOD_IDIOT = {
+    **kill(1, 4),
+    "n1.witch.s5": WitchChoice(poison=6),
+    **votes(1, 5, voters=[1, 2, 3, 5, 7, 8, 9]),
+}
+
+
+def test_the_vote_that_reveals_the_last_god_idiot_ends_the_game_when_he_stops_counting() -> None:
+    script = {**_LAST_GOD_IDIOT, **votes(2, 7, voters=[1, 2, 3, 7, 8, 9])}
+    played = _play(script, IDIOT_DEAL, idiot_counts_as_god=False)
+    assert played.phases()[-2:] == ["vote", "game-end"]
+    assert played.events("vote")[-1].meta["diff"]["revealed"] == 7
+    end = played.events("game-end")[0]
+    assert end.meta["diff"] == {"winner": "wolves"}
+    assert end.meta["day"] == 2
+    assert end.meta["detail"]["reason"] == (
+        "every other god (seer, witch, hunter) is dead and the idiot is revealed"
+    )
+    assert played.state.living[-2:] == (7, 8)
+    # counted as a god (the default), the revealed idiot keeps the game going to night 3
+    counted = _play(script, IDIOT_DEAL)
+    assert counted.events("game-end")[0].meta["day"] > 2
+
+
+def test_a_pk_round_that_reveals_the_last_god_idiot_ends_the_game_too() -> None:
+    tie = {f"d2.vote.r1.s{v}": Choice(7 if v in (1, 2) else 8) for v in (1, 2, 3, 9)}
+    tie |= {"d2.vote.r1.s7": Choice(8), "d2.vote.r1.s8": Choice(7)}
+    pk = {f"d2.vote.r2.s{v}": Choice(7) for v in (1, 2, 3, 9)}
+    played = _play({**_LAST_GOD_IDIOT, **tie, **pk}, IDIOT_DEAL, idiot_counts_as_god=False)
+    first, second = played.events("vote")[-2:]
+    assert first.meta["diff"]["pk"] == [7, 8]
+    assert second.meta["diff"] == {"exiled": 7, "pk": [], "revealed": 7}
+    assert played.phases()[-2:] == ["vote", "game-end"]
+    assert played.events("game-end")[0].meta["diff"] == {"winner": "wolves"}
