@@ -58,6 +58,9 @@ The identities beyond the nine-player board (defaults in docs/rules.md, variants
   is recorded (``detail.draw``: key, the exact set it picked among, a member of it that the
   event applied) exactly where the rules call for one; ``speech_order = "seat"`` opens
   each day at the lowest living seat; ``last_words = false``: nobody gives last words;
+- ``doctor_told_save``: right after a dawn whose wolves' victim lived under the living
+  doctor's protection, she alone is told (``doctor-told``, before any shot or last words);
+  ``retry_illegal = false`` changes nothing a log shows but how soon a fallback comes;
 - with ``referee_record``: every decision's recorded offer (``offered/<seat>/<decision>``
   attachments, given as ``attachments`` beside ``meta``) is exactly the legal set, and the
   end names the hunter shots and last words the deciding deaths cut off (``skipped``).
@@ -114,6 +117,8 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "seer_before_wolves": False,
     "wolf_abstain": False,
     "night_fallback": "first",
+    "retry_illegal": True,
+    "doctor_told_save": False,
 }
 PREFIX = "werewolf."
 
@@ -154,6 +159,7 @@ class Referee:
         self.last_protected: int | None = None
         self.lovers: list[int] = []
         self.revealed = False
+        self.doctor_due: int | None = None  # doctor_told_save: the seat she saved, to tell
         self.skipped: list[dict[str, Any]] = []
         self.attachments: Mapping[str, str] = {}
 
@@ -225,6 +231,8 @@ class Referee:
             return "(nothing: the game is over)"
         if self.decided is not None:
             return "game-end"
+        if self.doctor_due is not None:
+            return "doctor-told"
         if self.hunter_due is not None:
             return "hunter-shot"
         if self.words_due:
@@ -607,6 +615,16 @@ class Referee:
         self.stage, self.spoken, self.pk = "morning", [], []
         self.night_dead = everyone  # a heartbroken lover is a night death too
         self.deaths(died, last_words=self.night == 1 and self.cfg["last_words"])
+        doctor = self.holder(DOCTOR)
+        told = (
+            self.cfg["doctor_told_save"]
+            and self.decided is None
+            and self.knife is not None
+            and self.knife not in everyone
+            and self.protected == self.knife
+            and doctor in self.alive
+        )
+        self.doctor_due = self.knife if told else None
 
     def hunter_shot(self, diff: Mapping[str, Any], meta: Mapping[str, Any]) -> None:
         hunter, target = self.hunter_due, diff.get("target")
@@ -789,6 +807,10 @@ class Referee:
             self.audience(meta, None)
             self.dawn(diff)
             self.reveals(diff.get("died", []), detail)
+        elif role == "doctor-told":  # only she learns her protection saved the victim
+            self.audience(meta, [self.holder(DOCTOR) or 0])
+            self.require(diff.get("saved") == self.doctor_due, f"told of a save of {diff}")
+            self.doctor_due = None
         elif role == "hunter-shot":
             actors = [self.hunter_due or 0]
             target = diff.get("target")

@@ -141,14 +141,17 @@ class PhaseContext:
         )
 
     async def ask(self, request: Request) -> Answer:
-        """The seat's legal answer: asked up to ``1 + retries`` times, then a fallback."""
+        """The seat's legal answer: asked up to ``1 + retries`` times (once without
+        ``retry_illegal``), then a fallback."""
         index = len(self._slots)
         self._slots.append(None)
         if self.state.config.referee_record and not request.kind.speaks:
             self._slot(index).offered = _offer(request)
         player = self.players[request.seat]
         reason: str | None = None
-        for _ in range(1 + self.retries):
+        # retry_illegal = false: the first illegal answer takes its fallback (as on Kaggle)
+        retries = self.retries if self.state.config.retry_illegal else 0
+        for _ in range(1 + retries):
             asked = request if reason == request.feedback else replace(request, feedback=reason)
             try:
                 answer = await player.decide(asked)

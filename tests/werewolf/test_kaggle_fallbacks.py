@@ -149,6 +149,43 @@ def test_a_doctor_who_keeps_failing_protects_nobody() -> None:
         assert 4 in nxt[0].options
 
 
+# -- retry_illegal and doctor_told_save ---------------------------------------------------------
+def test_an_illegal_answer_takes_its_fallback_at_once_as_on_kaggle() -> None:
+    script = {"n1.seer.s3": FAIL, "d1.vote.r1.s5": Choice(6)} | _ballots(1, {1: Choice(6), 2: FAIL})
+    played = _play(script)
+    for key in ("n1.seer.s3", "n1.wolf-kill.r1.s2", "d1.vote.r1.s5"):
+        assert len(played.asked_for(key)) == 1, key
+    fallbacks = [f for e in played.chain for f in e.meta.get("fallbacks", [])]
+    assert {f["key"] for f in fallbacks} >= {"n1.seer.s3", "n1.wolf-kill.r1.s2", "d1.vote.r1.s5"}
+    # the other boards ask twice more, each time with the reason
+    asked = _play(script, _kaggle(retry_illegal=True))
+    retried = asked.asked_for("n1.seer.s3")
+    assert len(retried) == 3
+    assert retried[1].feedback is not None
+
+
+def test_the_doctor_alone_is_told_when_her_protection_saved_the_victim() -> None:
+    script = {"n1.doctor.s4": Choice(6)} | _ballots(1, {1: Choice(6), 2: Choice(6)})
+    played = _play(script)
+    assert _night(played, "dawn").meta["diff"]["died"] == []
+    phases = played.phases()
+    assert phases[phases.index("dawn") + 1] == "doctor-told"
+    told = _night(played, "doctor-told")
+    assert (told.meta["diff"], told.meta["visible_to"]) == ({"saved": 6}, [4])
+    assert all(
+        o.phase != "doctor-told" for s in (1, 5, 6) for o in view(played.chain, s).observations
+    )
+    doctor = view(played.chain, 4)
+    assert any("your protection saved" in line for line in history_lines(doctor, "en"))
+    assert any("你的保护让" in line for line in history_lines(doctor, "zh"))
+    god = replay_text(load_game(played.store, played.store.topics()[0]), width=100)
+    assert "learns her protection saved" in god
+    # no save, no message; and the other boards tell her nothing
+    missed = _play({"n1.doctor.s4": Choice(5)} | _ballots(1, {1: Choice(6), 2: Choice(6)}))
+    assert "doctor-told" not in missed.phases()
+    assert "doctor-told" not in _play(script, _kaggle(doctor_told_save=False)).phases()
+
+
 # -- what the players are told ----------------------------------------------------------------
 def test_the_wolves_are_told_they_vote_and_may_abstain() -> None:
     played = _play(_ballots(1, {1: Choice(None), 2: Choice(6)}))
