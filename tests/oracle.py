@@ -42,12 +42,14 @@ The identities beyond the nine-player board (defaults in docs/rules.md, variants
 - cupid links two distinct living seats (himself only if allowed), seen by him alone; the
   lovers are told in their own event (the cards too if configured); when one lover dies
   the other dies in the same batch (named in the vote or the shot when by day); a
-  heartbroken hunter shoots only if configured;
+  heartbroken hunter shoots only if configured; a heartbroken lover gives last words when
+  his partner does (night 1, an exile), right after him;
 - an exiled idiot who has not shown his card reveals it and lives (the vote names him);
   from then on he never votes, and he can be voted again only if configured; a win check
   follows the reveal (with ``idiot_counts_as_god = false`` he stops counting as a god);
 - a wolf and a good lover make a third side with cupid: it wins when only its members are
-  left; while the lovers live nobody else wins; its members count for no camp;
+  left; while the lovers live nobody else wins; its members count for no camp; cupid is
+  neither god nor villager for 屠边;
 - the kaggle-8 fields: ``seer_before_wolves`` puts the seer after the doctor, before the
   wolves; ``seer_learns = "identity"`` adds the target's true identity to her check;
   ``wolf_kill = "vote"``: no wolf talk, one ballot per living wolf, the most-voted dies;
@@ -202,8 +204,10 @@ class Referee:
         rule = self.cfg["win_rule"]
         if rule == "side":
             villagers = [s for s in self.seats_of(VILLAGER) if s not in third]
-            gods = [
-                s for s in range(1, len(self.deal) + 1) if self.role(s) in GODS and s not in third
+            gods = [  # cupid is neither god nor villager for 屠边
+                s
+                for s in range(1, len(self.deal) + 1)
+                if self.role(s) in GODS and self.role(s) != CUPID and s not in third
             ]
             living_gods = [
                 s
@@ -346,8 +350,9 @@ class Referee:
 
     def deaths(self, batch: Mapping[int, str], *, last_words: bool) -> None:
         """A death batch: kill, check the win, then who shoots and who speaks."""
-        speakers = sorted(batch)
-        batch = {**batch, **{p: "heartbreak" for p in self.heartbreak(batch)}}
+        broken = self.heartbreak(batch)
+        speakers = sorted(batch) + broken  # a heartbroken lover speaks after his partner
+        batch = {**batch, **{p: "heartbreak" for p in broken}}
         for seat, cause in sorted(batch.items()):
             self.require(seat in self.alive, f"seat {seat} dies but is not alive")
             self.alive.discard(seat)
@@ -373,7 +378,7 @@ class Referee:
             if self.role(seat) == HUNTER and shoots and not self.hunter_fired:
                 self.hunter_due = seat
         if last_words:
-            # night-1 deaths all speak (a heartbroken lover too); by day only the exiled
+            # night-1 deaths all speak; by day the exiled, then his heartbroken lover
             self.words_due += sorted(batch) if self.stage == "morning" else speakers
 
     def audience(self, meta: Mapping[str, Any], expected: list[int] | None) -> None:

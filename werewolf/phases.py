@@ -806,9 +806,8 @@ _GOD_ORDER = (
     Identity.HUNTER,
     Identity.GUARD,
     Identity.IDIOT,
-    Identity.CUPID,
     Identity.DOCTOR,
-)
+)  # cupid is no god for 屠边
 
 
 async def game_end(ctx: PhaseContext) -> RoleResult:

@@ -186,7 +186,7 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
     )
     win = {
         WinRule.SIDE: "wolves win when all villagers or all gods ("
-        + ", ".join(g.value for g, _ in _GODS if config.has(g))
+        + ", ".join(g.value for g, _ in _GODS if config.has(g) and g is not Identity.CUPID)
         + ") are dead",
         WinRule.TOWN: "wolves win when every good player is dead",
         WinRule.PARITY: "wolves win when living wolves are at least as many as everyone else",

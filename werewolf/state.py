@@ -433,7 +433,8 @@ def _vote(state: GameState, diff: dict[str, Any]) -> GameState:
         state = replace(state, idiot_revealed=True)
         return replace(state, winner=winner(state))
     state, deaths = _kill(state, [Death(int(exiled), state.night, Cause.EXILE)])
-    words = (int(exiled),) if state.config.last_words else ()
+    # the exiled speaks, then a lover who dies of heartbreak with him (殉情时可以有遗言)
+    words = tuple(d.seat for d in deaths) if state.config.last_words else ()
     return _after_deaths(state, deaths, last_words=words)
 
 

@@ -109,6 +109,21 @@ def test_with_empty_kills_an_abstaining_pack_kills_nobody() -> None:
     assert "draw" not in event.meta["detail"]
 
 
+def test_with_empty_kills_a_ballot_for_nobody_counts_for_no_seat() -> None:
+    # three wolves, two for nobody and one for seat 6: seat 6 dies (as a split under
+    # wolf_split = "plurality" counts only proposals of a seat)
+    deal = (W, W, W, SEER, DOCTOR, V, V, V)
+    config = _kaggle(identities=deal, allow_empty_kill=True, wolf_abstain=False)
+    ballots = _ballots(1, {1: Choice(None), 2: Choice(None), 3: Choice(6)})
+    played = play(ballots, config=config, deal=deal)
+    assert check_log([{"kind": e.kind, "meta": e.meta} for e in played.chain]) == []
+    event = _night(played, "wolf-night")
+    assert event.meta["detail"]["proposals"] == [[[1, None], [2, None], [3, 6]]]
+    assert event.meta["diff"]["target"] == 6
+    assert "draw" not in event.meta["detail"]
+    assert "1->nobody" in read_text(played, event)
+
+
 def read_text(played: Played, event: Any) -> str:
     return read_content(played.store, event)
 
