@@ -251,3 +251,18 @@ def test_the_replay_page_shows_abstentions_and_idle_nights(browser: Any, tmp_pat
     assert "protects nobody" in page.locator(".item.doctor-protect").first.inner_text()
     assert problems == []
     page.close()
+
+
+def test_the_replay_page_shows_the_doctor_told_of_her_save(browser: Any, tmp_path: Path) -> None:
+    script = {"n1.doctor.s4": Choice(6)} | _ballots(1, {1: Choice(6), 2: Choice(6)})
+    played = off_loop(_play, script)
+    log = load_game(played.store, played.store.topics()[0])
+    path = tmp_path / "god.html"
+    path.write_text(replay_html(log), encoding="utf-8")
+    page, problems = open_page(browser, path.as_uri())
+    page.keyboard.press("ArrowRight")  # night 1, then day 1: the dawn and what follows it
+    told = page.locator(".item.doctor-told").first.inner_text()
+    assert "learns her protection saved" in told
+    assert "6" in told
+    assert problems == []
+    page.close()
