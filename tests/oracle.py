@@ -42,11 +42,14 @@ The identities beyond the nine-player board (defaults in docs/rules.md, variants
 - cupid links two distinct living seats (himself only if allowed), seen by him alone; the
   lovers are told in their own event (the cards too if configured); when one lover dies
   the other dies in the same batch (named in the vote or the shot when by day); a
-  heartbroken hunter shoots only if configured;
+  heartbroken hunter shoots only if configured; a heartbroken lover gives last words when
+  his partner does (night 1, an exile), right after him;
 - an exiled idiot who has not shown his card reveals it and lives (the vote names him);
-  from then on he never votes, and he can be voted again only if configured;
+  from then on he never votes, and he can be voted again only if configured; a win check
+  follows the reveal (with ``idiot_counts_as_god = false`` he stops counting as a god);
 - a wolf and a good lover make a third side with cupid: it wins when only its members are
-  left; while the lovers live nobody else wins; its members count for no camp;
+  left; while the lovers live nobody else wins; its members count for no camp; cupid is
+  neither god nor villager for 屠边;
 - the kaggle-8 fields: ``seer_before_wolves`` puts the seer after the doctor, before the
   wolves; ``seer_learns = "identity"`` adds the target's true identity to her check;
   ``wolf_kill = "vote"``: no wolf talk, one ballot per living wolf, the most-voted dies;
@@ -57,6 +60,9 @@ The identities beyond the nine-player board (defaults in docs/rules.md, variants
   is recorded (``detail.draw``: key, the exact set it picked among, a member of it that the
   event applied) exactly where the rules call for one; ``speech_order = "seat"`` opens
   each day at the lowest living seat; ``last_words = false``: nobody gives last words;
+- ``doctor_told_save``: right after a dawn whose wolves' victim lived under the living
+  doctor's protection, she alone is told (``doctor-told``, before any shot or last words);
+  ``retry_illegal = false`` changes nothing a log shows but how soon a fallback comes;
 - with ``referee_record``: every decision's recorded offer (``offered/<seat>/<decision>``
   attachments, given as ``attachments`` beside ``meta``) is exactly the legal set, and the
   end names the hunter shots and last words the deciding deaths cut off (``skipped``).
@@ -113,6 +119,8 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "seer_before_wolves": False,
     "wolf_abstain": False,
     "night_fallback": "first",
+    "retry_illegal": True,
+    "doctor_told_save": False,
 }
 PREFIX = "werewolf."
 
@@ -153,6 +161,7 @@ class Referee:
         self.last_protected: int | None = None
         self.lovers: list[int] = []
         self.revealed = False
+        self.doctor_due: int | None = None  # doctor_told_save: the seat she saved, to tell
         self.skipped: list[dict[str, Any]] = []
         self.attachments: Mapping[str, str] = {}
 
@@ -195,8 +204,10 @@ class Referee:
         rule = self.cfg["win_rule"]
         if rule == "side":
             villagers = [s for s in self.seats_of(VILLAGER) if s not in third]
-            gods = [
-                s for s in range(1, len(self.deal) + 1) if self.role(s) in GODS and s not in third
+            gods = [  # cupid is neither god nor villager for 屠边
+                s
+                for s in range(1, len(self.deal) + 1)
+                if self.role(s) in GODS and self.role(s) != CUPID and s not in third
             ]
             living_gods = [
                 s
@@ -224,6 +235,8 @@ class Referee:
             return "(nothing: the game is over)"
         if self.decided is not None:
             return "game-end"
+        if self.doctor_due is not None:
+            return "doctor-told"
         if self.hunter_due is not None:
             return "hunter-shot"
         if self.words_due:
@@ -337,8 +350,9 @@ class Referee:
 
     def deaths(self, batch: Mapping[int, str], *, last_words: bool) -> None:
         """A death batch: kill, check the win, then who shoots and who speaks."""
-        speakers = sorted(batch)
-        batch = {**batch, **{p: "heartbreak" for p in self.heartbreak(batch)}}
+        broken = self.heartbreak(batch)
+        speakers = sorted(batch) + broken  # a heartbroken lover speaks after his partner
+        batch = {**batch, **{p: "heartbreak" for p in broken}}
         for seat, cause in sorted(batch.items()):
             self.require(seat in self.alive, f"seat {seat} dies but is not alive")
             self.alive.discard(seat)
@@ -364,7 +378,7 @@ class Referee:
             if self.role(seat) == HUNTER and shoots and not self.hunter_fired:
                 self.hunter_due = seat
         if last_words:
-            # night-1 deaths all speak (a heartbroken lover too); by day only the exiled
+            # night-1 deaths all speak; by day the exiled, then his heartbroken lover
             self.words_due += sorted(batch) if self.stage == "morning" else speakers
 
     def audience(self, meta: Mapping[str, Any], expected: list[int] | None) -> None:
@@ -606,6 +620,16 @@ class Referee:
         self.stage, self.spoken, self.pk = "morning", [], []
         self.night_dead = everyone  # a heartbroken lover is a night death too
         self.deaths(died, last_words=self.night == 1 and self.cfg["last_words"])
+        doctor = self.holder(DOCTOR)
+        told = (
+            self.cfg["doctor_told_save"]
+            and self.decided is None
+            and self.knife is not None
+            and self.knife not in everyone
+            and self.protected == self.knife
+            and doctor in self.alive
+        )
+        self.doctor_due = self.knife if told else None
 
     def hunter_shot(self, diff: Mapping[str, Any], meta: Mapping[str, Any]) -> None:
         hunter, target = self.hunter_due, diff.get("target")
@@ -698,8 +722,9 @@ class Referee:
             diff.get("revealed") == (exiled if reveal else None),
             f"revealed {diff.get('revealed')}, the idiot's reveal says {exiled if reveal else None}",
         )
-        if reveal:
+        if reveal:  # he lives, but may stop counting as a god: a win check as after deaths
             self.revealed = True
+            self.decided = self.outcome()
         elif exiled is not None:
             broken = self.heartbreak([exiled])
             self.require(diff.get("heartbroken", []) == broken, f"heartbroken: {broken}")
@@ -787,6 +812,10 @@ class Referee:
             self.audience(meta, None)
             self.dawn(diff)
             self.reveals(diff.get("died", []), detail)
+        elif role == "doctor-told":  # only she learns her protection saved the victim
+            self.audience(meta, [self.holder(DOCTOR) or 0])
+            self.require(diff.get("saved") == self.doctor_due, f"told of a save of {diff}")
+            self.doctor_due = None
         elif role == "hunter-shot":
             actors = [self.hunter_due or 0]
             target = diff.get("target")

@@ -148,6 +148,8 @@ def configs(
         seer_before_wolves=st.booleans(),
         wolf_abstain=st.booleans(),
         night_fallback=st.sampled_from(list(NightFallback)),
+        retry_illegal=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
+        doctor_told_save=st.booleans(),
     )
 
 

@@ -55,6 +55,8 @@ KAGGLE_RULES: Mapping[str, Any] = {
     "wolf_abstain": True,
     "wolf_self_knife": False,
     "night_fallback": NightFallback.NOTHING,
+    "retry_illegal": False,
+    "doctor_told_save": True,
     "speech_rounds": 2,
     "speech_order": SpeechOrder.SEAT,
     "last_words": False,

@@ -463,6 +463,8 @@ _VARIANT_FLAGS = {  # option dest -> GameConfig field
     "seer_before_wolves": "seer_before_wolves",
     "wolf_abstain": "wolf_abstain",
     "night_fallback": "night_fallback",
+    "no_retry_illegal": "retry_illegal",
+    "doctor_told_save": "doctor_told_save",
 }
 
 
@@ -583,6 +585,18 @@ def _add_variants(parser: argparse.ArgumentParser) -> None:
         choices=["first", "nothing"],
         help="a seer or doctor who keeps answering illegally checks or protects the first "
         "legal seat (first, default) or does nothing that night (nothing)",
+    )
+    rules.add_argument(
+        "--no-retry-illegal",
+        action="store_true",
+        help="an illegal answer takes its fallback at once (default: it is asked again, "
+        "with the reason, twice)",
+    )
+    rules.add_argument(
+        "--doctor-told-save",
+        action="store_true",
+        default=None,
+        help="the doctor is told, privately, when her protection saved the wolves' victim",
     )
     rules.add_argument(
         "--all-abstain",

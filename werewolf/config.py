@@ -216,9 +216,19 @@ class GameConfig(BaseModel):
         description="a seer or doctor who keeps answering illegally: 'first' (the first "
         "legal seat is checked or protected) or 'nothing' (no check, no protection)",
     )
+    retry_illegal: bool = Field(
+        True,
+        description="an illegal answer is asked again, with the reason, twice before its "
+        "fallback is taken (false: the fallback at once, as the Kaggle environment does)",
+    )
     doctor_self: bool = Field(True, description="may the doctor protect herself")
     doctor_repeat: bool = Field(
         True, description="may the doctor protect the same player two nights running"
+    )
+    doctor_told_save: bool = Field(
+        False,
+        description="the doctor is told, privately, after the dawn when her protection saved "
+        "the wolves' victim (as the Kaggle environment tells her)",
     )
     idiot_second_exile: bool = Field(
         True,
@@ -302,6 +312,8 @@ QUIET_FIELDS = (
     "seer_before_wolves",
     "wolf_abstain",
     "night_fallback",
+    "retry_illegal",
+    "doctor_told_save",
 )
 """The fields added after the nine-player board (the guard, idiot, cupid and doctor, the
 referee's record, the Kaggle-style variants of kaggle-8): written to a log only when changed."""

@@ -1,7 +1,7 @@
 """The moderator: a pure function of the folded state that names the next phase.
 
-Order of concerns: a finished game ends; a decided game goes to ``game-end``; a due hunter
-shoots before anything else; last words are heard; then the night or day goes on. The
+Order of concerns: a finished game ends; a decided game goes to ``game-end``; a doctor due
+to be told of her save is told (``doctor_told_save``); a due hunter shoots before anything else; last words are heard; then the night or day goes on. The
 night's phases come from ``NIGHT_ORDER`` (``SEER_FIRST_ORDER`` when the seer checks before
 the wolves), filtered by the deck: a phase runs when its
 identity was dealt and its holder is alive (the wolves: while the game goes on).
@@ -94,6 +94,8 @@ def next_phase(state: GameState | None) -> str:
         return END
     if state.winner is not None:
         return Phase.GAME_END
+    if state.doctor_told_due is not None:  # right after the dawn, before anything else
+        return Phase.DOCTOR_TOLD
     if state.hunter_due is not None:
         return Phase.HUNTER
     if state.last_words_due:

@@ -141,14 +141,17 @@ class PhaseContext:
         )
 
     async def ask(self, request: Request) -> Answer:
-        """The seat's legal answer: asked up to ``1 + retries`` times, then a fallback."""
+        """The seat's legal answer: asked up to ``1 + retries`` times (once without
+        ``retry_illegal``), then a fallback."""
         index = len(self._slots)
         self._slots.append(None)
         if self.state.config.referee_record and not request.kind.speaks:
             self._slot(index).offered = _offer(request)
         player = self.players[request.seat]
         reason: str | None = None
-        for _ in range(1 + self.retries):
+        # retry_illegal = false: the first illegal answer takes its fallback (as on Kaggle)
+        retries = self.retries if self.state.config.retry_illegal else 0
+        for _ in range(1 + retries):
             asked = request if reason == request.feedback else replace(request, feedback=reason)
             try:
                 answer = await player.decide(asked)
@@ -787,6 +790,12 @@ def outcome_reason(state: GameState) -> str:
     villagers = state.seats_of(Identity.VILLAGER)
     if villagers and not any(state.is_alive(s) for s in villagers):
         return "every villager is dead"
+    idiot = state.idiot
+    if idiot is not None and state.is_alive(idiot):  # revealed, he no longer counts
+        others = ", ".join(
+            g.value for g in _GOD_ORDER if g in state.identities and g is not Identity.IDIOT
+        )
+        return f"every other god ({others}) is dead and the idiot is revealed"
     gods = ", ".join(g.value for g in _GOD_ORDER if g in state.identities)
     return f"every god ({gods}) is dead"
 
@@ -797,9 +806,8 @@ _GOD_ORDER = (
     Identity.HUNTER,
     Identity.GUARD,
     Identity.IDIOT,
-    Identity.CUPID,
     Identity.DOCTOR,
-)
+)  # cupid is no god for 屠边
 
 
 async def game_end(ctx: PhaseContext) -> RoleResult:

@@ -186,7 +186,7 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
     )
     win = {
         WinRule.SIDE: "wolves win when all villagers or all gods ("
-        + ", ".join(g.value for g, _ in _GODS if config.has(g))
+        + ", ".join(g.value for g, _ in _GODS if config.has(g) and g is not Identity.CUPID)
         + ") are dead",
         WinRule.TOWN: "wolves win when every good player is dead",
         WinRule.PARITY: "wolves win when living wolves are at least as many as everyone else",
@@ -195,6 +195,11 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
         f"Win: good wins when all wolves are dead; {win}; if both hold at once the wolves win. "
         f"After {config.day_cap} days the game is a draw."
     )
+    if not config.retry_illegal:
+        lines.append(
+            "Answers: an invalid answer is not asked again; it stands for its default at once "
+            "(no vote, no target, no potion, silence)."
+        )
     lines[-2:-2] = _extra(config, "en")
     return "\n".join(lines)
 
@@ -381,5 +386,9 @@ def _rules_zh(config: GameConfig) -> str:
     lines.append(
         f"胜负：狼全死则好人胜；{win}；同时满足时狼胜（狼刀在先）。{config.day_cap}天后平局。"
     )
+    if not config.retry_illegal:
+        lines.append(
+            "回答：无效回答不会被重新询问，立即按默认处理（弃票、不选目标、不用药、沉默）。"
+        )
     lines[-2:-2] = _extra(config, "zh")
     return "\n".join(lines)

@@ -46,6 +46,7 @@ class Phase(StrEnum):
     WITCH = "witch-action"
     SEER = "seer-check"
     DAWN = "dawn"
+    DOCTOR_TOLD = "doctor-told"  # doctor_told_save: her protection saved the wolves' victim
     HUNTER = "hunter-shot"
     LAST_WORDS = "last-words"
     SPEECH = "day-speech"
@@ -128,6 +129,7 @@ class GameState:
     guarded: int | None = None  # tonight's guarded seat
     last_guarded: int | None = None  # last night's, which the guard may not repeat
     protected: int | None = None  # tonight's doctor protection
+    doctor_told_due: int | None = None  # the seat her protection saved, to tell her of
     last_protected: int | None = None
     lovers: tuple[int, ...] = ()  # the two seats cupid linked, sorted
     idiot_revealed: bool = False
@@ -369,9 +371,27 @@ def _dawn(state: GameState, diff: dict[str, Any]) -> GameState:
     deaths = [Death(s, state.night, _night_cause(state, s)) for s in died]
     state = replace(state, stage=Stage.MORNING, spoken=(), pk=(), dawn_died=died)
     state, deaths = _kill(state, deaths)
+    if state.winner is None:
+        state = replace(state, doctor_told_due=_doctor_saved(state, died))
     first = state.night == 1 and state.config.last_words
     words = tuple(sorted(d.seat for d in deaths)) if first else ()
     return _after_deaths(state, deaths, last_words=words)
+
+
+def _doctor_saved(state: GameState, died: tuple[int, ...]) -> int | None:
+    """The wolves' victim the living doctor protected and who lives, when the config tells
+    her of it (``doctor_told_save``), else None."""
+    target = state.wolf_target
+    doctor = state.seat_of(Identity.DOCTOR)
+    if not state.config.doctor_told_save or target is None or target in died:
+        return None
+    if doctor is None or doctor not in state.alive or state.protected != target:
+        return None
+    return target
+
+
+def _doctor_told(state: GameState, diff: dict[str, Any]) -> GameState:
+    return replace(state, doctor_told_due=None)
 
 
 def _shot(state: GameState, diff: dict[str, Any]) -> GameState:
@@ -408,9 +428,13 @@ def _vote(state: GameState, diff: dict[str, Any]) -> GameState:
     if exiled is None:
         return state
     if exiled == state.idiot and not state.idiot_revealed:
-        return replace(state, idiot_revealed=True)  # he shows his card and lives on
+        # he shows his card and lives on; the win is checked as after deaths, since a
+        # revealed idiot may no longer keep the gods alive (idiot_counts_as_god = false)
+        state = replace(state, idiot_revealed=True)
+        return replace(state, winner=winner(state))
     state, deaths = _kill(state, [Death(int(exiled), state.night, Cause.EXILE)])
-    words = (int(exiled),) if state.config.last_words else ()
+    # the exiled speaks, then a lover who dies of heartbreak with him (殉情时可以有遗言)
+    words = tuple(d.seat for d in deaths) if state.config.last_words else ()
     return _after_deaths(state, deaths, last_words=words)
 
 
@@ -428,6 +452,7 @@ _APPLY: dict[str, Callable[[GameState, dict[str, Any]], GameState]] = {
     Phase.WITCH: _witch,
     Phase.SEER: _seer,
     Phase.DAWN: _dawn,
+    Phase.DOCTOR_TOLD: _doctor_told,
     Phase.HUNTER: _shot,
     Phase.LAST_WORDS: _last_words,
     Phase.SPEECH: _speech,

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Outcome", "third_side", "winner"]
 
+# the gods of 屠边: cupid is neither god nor villager there (the common online rule)
+_SIDE_GODS = GODS - {Identity.CUPID}
+
 
 class Outcome(StrEnum):
     WOLVES = "wolves"
@@ -54,11 +57,12 @@ def winner(state: GameState) -> Outcome | None:
     rule = state.config.win_rule
     if rule is WinRule.SIDE:
         # only categories that existed at the deal count (a board without villagers
-        # cannot be won by killing its zero villagers); a third side's seats count for none
+        # cannot be won by killing its zero villagers); a third side's seats count for none,
+        # and cupid for neither
         start = state.identities
         villager = Identity.VILLAGER
         villagers = [s for s in state.seats if start[s - 1] is villager and s not in third]
-        gods = [s for s in state.seats if start[s - 1] in GODS and s not in third]
+        gods = [s for s in state.seats if start[s - 1] in _SIDE_GODS and s not in third]
         living_gods = [s for s in gods if s in alive]
         if state.idiot_revealed and not state.config.idiot_counts_as_god:
             living_gods = [s for s in living_gods if start[s - 1] is not Identity.IDIOT]

@@ -97,6 +97,20 @@ def test_guarded_and_saved_the_same_night_dies_by_default() -> None:
     assert _died_at_dawn(lives, 1) == []
 
 
+def test_guarded_saved_and_doctored_the_same_night_still_dies_by_default() -> None:
+    # 1-3 wolves, 4 seer, 5 witch, 6 guard, 7 doctor, 8-9 villagers
+    deal = (W, W, W, SEER, WITCH, Identity.GUARD, Identity.DOCTOR, V, V)
+    guard, doctor = {"n1.guard.s6": Choice(8)}, {"n1.doctor.s7": Choice(8)}
+    save = {"n1.witch.s5": WitchChoice(save=True)}
+    # 同守同救 kills whatever else protects him: the doctor does not undo it
+    assert _died_at_dawn(_play({**guard, **doctor, **save, **kill(1, 8)}, deal), 1) == [8]
+    clash = _play({**guard, **doctor, **save, **kill(1, 8)}, deal, guard_witch_clash="lives")
+    assert _died_at_dawn(clash, 1) == []
+    # any two protections but the guard and the witch save him, as either alone does
+    for pair in ({**guard, **doctor}, {**doctor, **save}):
+        assert _died_at_dawn(_play({**pair, **kill(1, 8)}, deal), 1) == []
+
+
 def test_the_guard_does_not_stop_the_poison() -> None:
     script = {"n1.guard.s7": Choice(8), "n1.witch.s5": WitchChoice(poison=8)}
     played = _play(script, GUARD_DEAL)
@@ -198,7 +212,33 @@ def test_an_exiled_lover_takes_the_other_along_in_public() -> None:
     vote = played.events("vote")[0]
     assert vote.meta["diff"]["heartbroken"] == [4]
     assert view(played.chain, 9).dead == (4, 8)
-    assert [e.meta["diff"]["speaker"] for e in played.events("last-words")] == [8]
+    # the exiled speaks, then the lover who died of heartbreak with him (殉情时可以有遗言)
+    assert [e.meta["diff"]["speaker"] for e in played.events("last-words")] == [8, 4]
+
+
+def test_a_heartbroken_lover_is_silent_when_his_partner_is() -> None:
+    # night 2: neither the knifed lover nor the heartbroken one speaks
+    night = _play({**LINK, **kill(2, 4)}, CUPID_DEAL)
+    assert _died_at_dawn(night, 2) == [4, 8]
+    assert not night.events("last-words")
+    # a shot's victim gives no last words, nor does the lover who follows him
+    shot = _play({**LINK, **kill(1, 6), "d1.hunter.s6": Choice(8)}, CUPID_DEAL)
+    assert shot.events("hunter-shot")[0].meta["diff"]["heartbroken"] == [4]
+    assert [e.meta["diff"]["speaker"] for e in shot.events("last-words")] == [6]
+
+
+def test_a_hunter_knifed_the_night_his_lover_is_poisoned_shoots() -> None:
+    # he dies of the knife: heartbreak takes only a lover who would otherwise live
+    link = {"n1.cupid.a.s7": Choice(6), "n1.cupid.b.s7": Choice(8)}
+    script = {**link, **kill(1, 6), "n1.witch.s5": WitchChoice(poison=8), "d1.hunter.s6": Choice(1)}
+    played = _play(script, CUPID_DEAL)
+    assert _died_at_dawn(played, 1) == [6, 8]
+    assert played.state.cause_of_death(6) is Cause.WOLF
+    assert played.state.cause_of_death(8) is Cause.POISON
+    assert [e.meta["diff"]["target"] for e in played.events("hunter-shot")] == [1]
+    # poisoned himself the night his lover is knifed, he does not shoot
+    swapped = {**link, **kill(1, 8), "n1.witch.s5": WitchChoice(poison=6)}
+    assert not _play(swapped, CUPID_DEAL).events("hunter-shot")
 
 
 def test_a_heartbroken_hunter_shoots_only_when_the_config_allows() -> None:
@@ -220,6 +260,23 @@ def test_a_wolf_and_a_good_lover_win_with_cupid_when_only_they_are_left() -> Non
     assert winner(replace(base, alive=frozenset({2, 4, 5, 8}))) is None
     assert winner(replace(base, alive=frozenset({2, 4, 5}))) is Outcome.WOLVES  # 9 is no villager
     assert winner(replace(base, alive=frozenset({4, 5, 8}))) is Outcome.GOOD
+
+
+def test_cupid_is_neither_god_nor_villager_for_the_side_rule() -> None:
+    played = _play({"n1.cupid.a.s7": Choice(8), "n1.cupid.b.s7": Choice(9)}, CUPID_DEAL)
+    base = replace(played.state, winner=None)
+    # the seer, the witch and the hunter dead: a living cupid keeps no god alive
+    assert winner(replace(base, alive=frozenset({1, 7, 8, 9}))) is Outcome.WOLVES
+    # nor is he a villager: with every villager dead and a god alive, the wolves win
+    assert winner(replace(base, alive=frozenset({1, 4, 7}))) is Outcome.WOLVES
+    # he is a good player all the same: no wolf left, good wins with him
+    assert winner(replace(base, alive=frozenset({4, 7, 8}))) is Outcome.GOOD
+    town = replace(base, config=base.config.model_copy(update={"win_rule": WinRule.TOWN}))
+    assert winner(replace(town, alive=frozenset({1, 7}))) is None
+    text = rules_text(played.state.config)
+    assert "all gods (seer, witch, hunter) are dead" in text
+    assert "cupid is neither a god nor a villager" in text
+    assert "丘比特既不算神也不算民" in rules_text(played.state.config, "zh")
 
 
 def test_lovers_of_one_side_simply_play_for_it() -> None:
@@ -339,3 +396,41 @@ def test_a_voter_with_nobody_to_vote_for_casts_a_blank_ballot() -> None:
     day2 = next(e for e in played.events("vote") if e.meta["day"] == 2)
     assert day2.meta["detail"]["ballots"] == [[3, None]]
     assert day2.meta["diff"]["exiled"] is None
+
+
+# the witch exiled on day 1 after the seer is knifed and the hunter poisoned: the idiot is
+# the last god left, and a villager still lives
+_LAST_GOD_IDIOT = {
+    **kill(1, 4),
+    "n1.witch.s5": WitchChoice(poison=6),
+    **votes(1, 5, voters=[1, 2, 3, 5, 7, 8, 9]),
+}
+
+
+def test_the_vote_that_reveals_the_last_god_idiot_ends_the_game_when_he_stops_counting() -> None:
+    script = {**_LAST_GOD_IDIOT, **votes(2, 7, voters=[1, 2, 3, 7, 8, 9])}
+    played = _play(script, IDIOT_DEAL, idiot_counts_as_god=False)
+    assert played.phases()[-2:] == ["vote", "game-end"]
+    assert played.events("vote")[-1].meta["diff"]["revealed"] == 7
+    end = played.events("game-end")[0]
+    assert end.meta["diff"] == {"winner": "wolves"}
+    assert end.meta["day"] == 2
+    assert end.meta["detail"]["reason"] == (
+        "every other god (seer, witch, hunter) is dead and the idiot is revealed"
+    )
+    assert {7, 8} <= played.state.alive
+    # counted as a god (the default), the revealed idiot keeps the game going to night 3
+    counted = _play(script, IDIOT_DEAL)
+    assert counted.events("game-end")[0].meta["day"] > 2
+
+
+def test_a_pk_round_that_reveals_the_last_god_idiot_ends_the_game_too() -> None:
+    tie = {f"d2.vote.r1.s{v}": Choice(7 if v in (1, 2) else 8) for v in (1, 2, 3, 9)}
+    tie |= {"d2.vote.r1.s7": Choice(8), "d2.vote.r1.s8": Choice(7)}
+    pk = {f"d2.vote.r2.s{v}": Choice(7) for v in (1, 2, 3, 9)}
+    played = _play({**_LAST_GOD_IDIOT, **tie, **pk}, IDIOT_DEAL, idiot_counts_as_god=False)
+    first, second = played.events("vote")[-2:]
+    assert first.meta["diff"]["pk"] == [7, 8]
+    assert second.meta["diff"] == {"exiled": 7, "pk": [], "revealed": 7}
+    assert played.phases()[-2:] == ["vote", "game-end"]
+    assert played.events("game-end")[0].meta["diff"] == {"winner": "wolves"}

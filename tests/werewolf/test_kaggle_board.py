@@ -86,6 +86,11 @@ def test_the_board_sets_every_kaggle_rule_and_is_named_by_its_rules() -> None:
     assert (c.doctor_self, c.doctor_repeat, c.allow_self_vote) == (True, True, True)
     assert (c.allow_empty_kill, c.wolf_self_knife, c.last_words) == (False, False, False)
     assert c.reveal_on_death.value == "identity"
+    assert (c.retry_illegal, c.doctor_told_save) == (False, True)
+    # the other boards keep asking an illegal answer again, and tell the doctor nothing
+    for name in set(BOARDS) - {"kaggle-8"}:
+        assert board_config(name).retry_illegal
+        assert not board_config(name).doctor_told_save
     # two boards deal this deck: each config is named by the rules it keeps
     assert board_of(KAGGLE) == "kaggle-8"
     assert board_of(board_config("seer-doctor-8")) == "seer-doctor-8"
@@ -108,10 +113,17 @@ def test_the_rules_text_says_each_kaggle_rule() -> None:
         "living player is exiled",
         "living wolves are at least as many as everyone else",
         "everyone learns their identity",
+        "Answers: an invalid answer is not asked again",
+        "she alone is told when her protection saved the wolves' victim",
     ):
         assert words in text
     zh = rules_text(KAGGLE, "zh")
-    for words in ("预言家同时查验", "平票随机放逐其中一人", "死者没有遗言"):
+    for words in (
+        "预言家同时查验",
+        "平票随机放逐其中一人",
+        "死者没有遗言",
+        "无效回答不会被重新询问",
+    ):
         assert words in zh
 
 
@@ -357,7 +369,7 @@ def test_each_kaggle_field_has_a_flag_on_the_standard_board(tmp_path: Path) -> N
     flags = ["--wolf-kill", "vote", "--all-abstain", "random", "--no-last-words"]
     flags += ["--speech-order", "seat", "--seer-learns", "identity", "--seer-before-wolves"]
     flags += ["--tie-policy", "random", "--wolf-abstain", "--no-empty-kill"]
-    flags += ["--night-fallback", "nothing"]
+    flags += ["--night-fallback", "nothing", "--no-retry-illegal", "--doctor-told-save"]
     assert main(["play", "-q", "--seed", "4", "--store", str(store), *flags]) == 0
     with SQLiteEventStore(store) as s:
         (game,) = s.topics()
@@ -376,6 +388,7 @@ def test_each_kaggle_field_has_a_flag_on_the_standard_board(tmp_path: Path) -> N
     )
     assert config["tie_policy"] == "random"
     assert (config["wolf_abstain"], config["night_fallback"]) == (True, "nothing")
+    assert (config["retry_illegal"], config["doctor_told_save"]) == (False, True)
     assert check_log([{"kind": e.kind, "meta": e.meta} for e in chain]) == []
 
 

@@ -109,6 +109,21 @@ def test_with_empty_kills_an_abstaining_pack_kills_nobody() -> None:
     assert "draw" not in event.meta["detail"]
 
 
+def test_with_empty_kills_a_ballot_for_nobody_counts_for_no_seat() -> None:
+    # three wolves, two for nobody and one for seat 6: seat 6 dies (as a split under
+    # wolf_split = "plurality" counts only proposals of a seat)
+    deal = (W, W, W, SEER, DOCTOR, V, V, V)
+    config = _kaggle(identities=deal, allow_empty_kill=True, wolf_abstain=False)
+    ballots = _ballots(1, {1: Choice(None), 2: Choice(None), 3: Choice(6)})
+    played = play(ballots, config=config, deal=deal)
+    assert check_log([{"kind": e.kind, "meta": e.meta} for e in played.chain]) == []
+    event = _night(played, "wolf-night")
+    assert event.meta["detail"]["proposals"] == [[[1, None], [2, None], [3, 6]]]
+    assert event.meta["diff"]["target"] == 6
+    assert "draw" not in event.meta["detail"]
+    assert "1->nobody" in read_text(played, event)
+
+
 def read_text(played: Played, event: Any) -> str:
     return read_content(played.store, event)
 
@@ -147,6 +162,43 @@ def test_a_doctor_who_keeps_failing_protects_nobody() -> None:
     if nxt:  # the game may have ended at dawn
         assert 3 not in nxt[0].options  # dead
         assert 4 in nxt[0].options
+
+
+# -- retry_illegal and doctor_told_save ---------------------------------------------------------
+def test_an_illegal_answer_takes_its_fallback_at_once_as_on_kaggle() -> None:
+    script = {"n1.seer.s3": FAIL, "d1.vote.r1.s5": Choice(6)} | _ballots(1, {1: Choice(6), 2: FAIL})
+    played = _play(script)
+    for key in ("n1.seer.s3", "n1.wolf-kill.r1.s2", "d1.vote.r1.s5"):
+        assert len(played.asked_for(key)) == 1, key
+    fallbacks = [f for e in played.chain for f in e.meta.get("fallbacks", [])]
+    assert {f["key"] for f in fallbacks} >= {"n1.seer.s3", "n1.wolf-kill.r1.s2", "d1.vote.r1.s5"}
+    # the other boards ask twice more, each time with the reason
+    asked = _play(script, _kaggle(retry_illegal=True))
+    retried = asked.asked_for("n1.seer.s3")
+    assert len(retried) == 3
+    assert retried[1].feedback is not None
+
+
+def test_the_doctor_alone_is_told_when_her_protection_saved_the_victim() -> None:
+    script = {"n1.doctor.s4": Choice(6)} | _ballots(1, {1: Choice(6), 2: Choice(6)})
+    played = _play(script)
+    assert _night(played, "dawn").meta["diff"]["died"] == []
+    phases = played.phases()
+    assert phases[phases.index("dawn") + 1] == "doctor-told"
+    told = _night(played, "doctor-told")
+    assert (told.meta["diff"], told.meta["visible_to"]) == ({"saved": 6}, [4])
+    assert all(
+        o.phase != "doctor-told" for s in (1, 5, 6) for o in view(played.chain, s).observations
+    )
+    doctor = view(played.chain, 4)
+    assert any("your protection saved" in line for line in history_lines(doctor, "en"))
+    assert any("你的保护让" in line for line in history_lines(doctor, "zh"))
+    god = replay_text(load_game(played.store, played.store.topics()[0]), width=100)
+    assert "learns her protection saved" in god
+    # no save, no message; and the other boards tell her nothing
+    missed = _play({"n1.doctor.s4": Choice(5)} | _ballots(1, {1: Choice(6), 2: Choice(6)}))
+    assert "doctor-told" not in missed.phases()
+    assert "doctor-told" not in _play(script, _kaggle(doctor_told_save=False)).phases()
 
 
 # -- what the players are told ----------------------------------------------------------------
@@ -197,5 +249,20 @@ def test_the_replay_page_shows_abstentions_and_idle_nights(browser: Any, tmp_pat
     assert "Nobody voted: drawn at random among" in night
     assert "checks nobody" in page.locator(".item.seer-check").first.inner_text()
     assert "protects nobody" in page.locator(".item.doctor-protect").first.inner_text()
+    assert problems == []
+    page.close()
+
+
+def test_the_replay_page_shows_the_doctor_told_of_her_save(browser: Any, tmp_path: Path) -> None:
+    script = {"n1.doctor.s4": Choice(6)} | _ballots(1, {1: Choice(6), 2: Choice(6)})
+    played = off_loop(_play, script)
+    log = load_game(played.store, played.store.topics()[0])
+    path = tmp_path / "god.html"
+    path.write_text(replay_html(log), encoding="utf-8")
+    page, problems = open_page(browser, path.as_uri())
+    page.keyboard.press("ArrowRight")  # night 1, then day 1: the dawn and what follows it
+    told = page.locator(".item.doctor-told").first.inner_text()
+    assert "learns her protection saved" in told
+    assert "6" in told
     assert problems == []
     page.close()

@@ -317,7 +317,9 @@ def test_the_schema_names_every_event_kind() -> None:
     assert "werewolf.__error__" in kinds
     assert "werewolf.seat-swap" in kinds
     assert "werewolf.guard-protect" in kinds
-    assert len(kinds) == 18  # floor-bid: bidding discussions; 4 of the new identities
+    assert "werewolf.doctor-told" in kinds
+    # floor-bid: bidding discussions; 4 of the new identities; doctor-told: doctor_told_save
+    assert len(kinds) == 19
 
 
 @pytest.mark.parametrize(

@@ -22,4 +22,5 @@ IDENTITY_PHASES: dict[Phase, Callable[[PhaseContext], Awaitable[RoleResult]]] = 
     Phase.LOVERS: cupid.lovers_told,
     Phase.GUARD: guard.guard_protect,
     Phase.DOCTOR: doctor.doctor_protect,
+    Phase.DOCTOR_TOLD: doctor.doctor_told,
 }

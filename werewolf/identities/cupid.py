@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..cast import Identity
-from ..config import GameConfig
+from ..config import GameConfig, WinRule
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -37,6 +37,11 @@ def rules_en(config: GameConfig) -> str:
         + ". Lovers of one side play for it; a wolf and a good lover form a third side with "
         "cupid, which wins when only they are left, and the other sides must then also see "
         "the lovers dead to win."
+        + (
+            " For the side rule cupid is neither a god nor a villager."
+            if config.win_rule is WinRule.SIDE
+            else ""
+        )
     )
 
 
@@ -50,4 +55,5 @@ def rules_zh(config: GameConfig) -> str:
         + ("，殉情的猎人可开枪" if config.heartbroken_hunter_shoots else "，殉情的猎人不能开枪")
         + "。同阵营情侣为本阵营而战；人狼恋则与丘比特组成第三方，场上只剩他们时获胜，"
         "其余阵营须情侣出局方能获胜。"
+        + ("屠边时丘比特既不算神也不算民。" if config.win_rule is WinRule.SIDE else "")
     )

@@ -29,9 +29,14 @@ def rules_en(config: GameConfig) -> str:
         "Doctor: each night protects one living player from the wolves' kill"
         + (", herself allowed" if config.doctor_self else ", never herself")
         + (
-            "; the same player may be protected night after night."
+            "; the same player may be protected night after night"
             if config.doctor_repeat
-            else "; never the same player two nights running, unless nobody else is left."
+            else "; never the same player two nights running, unless nobody else is left"
+        )
+        + (
+            "; she alone is told when her protection saved the wolves' victim."
+            if config.doctor_told_save
+            else "."
         )
     )
 
@@ -41,8 +46,9 @@ def rules_zh(config: GameConfig) -> str:
         "医生：每晚保护一名存活玩家免于狼刀"
         + ("，可自救" if config.doctor_self else "，不可保护自己")
         + (
-            "，可连续保护同一人。"
+            "，可连续保护同一人"
             if config.doctor_repeat
-            else "，不可连续两晚保护同一人（别无可选时除外）。"
+            else "，不可连续两晚保护同一人（别无可选时除外）"
         )
+        + ("；保护救下狼刀对象时，仅她本人会得知。" if config.doctor_told_save else "。")
     )

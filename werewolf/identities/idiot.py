@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..config import GameConfig
+from ..config import GameConfig, WinRule
 
 if TYPE_CHECKING:
     from ..state import GameState
@@ -28,7 +28,12 @@ def rules_en(config: GameConfig) -> str:
             else "once revealed he can no longer be voted for"
         )
         + "; the wolves, the poison and the hunter kill him as anyone"
-        + ("; revealed, he still counts as a living god." if config.idiot_counts_as_god else ".")
+        + _as_god(
+            config,
+            "; revealed, he still counts as a living god.",
+            "; revealed, he no longer counts as a living god: when he is the last god, the "
+            "vote that reveals him wins the game for the wolves.",
+        )
     )
 
 
@@ -37,5 +42,17 @@ def rules_zh(config: GameConfig) -> str:
         "白痴：被放逐时翻牌免死，此后失去投票权（仍可发言）；"
         + ("再次被放逐则出局" if config.idiot_second_exile else "翻牌后不可再被投票")
         + "；被狼杀、被毒、被枪杀则正常出局"
-        + ("；翻牌后仍算存活的神。" if config.idiot_counts_as_god else "。")
+        + _as_god(
+            config,
+            "；翻牌后仍算存活的神。",
+            "；翻牌后不再算存活的神：他是最后一位神时，翻牌的那次投票即判狼人胜。",
+            end="。",
+        )
     )
+
+
+def _as_god(config: GameConfig, counts: str, stops: str, *, end: str = ".") -> str:
+    """Whether a revealed idiot counts as a god: it matters only under the side rule."""
+    if config.idiot_counts_as_god:
+        return counts
+    return stops if config.win_rule is WinRule.SIDE else end

@@ -375,6 +375,8 @@ def _identity_observation(ps: PromptSet, names: Sequence[str], obs: Observation)
     if obs.phase in ("guard-protect", "doctor-protect"):
         key = "obs.guard" if obs.phase == "guard-protect" else "obs.doctor"
         return ps.say(key, day=day, target=seat(d.get("target")))
+    if obs.phase == "doctor-told":
+        return ps.say("obs.doctor.saved", day=day, target=seat(d.get("saved")))
     if obs.phase == "cupid-link":
         a, b = d["lovers"]
         return ps.say("obs.cupid", day=day, a=seat(a), b=seat(b))

@@ -50,7 +50,7 @@ EVENTS_VERSION = 3
 """The version of what werewolf events hold (the models below). 2 added the guard, doctor,
 cupid and lovers events, the idiot's reveal and heartbreak deaths in the vote and the shot,
 the lovers' win and the referee's record; 3 the kaggle-8 fields (the seer's identity, the
-recorded random draws). Every older log is a valid version-3 log."""
+recorded random draws, the doctor told of a save). Every older log is a valid version-3 log."""
 KIND_PREFIX = "werewolf."
 """Every event of a werewolf game has a kind starting with this."""
 
@@ -362,6 +362,19 @@ class DoctorMeta(_PhaseMeta):
     detail: Empty
 
 
+class DoctorToldDiff(_Strict):
+    saved: Seat = Field(description="the wolves' victim her protection saved")
+
+
+class DoctorToldMeta(_PhaseMeta):
+    """``doctor_told_save``: after the dawn, the doctor alone learns her protection saved
+    the wolves' victim."""
+
+    phase: Literal["doctor-told"]
+    diff: DoctorToldDiff
+    detail: Empty
+
+
 class LoversDiff(_Strict):
     lovers: tuple[Seat, Seat] = Field(description="the two lovers, sorted")
 
@@ -427,6 +440,7 @@ META_MODELS: dict[str, type[BaseModel]] = {
     "werewolf.lovers-told": LoversMeta,
     "werewolf.guard-protect": GuardMeta,
     "werewolf.doctor-protect": DoctorMeta,
+    "werewolf.doctor-told": DoctorToldMeta,
     "werewolf.wolf-night": WolfNightMeta,
     "werewolf.witch-action": WitchMeta,
     "werewolf.seer-check": SeerMeta,

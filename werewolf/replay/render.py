@@ -430,6 +430,15 @@ class StoryRenderer:
     def _doctor_protect(self, e: Entry) -> list[RenderableType]:
         return self._protect(e, "The doctor")
 
+    def _doctor_told(self, e: Entry) -> list[RenderableType]:
+        who = Text("The doctor", style="bold")
+        actor = e.audience[0] if e.audience else self.spec.seat
+        if actor:
+            who = Text.assemble(who, " (", self.seat(actor), ")")
+        return [
+            Text.assemble(who, " learns her protection saved ", self.seat(e.diff["saved"]), ".")
+        ]
+
     def _cupid_link(self, e: Entry) -> list[RenderableType]:
         a, b = e.diff["lovers"]
         who = Text("Cupid", style="bold")

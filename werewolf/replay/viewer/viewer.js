@@ -38,7 +38,7 @@
       public_view: "public view", god_view: "god view", seat_n: "seat {0}",
       werewolf: "werewolf", villager: "villager", witch_r: "witch", seer_r: "seer", hunter_r: "hunter",
       guard: "guard", idiot: "idiot", wolves: "wolves", good: "good", games: "games",
-      cupid: "cupid", doctor: "doctor", guard_a: "The guard", doctor_a: "The doctor", protects: "protects",
+      cupid: "cupid", doctor: "doctor", guard_a: "The guard", doctor_a: "The doctor", protects: "protects", saved: "learns her protection saved",
       cupid_a: "Cupid", links: "links", and: "and", as_lovers: "as lovers.", lovers_told: "The lovers",
       learn: "learn of each other", with_cards: "with their cards", heartbreak: "dies of heartbreak.",
       reveals_idiot: "is exiled, reveals the idiot card and stays alive (no vote).", lovers_win: "Cupid and the lovers win",
@@ -74,7 +74,7 @@
       public_view: "公开视角", god_view: "上帝视角", seat_n: "{0}号玩家视角",
       werewolf: "狼人", villager: "村民", witch_r: "女巫", seer_r: "预言家", hunter_r: "猎人",
       guard: "守卫", idiot: "白痴", wolves: "狼人阵营", good: "好人阵营", games: "对局列表",
-      cupid: "丘比特", doctor: "医生", guard_a: "守卫", doctor_a: "医生", protects: "守护",
+      cupid: "丘比特", doctor: "医生", guard_a: "守卫", doctor_a: "医生", protects: "守护", saved: "得知其保护救下了",
       cupid_a: "丘比特", links: "连接", and: "和", as_lovers: "为情侣。", lovers_told: "情侣",
       learn: "互相得知", with_cards: "并知道身份", heartbreak: "殉情。",
       reveals_idiot: "被放逐，翻开白痴牌免死（此后无投票权）。", lovers_win: "丘比特与情侣胜利",
@@ -257,6 +257,10 @@
     },
     "guard-protect"(e) { return protect(e, t("guard_a")); },
     "doctor-protect"(e) { return protect(e, t("doctor_a")); },
+    "doctor-told"(e) {
+      const doctor = e.audience ? e.audience[0] : data.view.seat;
+      return [[el("div", {}, el("span", { class: "what" }, t("doctor_a")), " ", doctor ? chip(doctor) : "", " ", t("saved"), " ", chip(e.diff.saved), ".")], [doctor, e.diff.saved]];
+    },
     "cupid-link"(e) {
       const cupid = e.audience ? e.audience[0] : data.view.seat;
       const [a, b] = e.diff.lovers;
