@@ -335,10 +335,22 @@ def _failure(client: openai.AsyncOpenAI, exc: Exception) -> str:
     elif isinstance(exc, openai.APIConnectionError):
         text = f"cannot connect: {_unreachable(exc) or exc.message}"
     elif isinstance(exc, openai.APIStatusError):
-        text = f"HTTP {exc.status_code}: {exc.message[:_SNIPPET_CHARS]}"
+        text = f"HTTP {exc.status_code}: {_said(exc)[:_SNIPPET_CHARS]}"
     else:
         text = str(exc)
     return _redact(" ".join(text.split()), client)
+
+
+def _said(exc: openai.APIStatusError) -> str:
+    """What an error answer says: its ``error.message`` when it has one."""
+    body = exc.body
+    if isinstance(body, dict):
+        said = body.get("message")
+        if isinstance(body.get("error"), dict):
+            said = body["error"].get("message")
+        if isinstance(said, str) and said.strip():
+            return said
+    return exc.message
 
 
 def _patience_error(
