@@ -4,17 +4,38 @@ arguments are), and cut in two."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 
 import pytest
 
 from pulse_core.redact import fragment_length, mask_json, mask_json_text, mask_secret
 from tests.openai_server import TEST_API_KEY as KEY
 
+_ESCAPE = re.compile(r"\\+u([0-9a-fA-F]{4})")
 
-def escaped(text: str, every: int = 1, hex_format: str = "04x") -> str:
-    """``text`` with every ``every``-th character written as a ``\\uXXXX`` escape."""
-    return "".join(f"\\u{ord(c):{hex_format}}" if i % every == 0 else c for i, c in enumerate(text))
+
+def escaped(text: str, every: int = 1, hex_format: str = "04x", backslashes: int = 1) -> str:
+    """``text`` with every ``every``-th character written as a ``\\uXXXX`` escape
+    (``backslashes=2``: escaped for a JSON string inside a JSON string)."""
+    slash = "\\" * backslashes
+    return "".join(
+        f"{slash}u{ord(c):{hex_format}}" if i % every == 0 else c for i, c in enumerate(text)
+    )
+
+
+def revealed(text: str) -> str:
+    """``text`` as any reader could decode it: JSON escapes (however deep), HTML entities."""
+    return html.unescape(_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text))
+
+
+def assert_no_key(where: str, text: str) -> None:
+    """Neither the key nor a run of it long enough to be masked, in any escaped form."""
+    plain = revealed(text)
+    size = fragment_length(KEY)
+    for start in range(len(KEY) - size + 1):
+        assert KEY[start : start + size] not in plain, f"{where} holds the key"
 
 
 def decoded(text: str) -> str:

@@ -8,7 +8,6 @@ through the CLI on a real SQLite store, against the real HTTP server of ``openai
 from __future__ import annotations
 
 import asyncio
-import html
 import json
 import re
 import socket
@@ -19,7 +18,7 @@ from typing import Any
 import pytest
 
 from pulse_core import ATTACHMENTS, SQLiteEventStore, read_attachment, read_content
-from pulse_core.redact import fragment_length
+from tests.core.test_redact import assert_no_key, escaped
 from tests.openai_server import (
     TEST_API_KEY,
     HTTPError,
@@ -40,28 +39,7 @@ from werewolf.replay import ViewKind, ViewSpec, load_replay_file, replay_text
 from werewolf.visibility import view
 
 KEY = TEST_API_KEY
-_ESCAPE = re.compile(r"\\+u([0-9a-fA-F]{4})")
 PROXY_PAGE = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
-
-
-def escaped(text: str, every: int = 1, backslashes: int = 1) -> str:
-    """``text`` with every ``every``-th character as a ``\\uXXXX`` escape (``backslashes``
-    2: escaped for a JSON string inside a JSON string)."""
-    slash = "\\" * backslashes
-    return "".join(f"{slash}u{ord(c):04x}" if i % every == 0 else c for i, c in enumerate(text))
-
-
-def revealed(text: str) -> str:
-    """``text`` as any reader could decode it: JSON escapes (however deep) and HTML entities."""
-    return html.unescape(_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text))
-
-
-def assert_no_key(where: str, text: str) -> None:
-    """Neither the key nor a run of it long enough to be masked, in any escaped form."""
-    plain = revealed(text)
-    size = fragment_length(KEY)
-    for start in range(len(KEY) - size + 1):
-        assert KEY[start : start + size] not in plain, f"{where} holds the key"
 
 
 class EchoingTable:
