@@ -19,9 +19,10 @@ players) get the same forced call, validation, feedback and bounded retry.
 
 Transient failures (timeouts, dropped connections, HTTP 408, 409, 429 and 5xx, a ``200``
 answer with no choices, what some providers send when a filter fires, and a ``200`` answer
-whose body is not a chat completion, such as a proxy's HTML page) are retried per request. Without a ``RetryPolicy`` that is the openai client's job (its ``max_retries``);
-with one, the loop here does it (give the client ``max_retries=0``): bounded exponential
-back-off with jitter, honouring ``Retry-After``, until the endpoint has stayed down for the
+whose body is not a chat completion, such as a proxy's HTML page) are retried per request.
+Without a ``RetryPolicy`` that is the openai client's job (its ``max_retries``; it does not
+retry the last kind); with one, the loop here does it (give the client ``max_retries=0``):
+bounded exponential back-off with jitter, honouring ``Retry-After``, until the endpoint has stayed down for the
 policy's ``patience``. Then the call raises ``LLMUnavailableError`` (``LLMPatienceError`` when
 the endpoint asked, by ``Retry-After``, to wait longer than the patience left); a refused
 request (other 4xx) raises ``LLMRequestError``, and ``LLMToolsRefusedError`` when it refuses
@@ -31,8 +32,9 @@ not exist or refuses connections (``unreachable_is_final``).
 
 Neither the errors nor ``meta`` ever hold the client's API key: every string of an answer is
 masked after JSON decoding (``pulse_core.redact``), so an endpoint that echoes the key,
-escaped or not, whole or split, gets it into no message, exchange or error. Tokens billed for an answer that was then
-retried (an empty one) are counted in the usage of the answer that follows.
+escaped or not, whole or split, gets it into no message, exchange or error. Tokens billed
+for an answer that was then retried (an empty one) are counted in the usage of the answer
+that follows.
 
 Every role adds ``meta["llm"]``: model, mode, attempts, prompt and completion tokens, and
 latency in milliseconds; and attaches the whole exchange (``attachments["llm_exchange"]``,
@@ -506,7 +508,9 @@ def _strip_fence(text: str) -> str:
     return stripped
 
 
-_THINKING = re.compile(r"\A\s*<(think|thinking|reasoning)>(.*?)</\1>\s*", re.DOTALL | re.IGNORECASE)
+_THINKING = re.compile(
+    r"\A\s*<(think|thinking|reasoning)>(.*?)</\1>\s*", re.DOTALL | re.IGNORECASE
+)  # what thinking models put before their answer
 
 
 def split_thinking(text: str) -> tuple[str | None, str]:

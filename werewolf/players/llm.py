@@ -26,7 +26,8 @@ Failures, from the smallest:
   ``mode: "json"`` in its usage);
 - an endpoint still down past its patience (or asking, by ``Retry-After``, to wait longer
   than the patience left: the message says so and names the lineup field), or refusing the
-  request otherwise, raises ``SeatUnavailableError``, and a spent token budget ``BudgetExceededError``: the phase
+  request otherwise, raises ``SeatUnavailableError``, and a spent token budget
+  ``BudgetExceededError``: the phase
   fails, the game waits for ``werewolf resume`` (maybe with ``--seat N=mock``).
 
 Every token the endpoint billed is counted as the answers arrive, at the HTTP layer
