@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pulse_core import ATTACHMENTS, SQLiteEventStore, read_attachment, read_content
-from tests.core.test_redact import assert_no_key, escaped
+from tests.core.test_redact import assert_no_key, escaped, revealed
 from tests.openai_server import (
     TEST_API_KEY,
     HTTPError,
@@ -149,6 +149,8 @@ def test_an_echoed_key_reaches_no_file_and_no_output_in_any_form(
             read_attachment(s, e, name) or "" for e in chain for name in e.meta.get(ATTACHMENTS, {})
         ]
     assert any("my key is ***." in text for text in stored)
+    for path in (page, notes, cassette, store.parent / f"{game}.jsonl"):  # not vacuous
+        assert "my key is ***." in revealed(path.read_text(encoding="utf-8")), path
     recorded = cassette.read_text(encoding="utf-8")
     assert '"reasoning_content\\": \\"***' in recorded  # masked where it was escaped
     files = [p for p in tmp_path.rglob("*") if p.is_file()]
