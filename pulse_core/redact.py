@@ -3,11 +3,11 @@
 An endpoint may echo the key as it was sent, JSON-escaped (``\\u0073`` for ``s``, or escaped
 again inside a JSON string, as tool-call arguments are), escaped only in part, or split over
 two fields or chunks. So the search runs on the text as a JSON reader would decode its
-``\\uXXXX`` escapes (any number of backslashes before the ``u``), and masks every run of at
-least ``fragment_length(key)`` consecutive characters of the key, not only the whole key:
-a key cut in two leaves at least one half long enough to be found, and what is left of the
-other is too short to matter. The masked span in the original text is replaced whole, escapes
-included, so JSON stays JSON.
+``\\uXXXX`` and ``\\/`` escapes (any number of backslashes before them), and masks every
+run of at least ``fragment_length(key)`` consecutive characters of the key, not only the
+whole key: a key cut in two leaves at least one half long enough to be found, and what is
+left of the other is too short to matter. The masked span in the original text is replaced
+whole, escapes included, so JSON stays JSON.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ __all__ = ["MASK", "fragment_length", "mask_json", "mask_json_text", "mask_secre
 MASK = "***"
 _MIN_SECRET = 4  # shorter "keys" are placeholders: masking them would mangle words
 _MIN_FRAGMENT = 12  # a run of the key this long is never a word of a game's text
-_ESCAPE = re.compile(r"\\+u([0-9a-fA-F]{4})")
+_ESCAPE = re.compile(r"\\+(?:u([0-9a-fA-F]{4})|/)")  # where a key's characters can hide
 
 
 def fragment_length(secret: str) -> int:
@@ -31,8 +31,8 @@ def fragment_length(secret: str) -> int:
 
 
 def _decoded(text: str) -> tuple[str, list[int] | None]:
-    """``text`` with its ``\\uXXXX`` escapes decoded, and where each decoded character
-    starts in ``text`` (plus the end, last); ``None`` when nothing was decoded."""
+    """``text`` with its ``\\uXXXX`` and ``\\/`` escapes decoded, and where each decoded
+    character starts in ``text`` (plus the end, last); ``None`` when nothing was decoded."""
     if "\\" not in text or _ESCAPE.search(text) is None:
         return text, None
     chars: list[str] = []
@@ -42,7 +42,7 @@ def _decoded(text: str) -> tuple[str, list[int] | None]:
         for i in range(at, found.start()):
             chars.append(text[i])
             starts.append(i)
-        chars.append(chr(int(found.group(1), 16)))
+        chars.append("/" if found.group(1) is None else chr(int(found.group(1), 16)))
         starts.append(found.start())
         at = found.end()
     for i in range(at, len(text)):

@@ -91,3 +91,10 @@ def test_decoded_values_are_walked_and_other_text_is_left_as_it_was() -> None:
     assert mask_secret("plain words", KEY) == "plain words"
     assert mask_secret(f"short {KEY}", "abc") == f"short {KEY}"  # no placeholder masked
     assert mask_json_text("not json {", KEY) == "not json {"
+
+
+def test_a_key_with_slashes_is_found_behind_escaped_slashes() -> None:
+    key = "AKIAabc/def+ghi/jkl0123456789/xyz"  # base64 keys hold '/', which JSON may escape
+    echo = key.replace("/", "\\/")
+    assert mask_secret(f'{{"message": "bad key {echo}"}}', key) == '{"message": "bad key ***"}'
+    assert mask_json_text(json.dumps({"m": key}).replace("/", "\\/"), key) == '{"m": "***"}'
