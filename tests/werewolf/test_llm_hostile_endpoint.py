@@ -361,3 +361,28 @@ def test_a_thinking_block_before_json_is_the_decisions_reasoning_for_the_god_vie
     public = replay_text(log, ViewSpec(ViewKind.PUBLIC), width=200)
     assert "THOUGHT-" not in public
     assert "LEAK-reason-" not in public
+
+
+def test_a_recorded_unreachable_endpoint_replays_as_the_same_stop(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY)
+    base_url = f"http://127.0.0.1:{_closed_port()}/v1"
+    lineup = _lineup(tmp_path, base_url, patience=300)
+    cassette = tmp_path / "down.cassette.jsonl"
+    argv = ["play", "--seed", "7", "--lineup", str(lineup), "-q"]
+    code, out, _ = _run(
+        capsys, *argv, "--store", str(tmp_path / "a.sqlite3"), "--record", str(cassette)
+    )
+    assert code == 1
+    assert '"error": "refused"' in cassette.read_text(encoding="utf-8")
+    stopped = [x for x in out.splitlines() if x.startswith("The game stopped on an error:")]
+    code, again, _ = _run(
+        capsys, *argv, "--store", str(tmp_path / "b.sqlite3"), "--replay-llm", str(cassette)
+    )
+    assert code == 1
+    assert [
+        x for x in again.splitlines() if x.startswith("The game stopped on an error:")
+    ] == stopped
