@@ -1,8 +1,9 @@
 """LLM seats against an endpoint that misbehaves on purpose: it echoes the API key in every
 form it can (JSON-escaped, in part, escaped twice inside tool-call arguments, split over two
 fields, in an error body), answers ``200`` with a proxy's HTML page, cannot be reached, asks
-to wait longer than the seat's patience, or thinks aloud before its JSON. Each game is played
-through the CLI on a real SQLite store, against the real HTTP server of ``openai_server``.
+to wait longer than the seat's patience, or thinks aloud before its JSON. Games are played
+through the CLI on a real SQLite store, single decisions by an ``LLMPlayer``, all against the
+real HTTP server of ``openai_server`` (or a closed port, or a host name that cannot resolve).
 """
 
 from __future__ import annotations
