@@ -219,6 +219,19 @@ def _closed_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _no_invalid_names(resolve: Any) -> Any:
+    """The resolver, answering for ``.invalid`` names itself (they never resolve, RFC 6761),
+    so that no test asks a DNS server anything."""
+
+    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        name = host.decode("ascii") if isinstance(host, bytes) else str(host)
+        if name.rstrip(".").endswith(".invalid"):
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return resolve(host, *args, **kwargs)
+
+    return getaddrinfo
+
+
 @pytest.mark.parametrize(
     ("base_url", "why"),
     [
@@ -234,6 +247,7 @@ def test_an_unreachable_endpoint_stops_the_game_at_once_naming_seat_and_endpoint
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEY_ENV, KEY)
+    monkeypatch.setattr(socket, "getaddrinfo", _no_invalid_names(socket.getaddrinfo))
     store = tmp_path / "w.sqlite3"
     lineup = _lineup(tmp_path, base_url, patience=300)  # not waited out: stopped at once
     code, out, err = _run(
