@@ -15,6 +15,8 @@
         ├── LLMError                       a chat-completion call that could not be made
         │   ├── LLMUnavailableError(ConnectionError)  the endpoint stayed down (timeouts,
         │   │                              429, 5xx, empty answers) past the retries
+        │   │   ├── LLMPatienceError       ...it asked to wait longer than the patience left
+        │   │   └── LLMUnreachableError    ...its host does not resolve or refuses connections
         │   └── LLMRequestError            the endpoint refused the request (other 4xx)
         │       └── LLMToolsRefusedError   ...because it does not take tool calls
         └── AgentError                     an external agent program that could not run
@@ -34,9 +36,11 @@ __all__ = [
     "ImmutableLogError",
     "InvalidEventError",
     "LLMError",
+    "LLMPatienceError",
     "LLMRequestError",
     "LLMToolsRefusedError",
     "LLMUnavailableError",
+    "LLMUnreachableError",
     "ObjectNotFoundError",
     "PulseError",
     "TemplateError",
@@ -130,6 +134,21 @@ class LLMUnavailableError(LLMError, ConnectionError):
 
     The topic that needed it fails and can be resumed once the endpoint is back.
     """
+
+
+class LLMPatienceError(LLMUnavailableError):
+    """The endpoint asked to wait (``Retry-After``) longer than the patience left: ``asked``
+    and ``patience`` are in seconds, so a caller can say which setting to raise."""
+
+    def __init__(self, message: str, *, asked: float, patience: float) -> None:
+        super().__init__(message)
+        self.asked = asked
+        self.patience = patience
+
+
+class LLMUnreachableError(LLMUnavailableError):
+    """The endpoint's host name does not resolve, or it refused the connection, and the
+    retry policy says not to wait for it (``RetryPolicy.unreachable_is_final``)."""
 
 
 class LLMRequestError(LLMError):

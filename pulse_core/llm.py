@@ -10,21 +10,31 @@ model, and turns the answer into a ``RoleResult``:
   what was wrong, and it tries again (bounded); after that the role returns
   ``default_result`` and marks ``meta["fallback"]``. Never a regex over free text (seed 004).
   ``mode="json"`` does the same for endpoints without tool support: the schema goes into the
-  system prompt and ``response_format`` asks for a JSON object.
+  system prompt and ``response_format`` asks for a JSON object; a thinking model's
+  ``<think>...</think>`` block before the JSON is taken out before parsing and kept as the
+  outcome's ``thinking``.
 
 The loop behind ``tool_role`` is ``call_tool``, public so that callers outside a role (LLM
 players) get the same forced call, validation, feedback and bounded retry.
 
-Transient failures (timeouts, dropped connections, HTTP 408, 409, 429 and 5xx, and a ``200``
-answer with no choices, what some providers send when a filter fires) are retried per
-request. Without a ``RetryPolicy`` that is the openai client's job (its ``max_retries``);
-with one, the loop here does it (give the client ``max_retries=0``): bounded exponential
-back-off with jitter, honouring ``Retry-After``, until the endpoint has stayed down for the
-policy's ``patience``. Then the call raises ``LLMUnavailableError``; a refused request (other
-4xx) raises ``LLMRequestError``, and ``LLMToolsRefusedError`` when it refuses tool calls. The
-adapter records either as the topic's failure, and the topic can be resumed. Neither the
-errors nor ``meta`` ever hold the client's API key. Tokens billed for an answer that was then
-retried (an empty one) are counted in the usage of the answer that follows.
+Transient failures (timeouts, dropped connections, HTTP 408, 409, 429 and 5xx, a ``200``
+answer with no choices, what some providers send when a filter fires, and a ``200`` answer
+whose body is not a chat completion, such as a proxy's HTML page) are retried per request.
+Without a ``RetryPolicy`` that is the openai client's job (its ``max_retries``; it does not
+retry the last kind); with one, the loop here does it (give the client ``max_retries=0``):
+bounded exponential back-off with jitter, honouring ``Retry-After``, until the endpoint has stayed down for the
+policy's ``patience``. Then the call raises ``LLMUnavailableError`` (``LLMPatienceError`` when
+the endpoint asked, by ``Retry-After``, to wait longer than the patience left); a refused
+request (other 4xx) raises ``LLMRequestError``, and ``LLMToolsRefusedError`` when it refuses
+tool calls. The adapter records either as the topic's failure, and the topic can be resumed.
+A policy can report each retry (``on_retry``) and give up at once on an endpoint that does
+not exist or refuses connections (``unreachable_is_final``).
+
+Neither the errors nor ``meta`` ever hold the client's API key: every string of an answer is
+masked after JSON decoding (``pulse_core.redact``), so an endpoint that echoes the key,
+escaped or not, whole or split, gets it into no message, exchange or error. Tokens billed
+for an answer that was then retried (an empty one) are counted in the usage of the answer
+that follows.
 
 Every role adds ``meta["llm"]``: model, mode, attempts, prompt and completion tokens, and
 latency in milliseconds; and attaches the whole exchange (``attachments["llm_exchange"]``,
@@ -37,23 +47,28 @@ import asyncio
 import json
 import random
 import re
+import socket
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
+import httpx2
 import openai
 import pydantic
 from openai.types.chat import ChatCompletion, ChatCompletionMessage
 
 from .errors import (
     LLMError,
+    LLMPatienceError,
     LLMRequestError,
     LLMToolsRefusedError,
     LLMUnavailableError,
+    LLMUnreachableError,
     WorkflowError,
 )
 from .events import Event, Meta
+from .redact import mask_json, mask_secret
 from .store import EventStore
 from .workflow import Role, RoleResult
 
@@ -62,10 +77,12 @@ __all__ = [
     "LLMExchange",
     "LLMUsage",
     "Mode",
+    "RetryNotice",
     "RetryPolicy",
     "ToolCallOutcome",
     "call_tool",
     "llm_role",
+    "split_thinking",
     "tool_role",
 ]
 
@@ -126,6 +143,7 @@ class ToolCallOutcome(Generic[M]):
     exchanges: list[LLMExchange]
     messages: list[ChatMessage] = field(default_factory=list)
     transport_retries: int = 0  # requests sent again after a transient failure
+    thinking: str | None = None  # a JSON-mode answer's <think> block, taken out before parsing
 
     @property
     def ok(self) -> bool:
@@ -135,6 +153,19 @@ class ToolCallOutcome(Generic[M]):
 # -- one request --------------------------------------------------------------------------------
 async def _no_wait(seconds: float) -> None:
     """A sleep that does not wait: for replays, whose answers are all at hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class RetryNotice:
+    """A transient failure about to be retried, for a status line: what failed (one line,
+    the key masked), how many tries failed so far, the wait before the next one, and the
+    seconds the endpoint has been down against the policy's patience."""
+
+    failure: str
+    failures: int
+    wait: float
+    down: float
+    patience: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +180,11 @@ class RetryPolicy:
     out. Counted so rather than by the clock, the decision depends only on the answers and
     the seeded ``rng``: a replay of recorded answers gives up exactly where the recording
     did. ``sleep`` waits (``no_wait()`` makes a policy for replays).
+
+    ``on_retry`` is told of each retry before its wait (a status line for people watching).
+    With ``unreachable_is_final`` a host name that does not resolve or a refused connection
+    is not retried: on a first call that is a mistyped or unreachable endpoint, and waiting
+    out the patience would only hide it.
     """
 
     patience: float = 300.0
@@ -159,6 +195,8 @@ class RetryPolicy:
     sleep: Callable[[float], Awaitable[None]] = field(
         default=asyncio.sleep, compare=False, repr=False
     )
+    on_retry: Callable[[RetryNotice], None] | None = field(default=None, compare=False, repr=False)
+    unreachable_is_final: bool = False
 
     def __post_init__(self) -> None:
         for name in ("patience", "base_delay", "max_delay", "jitter"):
@@ -185,17 +223,57 @@ class _EmptyAnswerError(Exception):
         self.usage = usage
 
 
-def _redact(text: str, client: openai.AsyncOpenAI) -> str:
-    """``text`` with the client's API key masked, should a server have echoed it."""
+class _UnreadableAnswerError(Exception):
+    """A ``200`` answer whose body is not a chat completion (a proxy's HTML page, say)."""
+
+
+_SNIPPET_CHARS = 80  # of an unreadable body, in the error: enough to recognise the page
+
+
+def _unreadable(response: httpx2.Response, text: str) -> _UnreadableAnswerError:
+    kind = response.headers.get("content-type", "no content type").split(";")[0].strip()
+    snippet = " ".join(text.split())[:_SNIPPET_CHARS]
+    return _UnreadableAnswerError(
+        f"answered HTTP {response.status_code} with a body that is not a chat completion "
+        f"({kind}: {snippet!r})"
+    )
+
+
+def _api_key(client: openai.AsyncOpenAI) -> str | None:
     key = getattr(client, "api_key", None)
-    if isinstance(key, str) and len(key) >= 4:
-        text = text.replace(key, "***")
-    return text
+    return key if isinstance(key, str) else None
+
+
+def _redact(text: str, client: openai.AsyncOpenAI) -> str:
+    """``text`` with the client's API key masked, should a server have echoed it (escaped,
+    in part, or whole: see ``pulse_core.redact``)."""
+    return mask_secret(text, _api_key(client))
+
+
+def _unreachable(exc: BaseException) -> str | None:
+    """Why a connection failed, when it is that the host name does not resolve or the
+    connection was refused: neither mends itself in seconds."""
+    seen: BaseException | None = exc
+    for _depth in range(10):  # the client's error wraps the socket's a few levels down
+        if seen is None:
+            break
+        if isinstance(seen, socket.gaierror):
+            return "the host name does not resolve"
+        if isinstance(seen, ConnectionRefusedError):
+            return "the connection was refused"
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def _transient(exc: Exception) -> bool:
     """Whether trying the same request again may succeed."""
-    if isinstance(exc, _EmptyAnswerError | openai.APITimeoutError | openai.APIConnectionError):
+    transient = (
+        _EmptyAnswerError,
+        _UnreadableAnswerError,
+        openai.APITimeoutError,
+        openai.APIConnectionError,
+    )
+    if isinstance(exc, transient):
         return True
     if isinstance(exc, openai.APIStatusError):
         if exc.response.headers.get("x-should-retry") == "false":
@@ -228,12 +306,13 @@ def _endpoint_error(
     """The pulse_core error for a failed request: says where, what, and how often it tried."""
     where = f"{client.base_url} (model {model!r})"
     error: LLMError
-    if isinstance(exc, _EmptyAnswerError):
-        error = LLMUnavailableError(f"{where} answered with no choices ({tries})")
+    if isinstance(exc, _EmptyAnswerError | _UnreadableAnswerError):
+        error = LLMUnavailableError(f"{where} {exc} ({tries})")
     elif isinstance(exc, openai.APITimeoutError):
         error = LLMUnavailableError(f"{where} did not answer within the timeout ({tries})")
     elif isinstance(exc, openai.APIConnectionError):
-        error = LLMUnavailableError(f"cannot reach {where}: {exc.message} ({tries})")
+        why = _unreachable(exc) or exc.message
+        error = LLMUnavailableError(f"cannot reach {where}: {why} ({tries})")
     elif isinstance(exc, openai.APIStatusError):
         status = exc.status_code
         detail = exc.message[:_MAX_PROBLEM_CHARS]
@@ -249,6 +328,45 @@ def _endpoint_error(
     return type(error)(_redact(str(error), client))
 
 
+def _failure(client: openai.AsyncOpenAI, exc: Exception) -> str:
+    """What failed, in a few words for a status line (the key masked)."""
+    if isinstance(exc, _EmptyAnswerError | _UnreadableAnswerError):
+        text = str(exc)
+    elif isinstance(exc, openai.APITimeoutError):
+        text = "no answer within the timeout"
+    elif isinstance(exc, openai.APIConnectionError):
+        text = f"cannot connect: {_unreachable(exc) or exc.message}"
+    elif isinstance(exc, openai.APIStatusError):
+        text = f"HTTP {exc.status_code}: {_said(exc)[:_SNIPPET_CHARS]}"
+    else:
+        text = str(exc)
+    return _redact(" ".join(text.split()), client)
+
+
+def _said(exc: openai.APIStatusError) -> str:
+    """What an error answer says: its ``error.message`` when it has one."""
+    body = exc.body
+    if isinstance(body, dict):
+        said = body.get("message")
+        if isinstance(body.get("error"), dict):
+            said = body["error"].get("message")
+        if isinstance(said, str) and said.strip():
+            return said
+    return exc.message
+
+
+def _patience_error(
+    client: openai.AsyncOpenAI, model: str, exc: Exception, asked: float, left: float, tries: str
+) -> LLMPatienceError:
+    """The endpoint asked (``Retry-After``) for a wait the patience left does not cover."""
+    status = exc.status_code if isinstance(exc, openai.APIStatusError) else "an error"
+    message = (
+        f"{client.base_url} (model {model!r}) answered HTTP {status} and asked to wait "
+        f"{asked:g} s (Retry-After), more than the {left:g} s of patience left ({tries})"
+    )
+    return LLMPatienceError(_redact(message, client), asked=asked, patience=left)
+
+
 async def _request_once(
     client: openai.AsyncOpenAI,
     model: str,
@@ -256,14 +374,28 @@ async def _request_once(
     timeout: float | None,
     request: Mapping[str, Any],
 ) -> tuple[ChatCompletionMessage, LLMUsage]:
-    # the client's own request path (errors, parsing), but the body as it is: create()
-    # first walks every message and tool through its typed-dict transform, milliseconds a
-    # request on the critical path of a game, for plain JSON that needs no transforming
+    # the client's own request path (errors), but the body as it is: create() first walks
+    # every message and tool through its typed-dict transform, milliseconds a request on
+    # the critical path of a game, for plain JSON that needs no transforming; the answer is
+    # read here, so that a body that is not JSON is a transient fault like an empty answer,
+    # and every string in it is masked after decoding, escapes and all
     body = {"model": model, "messages": list(messages), **request}
     options: Any = {} if timeout is None else {"timeout": timeout}
-    response = await client.post(
-        "/chat/completions", body=body, cast_to=ChatCompletion, options=options
+    raw = await client.post(
+        "/chat/completions", body=body, cast_to=httpx2.Response, options=options
     )
+    text = (await raw.aread()).decode("utf-8", errors="replace")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise _unreadable(raw, _redact(text, client)) from None
+    if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
+        raise _unreadable(raw, _redact(text, client))
+    response = ChatCompletion.construct(**mask_json(data, _api_key(client)))
+    if response.choices and not isinstance(
+        getattr(response.choices[0], "message", None), ChatCompletionMessage
+    ):
+        raise _unreadable(raw, _redact(text, client))
     usage = LLMUsage()
     if response.usage is not None:
         usage = LLMUsage(response.usage.prompt_tokens, response.usage.completion_tokens)
@@ -292,18 +424,31 @@ async def _complete(
         try:
             message, usage = await _request_once(client, model, messages, timeout, request)
             return message, spent + usage, time.perf_counter() - started, failures
-        except (openai.APIError, _EmptyAnswerError) as exc:
+        except (openai.APIError, _EmptyAnswerError, _UnreadableAnswerError) as exc:
             if isinstance(exc, _EmptyAnswerError):
                 spent += exc.usage
             failures += 1
             if isinstance(exc, openai.APITimeoutError):
                 down += _timeout_seconds(client, timeout)
-            wait = 0.0 if retry is None else retry.wait(failures, _retry_after(exc))
-            if retry is None or not _transient(exc) or down + wait > retry.patience:
-                tries = f"{client.max_retries + 1 if retry is None else failures} tries"
+            asked = _retry_after(exc)
+            wait = 0.0 if retry is None else retry.wait(failures, asked)
+            tries = f"{client.max_retries + 1 if retry is None else failures} tries"
+            final = retry is None or not _transient(exc)
+            if retry is not None and retry.unreachable_is_final and _unreachable(exc):
+                error = _endpoint_error(client, model, exc, tries)
+                raise LLMUnreachableError(str(error)) from None
+            if not final and retry is not None and down + wait > retry.patience:
+                if asked is not None and asked >= wait:  # the endpoint's wait broke it
+                    left = max(0.0, retry.patience - down)
+                    raise _patience_error(client, model, exc, asked, left, tries) from None
+                final = True
+            if final or retry is None:
                 tools = "tools" in request
                 # from None: the client's exception text may quote request details
                 raise _endpoint_error(client, model, exc, tries, tools=tools) from None
+            if retry.on_retry is not None:
+                notice = RetryNotice(_failure(client, exc), failures, wait, down, retry.patience)
+                retry.on_retry(notice)
             down += wait
             await retry.sleep(wait)
 
@@ -361,6 +506,20 @@ def _strip_fence(text: str) -> str:
         body = stripped[:-3].split("\n", 1)[1]
         return body.strip()
     return stripped
+
+
+_THINKING = re.compile(
+    r"\A\s*<(think|thinking|reasoning)>(.*?)</\1>\s*", re.DOTALL | re.IGNORECASE
+)  # what thinking models put before their answer
+
+
+def split_thinking(text: str) -> tuple[str | None, str]:
+    """A thinking model's ``<think>...</think>`` block (also ``<thinking>``, ``<reasoning>``)
+    at the start of ``text``, and the rest: (the block's text, or ``None``; the rest)."""
+    found = _THINKING.match(text)
+    if found is None:
+        return None, text
+    return found.group(2).strip(), text[found.end() :]
 
 
 # -- the forced-call loop -----------------------------------------------------------------------
@@ -431,8 +590,9 @@ def _judge_tool_reply(
 def _judge_json_reply(
     message: ChatMessage, arguments_model: type[M]
 ) -> tuple[M | None, str | None, list[ChatMessage]]:
-    """Validate a JSON-mode reply: (parsed, problem, feedback messages to send if rejected)."""
-    content = _strip_fence(message.get("content") or "")
+    """Validate a JSON-mode reply: (parsed, problem, feedback messages to send if rejected).
+    A thinking block before the JSON is no part of it."""
+    content = _strip_fence(split_thinking(message.get("content") or "")[1])
     problem: str | None
     if not content:
         problem = "the answer was empty, not a JSON object"
@@ -526,8 +686,19 @@ async def call_tool(
         raw = message.model_dump(exclude_none=True)
         exchanges.append(LLMExchange(reply=raw, problem=problem, usage=used, latency=took))
         if problem is None:
+            thinking = None
+            if mode == "json":
+                thinking = split_thinking(reply.get("content") or "")[0]
             return ToolCallOutcome(
-                parsed, problems, usage, latency, len(exchanges), exchanges, conversation, resent
+                parsed,
+                problems,
+                usage,
+                latency,
+                len(exchanges),
+                exchanges,
+                conversation,
+                resent,
+                thinking or None,
             )
         problems.append(problem)
         conversation.extend(feedback)

@@ -20,6 +20,10 @@ The test decides every answer with a handler ``(request_json) -> Reply``; a repl
 ``Empty``              ``200`` with no choices (what some providers send when a filter
                        fires), still billing the prompt's tokens
 ``Reset``              drop the connection at once, without answering
+``Raw``                ``body`` verbatim with any status and content type (a proxy's HTML
+                       page with ``200``, a body that is not JSON)
+``Rewritten``          the body ``reply`` would have sent, passed through ``rewrite`` first
+                       (text to text: JSON escapes where ``json.dumps`` puts none, say)
 =====================  ======================================================================
 
 ``server.latency`` (seconds) delays every answer, as a remote model would. Each request is
@@ -72,9 +76,11 @@ __all__ = [
     "Hang",
     "JSONContent",
     "OpenAIServer",
+    "Raw",
     "Recorded",
     "Reply",
     "Reset",
+    "Rewritten",
     "ScriptExhaustedError",
     "Text",
     "ToolCall",
@@ -156,7 +162,26 @@ class Reset:
     """Drop the connection at once (the client sees a reset or a closed connection)."""
 
 
-Reply: TypeAlias = ToolCall | Text | JSONContent | HTTPError | Hang | Empty | Reset
+@dataclass(frozen=True, slots=True)
+class Raw:
+    """``body`` sent verbatim, with ``status`` and ``content_type`` (no usage billed)."""
+
+    body: str
+    status: int = 200
+    content_type: str = "text/html; charset=utf-8"
+
+
+@dataclass(frozen=True, slots=True)
+class Rewritten:
+    """What ``reply`` would have sent, its body text passed through ``rewrite`` first."""
+
+    reply: ToolCall | Text | JSONContent | HTTPError
+    rewrite: Callable[[str], str]
+
+
+Reply: TypeAlias = (
+    ToolCall | Text | JSONContent | HTTPError | Hang | Empty | Reset | Raw | Rewritten
+)
 Handler: TypeAlias = Callable[[dict[str, Any]], Reply]
 
 
@@ -365,11 +390,27 @@ def _make_request_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:
             """Keep test output quiet."""
 
-        def _send_json(self, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
-            data = json.dumps(body).encode("utf-8")
+        def _send_json(
+            self,
+            status: int,
+            body: dict[str, Any],
+            headers: dict[str, str],
+            rewrite: Callable[[str], str] | None = None,
+        ) -> None:
+            text = json.dumps(body)
+            self._send_text(status, text if rewrite is None else rewrite(text), headers)
+
+        def _send_text(
+            self,
+            status: int,
+            text: str,
+            headers: dict[str, str],
+            content_type: str = "application/json",
+        ) -> None:
+            data = text.encode("utf-8")
             try:
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(data)))
                 for name, value in headers.items():
                     self.send_header(name, value)
@@ -434,6 +475,12 @@ def _make_request_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 recorded.finished = time.monotonic()
 
         def _answer(self, body: dict[str, Any], reply: Reply, recorded: Recorded) -> None:
+            rewrite = None
+            if isinstance(reply, Rewritten):
+                reply, rewrite = reply.reply, reply.rewrite
+            if isinstance(reply, Raw):
+                self._send_text(reply.status, reply.body, {}, reply.content_type)
+                return
             if isinstance(reply, Reset):
                 # RST rather than FIN: linger on with a zero timeout
                 linger = struct.pack("ii", 1, 0)
@@ -469,11 +516,12 @@ def _make_request_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 if reply.retry_after is not None:
                     headers["Retry-After"] = str(max(0, -int(-reply.retry_after // 1)))
                     headers["retry-after-ms"] = str(int(reply.retry_after * 1000))
-                self._send_json(reply.status, _error_body(reply.status, reply.message), headers)
+                error = _error_body(reply.status, reply.message)
+                self._send_json(reply.status, error, headers, rewrite)
                 return
             completion, usage = _completion_body(server, body, reply)
             recorded.usage = usage
-            self._send_json(200, completion, {})
+            self._send_json(200, completion, {}, rewrite)
 
     return _RequestHandler
 

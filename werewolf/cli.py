@@ -60,6 +60,7 @@ from .game import fold_chain, start_game, werewolf_workflow
 from .lineup import KINDS, MAX_PRICE, Price, SeatSpec, load_lineup
 from .outputs import Kind, check_output, check_record, classify, refuse, write_output
 from .players import SpecSeating, seating_from_specs
+from .players.llm import SeatRetry, retry_line
 from .players.prompting import LANGS
 from .players.setup import failure_hint, play_specs, resume_specs, tokens_spent, usage_lines
 from .players.swaps import append_swaps
@@ -251,6 +252,11 @@ def _spec_seating(
 ) -> SpecSeating:
     humans = [seat for seat, spec in specs.items() if spec.kind == "human"]
     watched = _view_spec(args.view).seat if not args.quiet else None
+
+    def status(retry: SeatRetry) -> None:  # on stderr, so a piped replay stays clean
+        sys.stderr.write(retry_line(retry, name_seat=not humans) + "\n")
+        sys.stderr.flush()
+
     return seating_from_specs(
         specs,
         lang=lang,
@@ -260,6 +266,7 @@ def _spec_seating(
         replay=cassette or (None if args.replay_llm is None else str(args.replay_llm)),
         session=session,
         recap=not humans or watched != humans[0],  # the live view shows that seat already
+        status=status,
     )
 
 

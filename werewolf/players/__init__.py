@@ -20,7 +20,7 @@ from ..state import GameState
 from .base import Player
 from .errors import BudgetExceededError, SeatError, SeatLeftError, SeatUnavailableError
 from .human import ConsoleTerminal, HumanPlayer, Terminal
-from .llm import BACKOFF, ClientPool, LLMPlayer, TokenMeter, TransportFactory
+from .llm import BACKOFF, ClientPool, LLMPlayer, StatusSink, TokenMeter, TransportFactory
 
 if TYPE_CHECKING:
     from .cassette import CassetteRecorder, CassetteTransport
@@ -141,7 +141,8 @@ class SpecSeating:
     ``TokenMeter`` (the game's budget, starting from what the log says was ``spent``);
     ``transport`` is the HTTP layer under every client (the network, a recording, a
     cassette). A human seat reads and writes ``terminal``. Players are made at the game's
-    first phase, from its seed; mock personalities are checked at once.
+    first phase, from its seed; mock personalities are checked at once. ``status`` hears of
+    every request an LLM seat tries again after a transient fault (``SeatRetry``).
     """
 
     def __init__(
@@ -158,11 +159,12 @@ class SpecSeating:
         recorder: CassetteRecorder | None = None,
         backoff: tuple[float, float] = BACKOFF,
         waits: bool = True,
+        status: StatusSink | None = None,
     ) -> None:
         self.specs = dict(specs)
         self.recorder = recorder
         self.lang = lang
-        self.clients = ClientPool(env, transport, backoff=backoff, waits=waits)
+        self.clients = ClientPool(env, transport, backoff=backoff, waits=waits, status=status)
         self.meter = TokenMeter(budget, spent)
         self._terminal = terminal
         self._recap = recap
@@ -222,6 +224,7 @@ def seating_from_specs(
     recap: bool = True,
     backoff: tuple[float, float] = BACKOFF,
     session: int = 0,
+    status: StatusSink | None = None,
 ) -> SpecSeating:
     """A seating for ``specs`` (e.g. ``Lineup.check(...)``'s result).
 
@@ -231,7 +234,8 @@ def seating_from_specs(
     when this process took it up (0 for a new game), which marks the cassette's part of
     each process, so that a game stopped and resumed replays each part from its own answers;
     ``backoff`` is the first and the longest wait between two tries of a request after a
-    transient fault (default ``BACKOFF``; replaying, the waits are counted, not waited).
+    transient fault (default ``BACKOFF``; replaying, the waits are counted, not waited);
+    ``status`` hears of each such retry (not of a replay's).
     """
     if record is not None and replay is not None:
         raise ConfigError([("--record", "record or replay a cassette, not both at once")])
@@ -272,4 +276,5 @@ def seating_from_specs(
         recorder=recorder,
         backoff=backoff,
         waits=replay is None,
+        status=status,
     )

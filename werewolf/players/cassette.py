@@ -26,12 +26,15 @@ answers. A cassette without session lines is one part. It is read as a replay fi
 size, nesting and numbers) and checked whole before a game starts.
 
 A request that got no answer (a timeout, a dropped connection) is recorded too, with
-``"error": "timeout"`` or ``"error": "connection"`` (``status`` 0, ``response`` empty), and
+``"error": "timeout"`` or ``"error": "connection"`` (``"dns"`` for a host name that did not
+resolve, ``"refused"`` for a refused connection; ``status`` 0, ``response`` empty), and
 raised again in a replay, so the retries of a recorded game replay as they happened.
 
 Request headers are not recorded, and the key the request carried (its ``Authorization``
-bearer token) is replaced by ``***`` in every answer before anyone reads it: an endpoint that
-echoes the key in an error body gets it into no cassette, message, exchange or log.
+bearer token) is replaced by ``***`` in every answer before anyone reads it, after JSON
+decoding (``pulse_core.redact``): an endpoint that echoes the key in an answer or an error
+body, plain or JSON-escaped, whole, in part or split over two fields, gets it into no
+cassette, message, exchange or log.
 
 Latency and billing come from here too. ``measured()`` opens a sink in the current task's
 context; each answered request adds a ``Billed`` to it: its time (a replay adds the recorded
@@ -46,6 +49,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import socket
 import time
 from collections import deque
 from collections.abc import Iterator
@@ -58,6 +62,7 @@ from typing import IO, Any
 import httpx2
 
 from pulse_core.limits import LimitError, bounded_lines, parse_json
+from pulse_core.redact import mask_json_text
 
 from ..errors import ConfigError
 
@@ -115,11 +120,46 @@ def _note(seconds: float, content: bytes) -> None:
 
 
 def _scrub(content: bytes, request: httpx2.Request) -> bytes:
-    """``content`` with the request's bearer token masked, should the endpoint echo it."""
+    """``content`` with the request's bearer token masked, should the endpoint echo it:
+    in the decoded text, so JSON escapes hide nothing."""
     scheme, _, key = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and len(key) >= 4:
+    if scheme.lower() != "bearer" or len(key) < 4:
+        return content
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:  # not text: the key as it was sent is all there is to find
         return content.replace(key.encode("utf-8"), b"***")
-    return content
+    masked = mask_json_text(text, key)
+    return content if masked == text else masked.encode("utf-8")
+
+
+def _failure_kind(exc: httpx2.TransportError) -> str:
+    """How a request got no answer, as a cassette records it."""
+    if isinstance(exc, httpx2.TimeoutException):
+        return "timeout"
+    seen: BaseException | None = exc
+    for _depth in range(10):  # the socket's error is a few levels down
+        if seen is None:
+            break
+        if isinstance(seen, socket.gaierror):
+            return "dns"
+        if isinstance(seen, ConnectionRefusedError):
+            return "refused"
+        seen = seen.__cause__ or seen.__context__
+    return "connection"
+
+
+def _replayed_failure(kind: str, request: httpx2.Request) -> httpx2.TransportError:
+    """The transport error a recorded failure stands for, with the socket's error under it."""
+    if kind == "timeout":
+        return httpx2.ReadTimeout("timed out (recorded)", request=request)
+    said = {"dns": "host name not resolved", "refused": "connection refused"}
+    error = httpx2.ConnectError(f"{said.get(kind, 'connection lost')} (recorded)", request=request)
+    if kind == "dns":
+        error.__cause__ = socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+    elif kind == "refused":
+        error.__cause__ = ConnectionRefusedError(111, "Connection refused")
+    return error
 
 
 def request_hash(body: bytes) -> str:
@@ -215,7 +255,7 @@ class MeteredTransport(httpx2.AsyncBaseTransport):
                     headers={},
                     content=b"",
                     latency_ms=round((time.perf_counter() - started) * 1000, 3),
-                    error="timeout" if isinstance(exc, httpx2.TimeoutException) else "connection",
+                    error=_failure_kind(exc),
                 )
             raise
         content = _scrub(content, request)
@@ -311,10 +351,8 @@ class CassetteTransport(httpx2.AsyncBaseTransport):
                 request=request,
             )
         entry = queue.popleft()
-        if entry.get("error") == "timeout":
-            raise httpx2.ReadTimeout("timed out (recorded)", request=request)
         if entry.get("error") is not None:
-            raise httpx2.ConnectError("connection lost (recorded)", request=request)
+            raise _replayed_failure(str(entry["error"]), request)
         content = str(entry["response"]).encode("utf-8")
         _note(float(entry.get("latency_ms", 0.0)) / 1000, content)
         headers = {str(k): str(v) for k, v in dict(entry.get("headers") or {}).items()}

@@ -12,14 +12,22 @@ Failures, from the smallest:
   use) comes back as ``NoAnswer`` with the validator's reason: the phase asks again with the
   reason (``request.feedback``), a bounded number of times, then records a legal fallback;
 - transient faults (timeouts, dropped connections, HTTP 408, 409, 429 honouring
-  ``Retry-After``, 5xx, ``200`` answers with no choices) are retried per request with
-  bounded exponential back-off and jitter (``pulse_core.llm.RetryPolicy``), for as long as
-  the seat's ``patience``; the retries are recorded in the decision's usage;
+  ``Retry-After``, 5xx, ``200`` answers with no choices or with a body that is not a chat
+  completion) are retried per request with bounded exponential back-off and jitter
+  (``pulse_core.llm.RetryPolicy``), for as long as the seat's ``patience``; each retry is
+  told to the pool's ``status`` (a ``SeatRetry``: the CLI prints a status line), and the
+  retries are recorded in the decision's usage;
+- on a seat's first call, a host name that does not resolve or a refused connection is
+  not retried: a mistyped or unreachable endpoint stops the game at once;
+- a thinking model's ``<think>`` block before a JSON-mode answer is kept as the decision's
+  reasoning (the god view's), and the JSON after it is the answer;
 - an endpoint that refuses tool calls (an HTTP 4xx that names tools or functions) is asked
   again in JSON mode, and the seat stays in JSON mode for the rest of the game (recorded as
   ``mode: "json"`` in its usage);
-- an endpoint still down past its patience, or refusing the request otherwise, raises
-  ``SeatUnavailableError``, and a spent token budget ``BudgetExceededError``: the phase
+- an endpoint still down past its patience (or asking, by ``Retry-After``, to wait longer
+  than the patience left: the message says so and names the lineup field), or refusing the
+  request otherwise, raises ``SeatUnavailableError``, and a spent token budget
+  ``BudgetExceededError``: the phase
   fails, the game waits for ``werewolf resume`` (maybe with ``--seat N=mock``).
 
 Every token the endpoint billed is counted as the answers arrive, at the HTTP layer
@@ -37,12 +45,18 @@ import asyncio
 import json
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from pydantic import BaseModel
 
-from pulse_core.errors import LLMRequestError, LLMToolsRefusedError, LLMUnavailableError
+from pulse_core.errors import (
+    LLMPatienceError,
+    LLMRequestError,
+    LLMToolsRefusedError,
+    LLMUnavailableError,
+    LLMUnreachableError,
+)
 
 from ..config import Discussion, WolfKill
 from ..decisions import Answer, NoAnswer, Request, Usage
@@ -56,7 +70,7 @@ if TYPE_CHECKING:  # openai and httpx2 are loaded with the first LLM seat: a sec
     import httpx2
     import openai
 
-    from pulse_core.llm import RetryPolicy, ToolCallOutcome
+    from pulse_core.llm import RetryNotice, RetryPolicy, ToolCallOutcome
 
     from .cassette import Billed
 
@@ -64,7 +78,9 @@ __all__ = [
     "DEFAULT_BASE_URL",
     "ClientPool",
     "LLMPlayer",
+    "SeatRetry",
     "TokenMeter",
+    "retry_line",
 ]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -72,6 +88,32 @@ BACKOFF = (0.5, 30.0)
 """The first and the longest wait between two tries of one request, in seconds."""
 
 TransportFactory: TypeAlias = "Callable[[], httpx2.AsyncBaseTransport]"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRetry:
+    """A seat's request failed for a reason that may pass and is about to be tried again."""
+
+    seat: int
+    where: str  # the seat, its player and its endpoint (never a key)
+    notice: RetryNotice
+
+
+StatusSink: TypeAlias = "Callable[[SeatRetry], None]"
+
+
+def retry_line(retry: SeatRetry, *, name_seat: bool = True) -> str:
+    """A one-line status for a retry: what failed, when the next try is, how to stop.
+    Without ``name_seat`` (a person plays a seat) neither the seat nor its endpoint is
+    named: which seat is asked, and when, would tell them who acts at night."""
+    notice = retry.notice
+    stop = "Ctrl-C stops the game (werewolf resume continues it)"
+    if not name_seat:
+        return f"An LLM endpoint failed; trying again in {notice.wait:.1f} s. {stop}."
+    return (
+        f"{retry.where}: {notice.failure}; try {notice.failures + 1} in {notice.wait:.1f} s "
+        f"(down {notice.down:.0f} s of its {notice.patience:g} s patience). {stop}."
+    )
 
 
 class TokenMeter:
@@ -97,7 +139,8 @@ class ClientPool:
     timed); keys are read from ``env`` when a client is made and never kept elsewhere;
     ``backoff`` is the first and the longest wait between two tries of one request (the
     clients themselves never retry: ``retry_policy`` does, per seat); ``waits=False`` counts
-    the waits without waiting (a cassette answers at once).
+    the waits without waiting (a cassette answers at once); ``status`` is told of every
+    retry that waits.
     """
 
     def __init__(
@@ -107,21 +150,25 @@ class ClientPool:
         *,
         backoff: tuple[float, float] = BACKOFF,
         waits: bool = True,
+        status: StatusSink | None = None,
     ) -> None:
         self._env = os.environ if env is None else env
         self._transport = transport
         self.backoff = backoff
         self.waits = waits
+        self.status = status
         self._clients: dict[tuple[Any, ...], tuple[asyncio.AbstractEventLoop, openai.AsyncOpenAI]]
         self._clients = {}
 
     def base_url(self, spec: SeatSpec) -> str:
         return spec.resolved_base_url(self._env) or DEFAULT_BASE_URL
 
-    def retry_policy(self, spec: SeatSpec, seed: str) -> RetryPolicy:
+    def retry_policy(
+        self, spec: SeatSpec, seed: str, on_retry: Callable[[RetryNotice], None] | None = None
+    ) -> RetryPolicy:
         """A seat's policy; its jitter is drawn from ``seed``, so a replay of recorded
         answers waits (or, replaying, counts) the same and gives up where the recording
-        did."""
+        did. ``on_retry`` hears of each retry that waits (not of a replay's)."""
         import random
 
         from pulse_core.llm import RetryPolicy
@@ -132,6 +179,7 @@ class ClientPool:
             base_delay=first,
             max_delay=longest,
             rng=random.Random(seed),
+            on_retry=on_retry if self.waits else None,
         )
         return policy if self.waits else policy.no_wait()
 
@@ -191,7 +239,8 @@ class LLMPlayer:
         self.meter = meter or TokenMeter()
         self.personality = spec.personality or default_personality(game_seed, seat, lang)
         self.mode: str = "json" if spec.tool_mode == "json" else "tool"
-        self.retry = clients.retry_policy(spec, f"{game_seed}:{seat}")
+        self.retry = clients.retry_policy(spec, f"{game_seed}:{seat}", self._retrying)
+        self._answered = False  # has the endpoint answered this seat yet (in this process)?
         self._system_prompt: str | None = None
         self._drawn: list[str] = []  # the seat's record as text, observation by observation
         self._drawn_upto = 0  # the index of the last observation drawn
@@ -208,6 +257,22 @@ class LLMPlayer:
     def _where(self) -> str:
         return f"seat {self.seat} ({self.spec.label()} at {self.clients.base_url(self.spec)})"
 
+    def _retrying(self, notice: RetryNotice) -> None:
+        if self.clients.status is not None:
+            self.clients.status(SeatRetry(self.seat, self._where(), notice))
+
+    def _why(self, exc: LLMRequestError | LLMUnavailableError) -> str:
+        """The one line a failed call ends the game with: where, what, and what to change."""
+        why = f"{self._where()}: {exc}"
+        if isinstance(exc, LLMUnreachableError):
+            why += "; check the seat's base_url (and the network), then resume"
+        elif isinstance(exc, LLMPatienceError):
+            why += (
+                f"; raise the seat's patience in the lineup (patience = {exc.asked:g} or more,"
+                f" in seconds; now {self.spec.patience:g})"
+            )
+        return one_line(why)
+
     async def _call(self, request: Request) -> tuple[ToolCallOutcome[BaseModel], DecisionTool]:
         from pulse_core.llm import call_tool
 
@@ -219,6 +284,9 @@ class LLMPlayer:
             history=self._history(request),
         )
         client = self.clients.client(self.spec)
+        # before the endpoint has answered once, a host that does not resolve or refuses
+        # connections is a mistake to tell at once, not an outage to wait out
+        retry = self.retry if self._answered else replace(self.retry, unreachable_is_final=True)
         while True:
             # one tools array for the whole game (cacheable), unless the lineup asks for the
             # legal seats in each schema; JSON mode shows the request's own schema
@@ -247,10 +315,11 @@ class LLMPlayer:
                     max_retries=0,  # the phase asks again, with the reason, in a fresh request
                     mode="json" if self.mode == "json" else "tool",
                     timeout=self.spec.timeout,
-                    retry=self.retry,
+                    retry=retry,
                     tools=tools,
                     **self._sampling(),
                 )
+                self._answered = True
                 return outcome, tool
             except LLMToolsRefusedError:
                 if self.mode == "json":
@@ -295,8 +364,7 @@ class LLMPlayer:
             except (LLMRequestError, LLMUnavailableError) as exc:
                 usage = self._usage(bills)
                 self.meter.add(usage.prompt_tokens + usage.completion_tokens)
-                where = one_line(f"{self._where()}: {exc}")
-                raise SeatUnavailableError(self.seat, where, usage=usage) from None
+                raise SeatUnavailableError(self.seat, self._why(exc), usage=usage) from None
             except BaseException:
                 self.meter.add(sum(b.prompt_tokens + b.completion_tokens for b in bills))
                 raise
@@ -320,4 +388,8 @@ class LLMPlayer:
             reason = outcome.problems[-1] if outcome.problems else "no answer"
             return NoAnswer(reason, usage=usage, exchange=exchange)
         answer = tool.answer(outcome.parsed)
+        if outcome.thinking:  # a thinking model's block, kept as (the start of) its reasoning
+            said = answer.reasoning.strip()
+            reasoning = f"{outcome.thinking}\n\n{said}" if said else outcome.thinking
+            answer = replace(answer, reasoning=reasoning)
         return replace(answer, usage=usage, exchange=exchange)

@@ -1,0 +1,403 @@
+"""LLM seats against an endpoint that misbehaves on purpose: it echoes the API key in every
+form it can (JSON-escaped, in part, escaped twice inside tool-call arguments, split over two
+fields, in an error body), answers ``200`` with a proxy's HTML page, cannot be reached, asks
+to wait longer than the seat's patience, or thinks aloud before its JSON. Games are played
+through the CLI on a real SQLite store, single decisions by an ``LLMPlayer``, all against the
+real HTTP server of ``openai_server`` (or a closed port, or a host name that cannot resolve).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import socket
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pulse_core import ATTACHMENTS, SQLiteEventStore, read_attachment, read_content
+from tests.core.test_redact import assert_no_key, escaped, revealed
+from tests.openai_server import (
+    TEST_API_KEY,
+    HTTPError,
+    OpenAIServer,
+    Raw,
+    Reply,
+    Rewritten,
+    Text,
+    ToolCall,
+)
+from tests.werewolf.llm_support import ENV, KEY_ENV, LegalTable, llm_specs, seat_of, tool_of
+from tests.werewolf.test_llm_player import _early_chain
+from werewolf.cli import main
+from werewolf.decisions import Choice, DecisionKind, Request
+from werewolf.players import SeatUnavailableError
+from werewolf.players.llm import ClientPool, LLMPlayer, SeatRetry, retry_line
+from werewolf.replay import ViewKind, ViewSpec, load_replay_file, replay_text
+from werewolf.visibility import view
+
+KEY = TEST_API_KEY
+PROXY_PAGE = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
+
+
+class EchoingTable:
+    """Legal play, with the key echoed in each answer, in turn: escaped in the raw body,
+    escaped twice inside the arguments, escaped in part, split between the message's text
+    and its reasoning, in the reasoning and an extra ``reasoning_content`` field; the first
+    requests get an HTTP 429 whose body echoes it escaped."""
+
+    def __init__(self) -> None:
+        self.table = LegalTable()
+        self.lock = threading.Lock()
+        self.n = 0
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        with self.lock:
+            n = self.n = self.n + 1
+        if n in (2, 3):
+            message = f"rate limited for key {KEY}"
+            return Rewritten(HTTPError(429, message, retry_after=0.01), self.escape(n))
+        args = self.table.arguments(body)
+        half = len(KEY) // 2
+        content = None
+        if n % 3 == 0:  # split over two fields: the message's text and the reasoning
+            content, args["reasoning"] = f"thinking {KEY[:half]}", f"{KEY[half:]} done"
+        else:
+            args["reasoning"] = f"{args['reasoning']} (key {KEY})"
+        if "speech" in args:
+            args["speech"] = f"{args['speech']} my key is {KEY}."
+        return Rewritten(ToolCall(tool_of(body)[0], json.dumps(args), content), self.escape(n))
+
+    @staticmethod
+    def escape(n: int) -> Any:
+        def rewrite(text: str) -> str:
+            forms = [
+                escaped(KEY),  # decoded once: the arguments hold the plain key
+                escaped(KEY, every=3, backslashes=2),  # the arguments hold it escaped
+                KEY[:6] + escaped(KEY[6:12]) + KEY[12:],  # escapes in the middle
+            ]
+            text = text.replace(KEY, forms[n % len(forms)])
+            extra = f'"reasoning_content": "{escaped(KEY, every=2)}", "role": "assistant"'
+            return text.replace('"role": "assistant"', extra)
+
+        return rewrite
+
+
+def _lineup(tmp_path: Path, base_url: str, *, patience: float = 3.0, extra: str = "") -> Path:
+    path = tmp_path / "lineup.toml"
+    path.write_text(
+        "[defaults]\n"
+        'kind = "llm"\n'
+        'model = "test-model"\n'
+        f'base_url = "{base_url}"\n'
+        f'api_key_env = "{KEY_ENV}"\n'
+        "timeout = 2\n"
+        f"patience = {patience}\n" + extra,
+        encoding="utf-8",
+    )
+    return path
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _game(store: Path) -> str:
+    with SQLiteEventStore(store) as s:
+        [game] = s.topics()
+    return game
+
+
+def test_an_echoed_key_reaches_no_file_and_no_output_in_any_form(
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY)
+    openai_server.handler = EchoingTable()
+    store = tmp_path / "games" / "w.sqlite3"
+    cassette = tmp_path / "game.cassette.jsonl"
+    lineup = _lineup(tmp_path, openai_server.base_url)
+    argv = ["--lineup", str(lineup), "--store", str(store)]
+    code, out, err = _run(
+        capsys, "play", "--seed", "7", *argv, "--view", "god", "--record", str(cassette)
+    )
+    assert code == 0, out + err
+    assert "my key is ***." in out  # the speeches were played, masked
+    assert "HTTP 429" in err  # the status line of the retry, masked too
+    game = _game(store)
+    outputs = [out, err]
+    for view_args in ([], ["--public"], ["--seat", "3"]):
+        code, text, err = _run(capsys, "replay", game, "--store", str(store), *view_args)
+        assert code == 0, err
+        outputs += [text, err]
+    page, notes = tmp_path / "game.html", tmp_path / "game.md"
+    for export in (["--html", str(page)], ["--markdown", str(notes)]):
+        code, text, err = _run(capsys, "replay", game, "--store", str(store), *export)
+        assert code == 0, err
+        outputs += [text, err]
+    # the game's events, through the store, and every file under tmp_path, byte by byte
+    with SQLiteEventStore(store) as s:
+        chain = s.chain(game)
+        stored = [json.dumps(e.meta) + read_content(s, e) for e in chain]
+        stored += [
+            read_attachment(s, e, name) or "" for e in chain for name in e.meta.get(ATTACHMENTS, {})
+        ]
+    assert any("my key is ***." in text for text in stored)
+    for path in (page, notes, cassette, store.parent / f"{game}.jsonl"):  # not vacuous
+        assert "my key is ***." in revealed(path.read_text(encoding="utf-8")), path
+    recorded = cassette.read_text(encoding="utf-8")
+    assert '"reasoning_content\\": \\"***' in recorded  # masked where it was escaped
+    files = [p for p in tmp_path.rglob("*") if p.is_file()]
+    kinds = {p.suffix for p in files}
+    assert {".sqlite3", ".jsonl", ".html", ".md"} <= kinds
+    assert cassette in files
+    for path in files:
+        assert_no_key(str(path), path.read_bytes().decode("utf-8", errors="replace"))
+    for n, text in enumerate(outputs + stored):
+        assert_no_key(f"output {n}", text)
+
+
+# -- a 200 answer that is not JSON ------------------------------------------------------------
+def _request(seat: int = 5) -> Request:
+    chain = _early_chain()
+    return Request(DecisionKind.VOTE, seat, view(chain, seat), "d1.vote.r1.s5", options=(1, None))
+
+
+def _player(server: OpenAIServer, seat: int = 5, status: Any = None, **fields: Any) -> LLMPlayer:
+    spec = llm_specs(server, **fields)[seat]
+    pool = ClientPool(ENV, backoff=(0.01, 0.01), status=status)
+    return LLMPlayer(spec, seat=seat, game_seed=1, clients=pool)
+
+
+def _decide(player: LLMPlayer, request: Request) -> Any:
+    async def decide() -> Any:
+        try:
+            return await player.decide(request)
+        finally:
+            await player.clients.aclose()
+
+    return asyncio.run(decide())
+
+
+def test_a_proxy_page_with_200_is_retried_and_named_with_seat_and_endpoint_if_it_stays(
+    openai_server: OpenAIServer,
+) -> None:
+    vote = ToolCall("vote", json.dumps({"reasoning": "r", "target": 1}))
+    openai_server.script(Raw(PROXY_PAGE), Raw("not json {", content_type="application/json"), vote)
+    heard: list[SeatRetry] = []
+    answer = _decide(_player(openai_server, status=heard.append), _request())
+    assert isinstance(answer, Choice)
+    assert answer.target == 1
+    assert answer.usage is not None
+    assert answer.usage.retries == 2
+    assert [r.notice.failures for r in heard] == [1, 2]
+    assert "not a chat completion (text/html" in heard[0].notice.failure
+    # a proxy that keeps answering so: the seat stops, naming itself and the endpoint
+    echo = f"<html><body>bad gateway for {escaped(KEY, every=2)}</body></html>"
+    openai_server.handler = lambda body: Raw(echo)
+    with pytest.raises(SeatUnavailableError) as caught:
+        _decide(_player(openai_server, patience=0.05), _request())
+    message = str(caught.value)
+    assert message.startswith(f"seat 5 (llm:test-model at {openai_server.base_url}): ")
+    assert "answered HTTP 200 with a body that is not a chat completion (text/html" in message
+    assert "tries)" in message
+    assert "(1 tries)" not in message
+    assert_no_key("the message", message)
+
+
+# -- unreachable endpoints and status lines ---------------------------------------------------
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _no_invalid_names(resolve: Any) -> Any:
+    """The resolver, answering for ``.invalid`` names itself (they never resolve, RFC 6761),
+    so that no test asks a DNS server anything."""
+
+    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        name = host.decode("ascii") if isinstance(host, bytes) else str(host)
+        if name.rstrip(".").endswith(".invalid"):
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return resolve(host, *args, **kwargs)
+
+    return getaddrinfo
+
+
+@pytest.mark.parametrize(
+    ("base_url", "why"),
+    [
+        (f"http://127.0.0.1:{_closed_port()}/v1", "the connection was refused"),
+        ("http://no-such-host.invalid/v1", "the host name does not resolve"),
+    ],
+)
+def test_an_unreachable_endpoint_stops_the_game_at_once_naming_seat_and_endpoint(
+    base_url: str,
+    why: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY)
+    monkeypatch.setattr(socket, "getaddrinfo", _no_invalid_names(socket.getaddrinfo))
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, base_url, patience=300)  # not waited out: stopped at once
+    code, out, err = _run(
+        capsys, "play", "--seed", "7", "--lineup", str(lineup), "--store", str(store), "-q"
+    )
+    assert code == 1
+    [line] = [x for x in out.splitlines() if x.startswith("The game stopped on an error:")]
+    assert re.search(
+        rf"SeatUnavailableError: seat \d \(llm:test-model at {re.escape(base_url)}\)", line
+    )
+    assert f"{why} (1 tries); check the seat's base_url" in line
+    assert "try 2 in" not in err  # nothing was retried
+    game = _game(store)
+    with SQLiteEventStore(store) as s:
+        assert s.chain(game)[-1].role == "__error__"  # failed, so resumable
+    assert f"werewolf resume {game}" in out
+
+
+def test_a_seat_that_was_answered_before_retries_a_lost_endpoint_and_says_so(
+    tmp_path: Path,
+) -> None:
+    heard: list[SeatRetry] = []
+    vote = ToolCall("vote", json.dumps({"reasoning": "r", "target": 1}))
+    with OpenAIServer() as server:
+        server.script(vote)
+        player = _player(server, status=heard.append, patience=0.05)
+        assert isinstance(_decide(player, _request()), Choice)
+    # the server is gone: its port refuses connections, which may pass (a restart)
+    with pytest.raises(SeatUnavailableError) as caught:
+        _decide(player, _request())
+    assert "the connection was refused" in str(caught.value)
+    assert "(1 tries)" not in str(caught.value)
+    assert heard
+    assert all(r.seat == 5 for r in heard)
+    text = retry_line(heard[0])
+    assert text.startswith(
+        f"seat 5 (llm:test-model at {server.base_url}): cannot connect: the connection was "
+        "refused; try 2 in "
+    )
+    assert text.endswith("Ctrl-C stops the game (werewolf resume continues it).")
+    # with a person at the table, neither the seat nor its endpoint is named
+    hidden = retry_line(heard[0], name_seat=False)
+    assert "seat" not in hidden
+    assert server.base_url not in hidden
+
+
+def test_retries_show_a_status_line_per_seat_on_stderr(
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY)
+    table = LegalTable()
+    failed: set[int] = set()
+    lock = threading.Lock()
+
+    def handler(body: dict[str, Any]) -> Reply:
+        seat = seat_of(body)
+        with lock:
+            first = seat not in failed
+            failed.add(seat)
+        if first:
+            return HTTPError(503, "overloaded", retry_after=0.01)
+        return table(body)
+
+    openai_server.handler = handler
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, openai_server.base_url)
+    code, _out, err = _run(
+        capsys, "play", "--seed", "7", "--lineup", str(lineup), "--store", str(store), "-q"
+    )
+    assert code == 0, err
+    lines = [x for x in err.splitlines() if "HTTP 503: overloaded; try 2 in " in x]
+    assert sorted(int(re.match(r"seat (\d+) ", x).group(1)) for x in lines) == sorted(failed)  # type: ignore[union-attr]
+    for line in lines:
+        assert f"(llm:test-model at {openai_server.base_url}): " in line
+        assert "of its 3 s patience). Ctrl-C stops the game (werewolf resume continues it)." in line
+
+
+# -- Retry-After past the patience ------------------------------------------------------------
+def test_a_retry_after_longer_than_the_patience_says_so_and_how_to_raise_it(
+    openai_server: OpenAIServer,
+) -> None:
+    openai_server.script(HTTPError(429, "slow down", retry_after=600))
+    with pytest.raises(SeatUnavailableError) as caught:
+        _decide(_player(openai_server, patience=30), _request())
+    message = str(caught.value)
+    assert message.startswith(f"seat 5 (llm:test-model at {openai_server.base_url}): ")
+    assert (
+        "answered HTTP 429 and asked to wait 600 s (Retry-After), more than the 30 s of " in message
+    )
+    assert "raise the seat's patience in the lineup (patience = 600 or more" in message
+    assert len(openai_server.bodies()) == 1  # not waited for
+
+
+# -- thinking models in JSON mode -------------------------------------------------------------
+def test_a_thinking_block_before_json_is_the_decisions_reasoning_for_the_god_view_only(
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY)
+    table = LegalTable(json_mode=True)
+
+    def handler(body: dict[str, Any]) -> Reply:
+        args = table.arguments(body)
+        thought = f"THOUGHT-s{seat_of(body)}-{tool_of(body)[0]} weighing it up"
+        return Text(f"<think>\n{thought}\n</think>\n\n{json.dumps(args)}")
+
+    openai_server.handler = handler
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, openai_server.base_url, extra='tool_mode = "json"\n')
+    code, out, err = _run(
+        capsys, "play", "--seed", "7", "--lineup", str(lineup), "--store", str(store), "-q"
+    )
+    assert code == 0, out + err
+    game = _game(store)
+    with SQLiteEventStore(store) as s:
+        chain = s.chain(game)
+    assert not [e for e in chain if e.meta.get("fallbacks")]  # no decision fell back
+    log = load_replay_file(store.parent / f"{game}.jsonl")
+    god = replay_text(log, width=200)
+    assert re.search(r"THOUGHT-s\d-vote weighing it up", god)
+    public = replay_text(log, ViewSpec(ViewKind.PUBLIC), width=200)
+    assert "THOUGHT-" not in public
+    assert "LEAK-reason-" not in public
+
+
+def test_a_recorded_unreachable_endpoint_replays_as_the_same_stop(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY)
+    base_url = f"http://127.0.0.1:{_closed_port()}/v1"
+    lineup = _lineup(tmp_path, base_url, patience=300)
+    cassette = tmp_path / "down.cassette.jsonl"
+    argv = ["play", "--seed", "7", "--lineup", str(lineup), "-q"]
+    code, out, _ = _run(
+        capsys, *argv, "--store", str(tmp_path / "a.sqlite3"), "--record", str(cassette)
+    )
+    assert code == 1
+    assert '"error": "refused"' in cassette.read_text(encoding="utf-8")
+    stopped = [x for x in out.splitlines() if x.startswith("The game stopped on an error:")]
+    code, again, _ = _run(
+        capsys, *argv, "--store", str(tmp_path / "b.sqlite3"), "--replay-llm", str(cassette)
+    )
+    assert code == 1
+    assert [
+        x for x in again.splitlines() if x.startswith("The game stopped on an error:")
+    ] == stopped
