@@ -30,6 +30,7 @@ from .errors import ConflictError, ImmutableLogError, InvalidEventError, PulseEr
 from .events import Draft, Event
 from .objects import FileObjectStore, ObjectStore, put_all
 from .sqlite_objects import SQLiteObjectStore
+from .sqlite_room import check_room
 from .sqlite_writers import WriterQueue
 from .store import check_append, check_limit
 
@@ -142,6 +143,7 @@ def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
     as it is without locks: nothing can write there anyway."""
     if not path.is_file():
         raise PulseError(f"{path}: no such store")
+    _check_room(path)  # a reader maps the WAL index and writes through it too
     last: sqlite3.Error | None = None
     for flags in ("mode=ro", "mode=ro&immutable=1"):
         try:
@@ -156,6 +158,7 @@ def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
             last = exc
             continue
         try:
+            db.execute("PRAGMA mmap_size=0")  # see _open_writable
             version = int(db.execute("PRAGMA user_version").fetchone()[0])
         except sqlite3.Error as exc:
             db.close()
@@ -171,6 +174,21 @@ def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
             )
         return db
     raise PulseError(f"{path}: not a usable event store ({last})")
+
+
+def _check_room(path: Path) -> None:
+    """``sqlite_room.check_room`` as the store's error."""
+    try:
+        check_room(path)
+    except OSError as exc:
+        raise PulseError(f"{path}: {exc.strerror}") from exc
+
+
+def _resolved(db: sqlite3.Connection) -> tuple[Path, int]:
+    """The database file as SQLite resolved it (absolute, symlinks followed) and its page
+    size: what names and sizes the WAL and its index."""
+    (_seq, _name, resolved) = db.execute("PRAGMA database_list").fetchone()
+    return Path(resolved), int(db.execute("PRAGMA page_size").fetchone()[0])
 
 
 class SQLiteEventStore:
@@ -189,7 +207,11 @@ class SQLiteEventStore:
         self.path = Path(path)
         self.read_only = read_only
         if not read_only:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a read-only file system, a folder not ours
+                raise PulseError(f"{self.path}: cannot make its folder ({exc})") from exc
+            _check_room(self.path)
         elif not self.path.is_file():
             raise PulseError(f"{self.path}: no such store")
         self._lock = threading.RLock()
@@ -204,6 +226,7 @@ class SQLiteEventStore:
         self._unread: dict[int, Event] = {}
         if read_only:
             self._db = _open_read_only(self.path, busy_timeout)
+            self._fill_room()
             if self.schema_version < _CHAIN_SCHEMA:  # not migrated: read, chain unknown
                 self._columns = _COLUMNS.replace(", chain", ", '' AS chain")
         else:
@@ -226,18 +249,31 @@ class SQLiteEventStore:
         except sqlite3.DatabaseError as exc:
             raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
         try:
-            (_seq, _name, resolved) = self._db.execute("PRAGMA database_list").fetchone()
-            self._writers.place(Path(resolved))
+            # SQLite writes the database file with write(), never through a map: a map
+            # of it only adds a way to die of SIGBUS (see pulse_core.sqlite_room)
+            self._db.execute("PRAGMA mmap_size=0")
             self._enter_wal(busy_timeout)
+            self._writers.place(*_resolved(self._db))
+            self._writers.room.fill()  # before the migrations write through the index
             self._db.execute("PRAGMA synchronous=NORMAL")  # durable: the writer queue syncs
             self._migrate()
         except BaseException as exc:
             self._db.close()  # a store that failed to open must not hold the file
             self._writers.close()
-            if isinstance(exc, sqlite3.DatabaseError):
+            if isinstance(exc, sqlite3.DatabaseError | OSError):
                 raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
             raise
         return self._db
+
+    def _fill_room(self) -> None:
+        """A reader's WAL index allocated (``pulse_core.sqlite_room``): a reader writes
+        its read marks through the map."""
+        try:
+            self._writers.place(*_resolved(self._db))
+            self._writers.room.fill()
+        except (OSError, sqlite3.Error) as exc:
+            self._db.close()
+            raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
 
     def _enter_wal(self, busy_timeout: float) -> None:
         """Switch the file to WAL. Two processes opening a new file at once race for the

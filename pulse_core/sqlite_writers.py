@@ -36,6 +36,8 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+from .sqlite_room import IndexRoom
+
 __all__ = ["WriterQueue", "lock_path", "wal_path"]
 
 _datasync = getattr(os, "fdatasync", os.fsync)  # the data and the size, not the times
@@ -61,12 +63,13 @@ class WriterQueue:
         self._usable = True  # False once the lock file could not be made or locked
         self._wal_fd: int | None = None
 
-    def place(self, database: Path) -> None:
+    def place(self, database: Path, page_size: int = 4096) -> None:
         """Name the files after ``database`` as SQLite resolved it (``PRAGMA
         database_list``: absolute, symlinks followed), so that a relative path and a later
         ``chdir``, or a symlinked file, still name the WAL SQLite writes."""
         self.path = lock_path(database)
         self._wal = wal_path(database)
+        self.room = IndexRoom(database, page_size)
 
     def _take_turn(self) -> int | None:
         """The lock file opened and flocked, or None where it cannot be. It is opened for
@@ -91,7 +94,9 @@ class WriterQueue:
     def transaction(self, db: sqlite3.Connection) -> Iterator[None]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT`` on ``db`` holding the flock, rolled back when
         the block raises; the flock is let go once the transaction has ended either way,
-        and a committed one is synced (``sync``) after that."""
+        and a committed one is synced (``sync``) after that. The WAL index's blocks are
+        allocated first (``sqlite_room``): a full disk is an ENOSPC here, not a SIGBUS."""
+        self.room.fill()
         fd = self._take_turn()
         try:
             db.execute("BEGIN IMMEDIATE")
