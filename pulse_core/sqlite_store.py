@@ -138,9 +138,10 @@ def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str, str]) 
 
 
 def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
-    """A connection that never writes: ``mode=ro``, or on a read-only file system (where
-    SQLite cannot make the WAL's shared-memory file) ``immutable=1``, which reads the file
-    as it is without locks: nothing can write there anyway."""
+    """A connection that never writes: ``mode=ro``, or where SQLite cannot make the WAL's
+    shared-memory file (a read-only file system, a folder this process may not write)
+    ``immutable=1``, which reads the file as it is without locks; not when a WAL holds
+    frames, which immutable would not read."""
     if not path.is_file():
         raise PulseError(f"{path}: no such store")
     _check_room(path)  # a reader maps the WAL index and writes through it too
@@ -163,8 +164,8 @@ def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
         except sqlite3.Error as exc:
             db.close()
             last = exc
-            if isinstance(exc, sqlite3.DatabaseError) and "unable to open" not in str(exc):
-                break  # a damaged file: immutable would not read it either
+            if not _no_index(exc) or _wal_in_use(path):
+                break  # a damaged file, or commits immutable would not see
             continue
         if version > len(MIGRATIONS):
             db.close()
@@ -174,6 +175,22 @@ def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
             )
         return db
     raise PulseError(f"{path}: not a usable event store ({last})")
+
+
+def _no_index(exc: sqlite3.Error) -> bool:
+    """SQLite could not make or write the WAL's index beside the file: the folder is
+    read-only to this process (a read-only file system, or no permission)."""
+    text = str(exc)
+    return "unable to open" in text or "readonly" in text
+
+
+def _wal_in_use(path: Path) -> bool:
+    """The file has a WAL with frames in it: commits that only a reader with the WAL's
+    index sees (``immutable=1`` would read the file as if they had never been made)."""
+    try:
+        return (path.parent / (path.name + "-wal")).stat().st_size > 0
+    except OSError:
+        return False
 
 
 def _check_room(path: Path) -> None:

@@ -85,6 +85,7 @@ from .storefaults import (
     check_chain,
     check_objects,
     explain,
+    open_store,
     refuse_damaged,
 )
 
@@ -187,12 +188,7 @@ def _open_store(path: Path, *, create: bool, read_only: bool = False) -> SQLiteE
         raise GameFileError(f"{path}: no such store (play a game first, or pass --store)")
     if path.exists() and not path.is_file():
         raise GameFileError(f"{path}: not a store file (a folder?): pass --store FILE")
-    try:
-        store = SQLiteEventStore(path, read_only=read_only)
-    except PulseError as exc:
-        if isinstance(exc.__cause__, STORAGE_ERRORS):
-            raise StoreFault(explain(exc.__cause__, path)) from None
-        raise
+    store = open_store(path, read_only=read_only)
     if not read_only:
         try:
             refuse_damaged(store)
@@ -677,8 +673,8 @@ def run_resume(args: argparse.Namespace) -> int:
         chain = store.chain(args.game)
         if not chain:
             raise GameFileError(f"{args.store}: no game {args.game}")
-        check_game(chain, lambda e: f"{args.store} game {args.game} version {e.version}")
         check_chain(chain, f"{args.store}: game {args.game}")  # before a move is played on
+        check_game(chain, lambda e: f"{args.store} game {args.game} version {e.version}")
         check_objects(store, chain, args.game)  # a log that was edited or lost an object
         specs, lineup = resume_specs(
             chain,

@@ -23,11 +23,13 @@ from pulse_core import (
     Event,
     FileObjectStore,
     ObjectNotFoundError,
+    PulseError,
     SQLiteEventStore,
 )
 from pulse_core.chain import first_broken
 from pulse_core.limits import clip
 from pulse_core.sqlite_objects import SQLiteObjectStore
+from pulse_core.sqlite_room import ROOM, free_bytes
 
 from .errors import WerewolfError
 
@@ -37,6 +39,7 @@ __all__ = [
     "check_chain",
     "check_objects",
     "explain",
+    "open_store",
     "refuse_damaged",
 ]
 
@@ -65,6 +68,13 @@ def _kind(exc: BaseException) -> str:
     return "other"
 
 
+def _full(store: Path) -> bool:
+    """The store's file system has less room than a store needs (SQLite reports a full
+    disk met while growing the WAL's index as a bare "disk I/O error")."""
+    free = free_bytes(store.parent if store.parent != Path() else Path("."))
+    return free is not None and free < ROOM
+
+
 def _writable(store: Path) -> bool:
     folder = store.parent if store.parent != Path() else Path(".")
     return os.access(folder, os.W_OK) and (not store.exists() or os.access(store, os.W_OK))
@@ -76,6 +86,8 @@ def explain(exc: BaseException, store: Path, then: str = "") -> str:
     kind = _kind(exc)
     if kind == "other" and "unable to open" in str(exc) and not _writable(store):
         kind = "read-only"  # SQLite's word for a WAL file it may not create
+    if kind == "other" and "disk i/o error" in str(exc).lower() and _full(store):
+        kind = "full"
     if kind == "full":
         return f"{store}: the disk is full; nothing written is lost: free some space{go_on}"
     if kind == "read-only":
@@ -98,6 +110,17 @@ def explain(exc: BaseException, store: Path, then: str = "") -> str:
     return f"{store}: {clip(exc, 200)}{go_on}"
 
 
+def open_store(path: Path, *, read_only: bool = False, durable: bool = True) -> SQLiteEventStore:
+    """The store at ``path``; one that cannot be opened for a storage fault (a full disk,
+    a folder that cannot be written, a damaged file) is ``StoreFault``'s one line."""
+    try:
+        return SQLiteEventStore(path, read_only=read_only, durable=durable)
+    except PulseError as exc:
+        if isinstance(exc.__cause__, STORAGE_ERRORS):
+            raise StoreFault(explain(exc.__cause__, path)) from None
+        raise
+
+
 def refuse_damaged(store: SQLiteEventStore) -> None:
     """Raise ``StoreFault`` when the store fails SQLite's quick check: a damaged store is
     never written to again (a write could spread the damage over what is still sound)."""
@@ -110,8 +133,15 @@ def refuse_damaged(store: SQLiteEventStore) -> None:
 
 
 def check_chain(chain: Sequence[Event], where: str) -> None:
-    """Raise ``StoreFault`` naming the first event of ``chain`` whose hash chain does not
-    follow (an event edited in the store). A store not yet migrated has no chain to check."""
+    """Raise ``StoreFault`` naming the first version missing from ``chain`` (a deleted
+    row), else the first event whose hash chain does not follow (an event edited in the
+    store). A store not yet migrated has no chain to check."""
+    for number, event in enumerate(chain, start=1):
+        if event.version != number:  # a row deleted: the next one's chain breaks too
+            raise StoreFault(
+                f"{where} version {number} is missing from the store (deleted): the "
+                "events after it cannot be trusted"
+            )
     if not chain or not chain[0].chain:
         return
     broken = first_broken(chain)

@@ -34,7 +34,7 @@ from ..errors import ConfigError, WerewolfError
 from ..game import WORKFLOW, start_meta, werewolf_workflow
 from ..scope import TopicScope, floor_seq, scoped_rule
 from ..state import GameState
-from ..storefaults import STORAGE_ERRORS, StoreFault, explain
+from ..storefaults import STORAGE_ERRORS, StoreFault, explain, open_store
 from .schedule import GamePlan, game_id, plan_game
 from .seating import SeatFactory, forkable, run_seating, seat_player
 from .spec import RunSpec, load_run
@@ -64,7 +64,7 @@ def open_run_store(path: Path, *, read_only: bool = False) -> SQLiteEventStore:
     """The store a run plays into. Not fsynced per append: a killed process loses nothing,
     a power cut may lose the last moves, which a restart plays again. ``read_only`` for the
     commands that only read (report, list): they work on a read-only file system."""
-    return SQLiteEventStore(path, durable=False, read_only=read_only)
+    return open_store(path, durable=False, read_only=read_only)
 
 
 @dataclass

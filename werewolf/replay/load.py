@@ -22,7 +22,6 @@ from pulse_core import (
     START,
     Event,
     EventStore,
-    SQLiteEventStore,
     TopicFile,
     is_ulid,
     load_topic_file,
@@ -35,7 +34,7 @@ from ..cast import Team, team_of
 from ..errors import GameFileError, GameStateError
 from ..game import fold_event
 from ..state import GameState
-from ..storefaults import check_chain
+from ..storefaults import check_chain, open_store
 
 if TYPE_CHECKING:  # the models take a while to build: imported where a log is checked
     from .format import StartMeta
@@ -207,7 +206,7 @@ def load_replay(target: str, store_path: str | os.PathLike[str] | None = None) -
     path = Path(store_path)
     if not path.is_file():
         raise GameFileError(f"{target}: no such file, and no store at {path} to look it up in")
-    store = SQLiteEventStore(path, read_only=True)
+    store = open_store(path, read_only=True)
     try:
         return load_game(store, target, str(path))
     finally:
