@@ -40,16 +40,16 @@ def index_path(database: Path) -> Path:
 
 
 def free_bytes(folder: Path) -> int | None:
-    """Bytes this process may still write on ``folder``'s file system (root may use the
-    blocks kept for it), or None on a read-only one, where SQLite maps nothing to write."""
+    """Bytes a process may still write on ``folder``'s file system (not counting what is
+    kept for root: ext4 also keeps blocks root cannot have), or None on a read-only one,
+    where SQLite maps nothing to write."""
     try:
         stats = os.statvfs(folder)
     except OSError:  # no such folder yet: opening says why
         return None
     if stats.f_flag & os.ST_RDONLY:
         return None
-    blocks = stats.f_bfree if os.geteuid() == 0 else stats.f_bavail
-    return blocks * stats.f_frsize
+    return stats.f_bavail * stats.f_frsize
 
 
 def check_room(database: Path) -> None:

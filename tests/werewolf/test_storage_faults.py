@@ -3,18 +3,23 @@ a missing or damaged content object. Each is one line naming the store and what 
 nothing already written is lost, and a damaged store is never written again.
 
 The full disk and the read-only file system are real: a small tmpfs and a read-only bind
-mount in a user namespace (``unshare -rm``); where the system does not allow one, those
-tests are skipped.
+mount in a user namespace (``unshare -rm``), a loop-mounted ext4 image with 1 KB blocks
+(root only), a folder another user may not write (root only, to become that user); where
+the system does not allow one, those tests are skipped.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import shlex
 import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -69,6 +74,75 @@ def _in_namespace(script: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
         timeout=120,
     )
+
+
+def _werewolf(*argv: str, user: Sequence[str] = ()) -> subprocess.CompletedProcess[str]:
+    """``werewolf ARGV`` in a subprocess (``user``: a command that runs it as another user)."""
+    return subprocess.run(
+        [*user, sys.executable, "-c", _MAIN, *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        timeout=120,
+    )
+
+
+_MAIN = "import sys; from werewolf.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+@contextmanager
+def _small_ext4(folder: Path) -> Iterator[Path]:
+    """A 4 MB ext4 file system with 1 KB blocks (as mkfs makes for a small volume),
+    loop-mounted at ``folder/disk``."""
+    image, disk = folder / "disk.img", folder / "disk"
+    with open(image, "wb") as fh:
+        fh.truncate(4 * 1024 * 1024)
+    mkfs = ["mkfs.ext4", "-q", "-F", "-m", "0", "-b", "1024", str(image)]
+    subprocess.run(mkfs, check=True, capture_output=True)
+    disk.mkdir()
+    subprocess.run(["mount", "-o", "loop", str(image), str(disk)], check=True, capture_output=True)
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", str(disk)], check=False, capture_output=True)
+        image.unlink()
+
+
+@functools.cache
+def _loop_mounts() -> bool:
+    if os.geteuid() != 0 or shutil.which("mkfs.ext4") is None:
+        return False
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            with _small_ext4(Path(folder)):
+                return True
+        except (OSError, subprocess.CalledProcessError):
+            return False
+
+
+needs_loop_mount = pytest.mark.skipif(
+    not _loop_mounts(), reason="needs root and mount -o loop of an ext4 image"
+)
+
+
+def _leave(disk: Path, kilobytes: int) -> None:
+    """Fill ``disk`` but for ``kilobytes`` KB (a block or two more or less)."""
+    target = kilobytes * 1024
+
+    def free() -> int:
+        os.sync()
+        stats = os.statvfs(disk)
+        return stats.f_bavail * stats.f_frsize
+
+    with open(disk / "filler", "wb", buffering=0) as fh:
+        while (room := free() - target) > 0:
+            try:
+                fh.write(b"\0" * min(room, 256 * 1024))
+            except OSError:  # the file's own block map took the last blocks
+                break
+        if free() < target:
+            fh.truncate(max(0, fh.seek(0, os.SEEK_END) - (target - free())))
 
 
 def _play(store: Path, seed: int = 3) -> str:
@@ -151,6 +225,39 @@ mount -o remount,size=30m {disk}
     assert "then continue with: werewolf arena run --name arena" in error[0]
     assert "again=0" in lines, done
     assert "Run arena: 24 of 24 games ended" in done.stdout, done
+
+
+@needs_loop_mount
+@pytest.mark.parametrize("left", [4, 12, 48])
+def test_a_nearly_full_ext4_is_one_line_for_writers_and_readers(tmp_path: Path, left: int) -> None:
+    """With a few KB left, SQLite's WAL index (mapped into memory, its pages holes on 1 KB
+    blocks) made play and every later reader die of SIGBUS, or say only "disk I/O error"."""
+    with _small_ext4(tmp_path) as disk:
+        store = disk / "w.sqlite3"
+        game = _play(store)
+        raw = sqlite3.connect(store)  # the last connection: it removes the WAL and its index
+        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        raw.close()
+        assert not store.with_name("w.sqlite3-shm").exists()  # an idle store
+        _leave(disk, left)
+        for argv in (
+            ["games"],
+            ["play", "--seed", "5", "-q"],
+            ["replay", game, "--public", "--no-stats"],
+            ["resume", game, "-q"],
+        ):
+            done = _werewolf(*argv, "--store", str(store))
+            assert done.returncode == 2, (argv, done)  # not -7: SIGBUS
+            assert done.stderr == (
+                f"werewolf: error: {store}: the disk is full; nothing written is lost: "
+                "free some space\n"
+            ), (argv, done)
+        (disk / "filler").unlink()
+        done = _werewolf("games", "--store", str(store))
+        assert done.returncode == 0, done
+        assert game in done.stdout
+        with SQLiteEventStore(store) as s:
+            assert s.integrity_check() == "ok"
 
 
 # -- read-only file system ---------------------------------------------------------------------
