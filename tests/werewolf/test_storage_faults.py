@@ -145,6 +145,29 @@ def _leave(disk: Path, kilobytes: int) -> None:
             fh.truncate(max(0, fh.seek(0, os.SEEK_END) - (target - free())))
 
 
+NOBODY = ("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
+
+
+@functools.cache
+def _can_be_nobody() -> bool:
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        return False
+    return _werewolf("--version", user=NOBODY).returncode == 0
+
+
+needs_nobody = pytest.mark.skipif(
+    not _can_be_nobody(), reason="needs root and setpriv, to run werewolf as another user"
+)
+
+
+def _idle(store: Path) -> None:
+    """Close the store as its last connection does: no WAL, no index beside it."""
+    raw = sqlite3.connect(store)
+    raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    raw.close()
+    assert not store.with_name(store.name + "-shm").exists()
+
+
 def _play(store: Path, seed: int = 3) -> str:
     assert main(["play", "--seed", str(seed), "--store", str(store), "-q"]) == 0
     return next(store.parent.glob("*.jsonl")).stem
@@ -235,10 +258,7 @@ def test_a_nearly_full_ext4_is_one_line_for_writers_and_readers(tmp_path: Path, 
     with _small_ext4(tmp_path) as disk:
         store = disk / "w.sqlite3"
         game = _play(store)
-        raw = sqlite3.connect(store)  # the last connection: it removes the WAL and its index
-        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        raw.close()
-        assert not store.with_name("w.sqlite3-shm").exists()  # an idle store
+        _idle(store)
         _leave(disk, left)
         for argv in (
             ["games"],
@@ -296,6 +316,40 @@ touch {folder}/x 2>/dev/null && echo writable
     assert len(done.stderr.splitlines()) == 1, done.stderr
 
 
+@needs_nobody
+def test_a_folder_the_user_may_not_write_is_one_line_and_its_store_is_still_read(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="werewolf-ro-"))  # /tmp: another user gets in
+    try:
+        folder.chmod(0o755)
+        store = folder / "w.sqlite3"
+        game = _play(store)
+        capsys.readouterr()
+        _idle(store)
+        folder.chmod(0o555)
+        done = _werewolf("games", "--store", str(store), user=NOBODY)
+        assert done.returncode == 0, done
+        assert game in done.stdout
+        done = _werewolf("replay", game, "--store", str(store), "--public", user=NOBODY)
+        assert done.returncode == 0, done
+        for argv, where in (
+            (["play", "-q"], store),
+            (["resume", game, "-q"], store),
+            (["play", "-q"], folder / "new" / "w.sqlite3"),
+        ):
+            done = _werewolf(*argv, "--store", str(where), user=NOBODY)
+            assert done.returncode == 2, done
+            assert done.stderr.startswith(
+                f"werewolf: error: {where}: cannot write here (read-only file system or no "
+                "permission); nothing written is lost: copy the store somewhere writable"
+            ), done
+            assert len(done.stderr.splitlines()) == 1, done
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)
+
+
 def test_read_only_commands_write_nothing_beside_the_store(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -350,6 +404,24 @@ def test_a_store_that_is_not_sqlite_is_one_line(
     assert "damaged" in line
     line = _one_line(capsys, "replay", "01M8QE0ENXD7GTGJJKTJECQ375", "--store", str(store))
     assert str(store) in line
+
+
+def test_a_deleted_event_row_is_named_at_its_own_version(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "w.sqlite3"
+    game = _stop_midway(store)
+    raw = sqlite3.connect(store, isolation_level=None)
+    raw.execute("DROP TRIGGER events_no_delete")
+    raw.execute("DELETE FROM events WHERE key = ? AND version = 6", (game,))
+    raw.close()
+    line = _one_line(capsys, "resume", game, "--store", str(store), "-q")
+    assert line.endswith(
+        f"{store}: game {game} version 6 is missing from the store (deleted): the events "
+        "after it cannot be trusted"
+    ), line
+    line = _one_line(capsys, "replay", game, "--store", str(store))
+    assert "version 6 is missing from the store" in line, line
 
 
 # -- missing and damaged objects ---------------------------------------------------------------
