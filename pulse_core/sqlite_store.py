@@ -210,7 +210,10 @@ def _resolved(db: sqlite3.Connection) -> tuple[Path, int]:
 
 class SQLiteEventStore:
     """Events and their content in a SQLite file (large objects in ``objects/`` beside it);
-    ``objects`` replaces that content store with another."""
+    ``objects`` replaces that content store with another. A write waits up to
+    ``lock_timeout`` seconds (None: as long as it takes) for another process's write lock,
+    then raises ``StoreLockedError``; ``on_lock_wait`` is told who holds it after a second
+    (``pulse_core.sqlite_lockwait``)."""
 
     def __init__(
         self,
@@ -220,6 +223,8 @@ class SQLiteEventStore:
         durable: bool = True,
         busy_timeout: float = 30.0,
         read_only: bool = False,
+        lock_timeout: float | None = 30.0,
+        on_lock_wait: Callable[[str], None] | None = None,
     ) -> None:
         self.path = Path(path)
         self.read_only = read_only
@@ -233,7 +238,13 @@ class SQLiteEventStore:
             raise PulseError(f"{self.path}: no such store")
         self._lock = threading.RLock()
         # opens its lock file on the first write
-        self._writers = WriterQueue(self.path, durable=durable and not read_only)
+        self._writers = WriterQueue(
+            self.path,
+            durable=durable and not read_only,
+            busy_timeout=busy_timeout,
+            lock_timeout=lock_timeout,
+            on_lock_wait=on_lock_wait,
+        )
         self._columns = _COLUMNS
         # (version, chain hash) of the last event this store committed to each topic: facts
         # of an append-only log, so an append that names that version needs no lookup
