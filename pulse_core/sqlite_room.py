@@ -65,7 +65,8 @@ def check_room(database: Path) -> None:
 
 
 class IndexRoom:
-    """The blocks of one database's WAL index, allocated ahead of SQLite's use of them."""
+    """The blocks of one database's WAL index, allocated ahead of SQLite's use of them
+    (the caller holds the connection's lock: SQLite's descriptor stays open meanwhile)."""
 
     def __init__(self, database: Path, page_size: int) -> None:
         self._index = index_path(database)
@@ -76,7 +77,8 @@ class IndexRoom:
     def fill(self) -> None:
         """Allocate the index file's blocks up to one region past what the WAL's frames
         can use (and past what SQLite made): ``OSError`` (ENOSPC) when the disk is full.
-        No index (an ``immutable`` reader) or one this process may not write: nothing."""
+        Done on SQLite's own descriptor of the file (``_sqlite_fd``); where this process
+        has none (an ``immutable`` reader, no ``/proc``), nothing is done."""
         try:
             wal = os.stat(self._wal).st_size
         except FileNotFoundError:
@@ -85,16 +87,29 @@ class IndexRoom:
         want = (frames // _FRAMES_PER_REGION + 2) * REGION
         if want <= self._ready:
             return
-        try:
-            fd = os.open(self._index, os.O_RDWR | os.O_CLOEXEC)
-        except OSError as exc:
-            if exc.errno in (errno.ENOENT, errno.EACCES, errno.EPERM, errno.EROFS):
-                return
-            raise
-        try:
-            size = os.fstat(fd).st_size
-            # fallocate keeps what is written and fills only the holes
-            os.posix_fallocate(fd, 0, max(want, -(-size // REGION) * REGION))
-        finally:
-            os.close(fd)
+        fd = _sqlite_fd(self._index)
+        if fd is None:
+            return
+        size = os.fstat(fd).st_size
+        # fallocate keeps what is written and fills only the holes
+        os.posix_fallocate(fd, 0, max(want, -(-size // REGION) * REGION))
         self._ready = want
+
+
+def _sqlite_fd(index: Path) -> int | None:
+    """The descriptor SQLite holds on ``index``, found in ``/proc/self/fd`` by its inode.
+    Never a descriptor of one's own: SQLite's locks on the file are POSIX locks, which the
+    close of any descriptor of the file in this process would let go of."""
+    try:
+        target = os.stat(index)
+        names = os.listdir("/proc/self/fd")
+    except OSError:
+        return None
+    for name in names:
+        try:
+            found = os.stat(f"/proc/self/fd/{name}")  # the open file, not opened again
+        except OSError:  # closed meanwhile (listdir's own descriptor among them)
+            continue
+        if (found.st_dev, found.st_ino) == (target.st_dev, target.st_ino):
+            return int(name)
+    return None
