@@ -50,7 +50,7 @@ def _describe(pid: int) -> str:
             words = fh.read().split(b"\0")
     except OSError:
         return f"process {pid}"
-    command = " ".join(w.decode(errors="replace") for w in words if w)
+    command = " ".join(" ".join(w.decode(errors="replace").split()) for w in words if w)
     command = command if len(command) <= 60 else command[:57] + "..."
     return f"process {pid} ({command})" if command else f"process {pid}"
 

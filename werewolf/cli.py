@@ -85,6 +85,7 @@ from .storefaults import (
     check_chain,
     check_objects,
     explain,
+    lock_notice,
     open_store,
     refuse_damaged,
 )
@@ -181,14 +182,28 @@ def _resume_command(game_id: str, args: argparse.Namespace) -> str:
     return shlex.join(words)
 
 
-def _open_store(path: Path, *, create: bool, read_only: bool = False) -> SQLiteEventStore:
+def _add_lock_timeout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lock-timeout",
+        type=positive_float,
+        metavar="SECONDS",
+        help="give up when another process holds the store's write lock this long "
+        "(default: wait, saying who holds it after a second)",
+    )
+
+
+def _open_store(
+    path: Path, *, create: bool, read_only: bool = False, lock_timeout: float | None = None
+) -> SQLiteEventStore:
     """The store; one that will be written must pass SQLite's quick check first, so a
-    damaged store is never written to again."""
+    damaged store is never written to again. A write waits for another process's write
+    lock up to ``lock_timeout`` seconds (None: as long as it takes, saying who holds it)."""
     if not create and not path.is_file():
         raise GameFileError(f"{path}: no such store (play a game first, or pass --store)")
     if path.exists() and not path.is_file():
         raise GameFileError(f"{path}: not a store file (a folder?): pass --store FILE")
-    store = open_store(path, read_only=read_only)
+    notice = lock_notice(path, _say)
+    store = open_store(path, read_only=read_only, lock_timeout=lock_timeout, on_lock_wait=notice)
     if not read_only:
         try:
             refuse_damaged(store)
@@ -609,7 +624,7 @@ def run_play(args: argparse.Namespace) -> int:
     lang = args.lang or "en"
     budget = lineup.budget.tokens
     console = Console(highlight=False)
-    store = _open_store(args.store, create=True)
+    store = _open_store(args.store, create=True, lock_timeout=args.lock_timeout)
     then: list[str] = []  # the resume command, once there is a game to resume
     with _closing(store), _storage_faults(args.store, then):
         seating = _spec_seating(args, specs, lang=lang, budget=budget)
@@ -653,6 +668,7 @@ def add_play(subparsers: Any) -> None:
     )
     _add_seats(parser, resume=False)
     _add_store(parser)
+    _add_lock_timeout(parser)
     _add_live_view(parser)
     _add_variants(parser)
     parser.add_argument(
@@ -667,7 +683,7 @@ def add_play(subparsers: Any) -> None:
 # -- resuming --------------------------------------------------------------------------------
 def run_resume(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
-    store = _open_store(args.store, create=False)
+    store = _open_store(args.store, create=False, lock_timeout=args.lock_timeout)
     then = [_resume_command(args.game, args)]
     with _closing(store), _storage_faults(args.store, then):
         chain = store.chain(args.game)
@@ -718,6 +734,7 @@ def add_resume(subparsers: Any) -> None:
     parser.add_argument("game", type=_game_id, metavar="GAME", help="the game id")
     _add_seats(parser, resume=True)
     _add_store(parser)
+    _add_lock_timeout(parser)
     _add_live_view(parser)
     parser.set_defaults(run=run_resume)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pulse_core import (
@@ -25,6 +25,7 @@ from pulse_core import (
     ObjectNotFoundError,
     PulseError,
     SQLiteEventStore,
+    StoreLockedError,
 )
 from pulse_core.chain import first_broken
 from pulse_core.limits import clip
@@ -39,6 +40,7 @@ __all__ = [
     "check_chain",
     "check_objects",
     "explain",
+    "lock_notice",
     "open_store",
     "refuse_damaged",
 ]
@@ -83,6 +85,12 @@ def _writable(store: Path) -> bool:
 def explain(exc: BaseException, store: Path, then: str = "") -> str:
     """One line: which store, what went wrong, what to do (``then``: how to go on)."""
     go_on = f", then continue with: {then}" if then else ""
+    if isinstance(exc, StoreLockedError):
+        return (
+            f"{store}: {exc.holder} holds the store's write lock; gave up after "
+            f"{exc.waited:g} s (--lock-timeout); nothing written is lost: try again when it "
+            f"is done{go_on}"
+        )
     kind = _kind(exc)
     if kind == "other" and "unable to open" in str(exc) and not _writable(store):
         kind = "read-only"  # SQLite's word for a WAL file it may not create
@@ -110,15 +118,42 @@ def explain(exc: BaseException, store: Path, then: str = "") -> str:
     return f"{store}: {clip(exc, 200)}{go_on}"
 
 
-def open_store(path: Path, *, read_only: bool = False, durable: bool = True) -> SQLiteEventStore:
+def open_store(
+    path: Path,
+    *,
+    read_only: bool = False,
+    durable: bool = True,
+    lock_timeout: float | None = 30.0,
+    on_lock_wait: Callable[[str], None] | None = None,
+) -> SQLiteEventStore:
     """The store at ``path``; one that cannot be opened for a storage fault (a full disk,
-    a folder that cannot be written, a damaged file) is ``StoreFault``'s one line."""
+    a folder that cannot be written, a damaged file) is ``StoreFault``'s one line. A write
+    waits ``lock_timeout`` seconds for another process's write lock (None: as long as it
+    takes), telling ``on_lock_wait`` who holds it after a second."""
     try:
-        return SQLiteEventStore(path, read_only=read_only, durable=durable)
+        return SQLiteEventStore(
+            path,
+            read_only=read_only,
+            durable=durable,
+            lock_timeout=lock_timeout,
+            on_lock_wait=on_lock_wait,
+        )
     except PulseError as exc:
         if isinstance(exc.__cause__, STORAGE_ERRORS):
             raise StoreFault(explain(exc.__cause__, path)) from None
         raise
+
+
+def lock_notice(store: Path, say: Callable[[str], None]) -> Callable[[str], None]:
+    """What a writer says (through ``say``) once it has waited a second for the lock."""
+
+    def notice(holder: str) -> None:
+        say(
+            f"{store}: waiting for the store's write lock, held by {holder}; Ctrl-C stops "
+            "(nothing written is lost), --lock-timeout SECONDS gives up by itself"
+        )
+
+    return notice
 
 
 def refuse_damaged(store: SQLiteEventStore) -> None:

@@ -461,3 +461,90 @@ def test_resume_checks_the_chain_objects_before_it_plays(
     assert "restore the store and its objects/ folder from a backup" in line
     with SQLiteEventStore(store) as s:
         assert s.version(game) == version  # not a move was played
+
+
+# -- another process's write lock -------------------------------------------------------------
+_HOLD = (
+    "import sqlite3, sys\n"
+    "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+    "db.execute('BEGIN IMMEDIATE')\n"
+    "print('held', flush=True)\n"
+    "sys.stdin.read()\n"
+)
+
+
+@contextmanager
+def _held(store: Path) -> Iterator[subprocess.Popen[str]]:
+    """A second process holding the store's write lock (``BEGIN IMMEDIATE``) until the end
+    of the block."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(store)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdin is not None
+    assert holder.stdout is not None
+    try:
+        assert holder.stdout.readline() == "held\n"
+        yield holder
+    finally:
+        holder.stdin.close()
+        holder.wait(30)
+
+
+def _waiting(store: Path, holder: subprocess.Popen[str]) -> str:
+    """How the notice begins: the store, and the holder's process id and command."""
+    return (
+        f"werewolf: {store}: waiting for the store's write lock, held by process {holder.pid} "
+        f"({sys.executable} -c import sqlite3"
+    )
+
+
+def test_a_held_write_lock_is_named_and_the_lock_timeout_gives_up_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "w.sqlite3"
+    _play(store)
+    capsys.readouterr()
+    with SQLiteEventStore(store) as s:
+        before = s.last_seq()
+    with _held(store) as holder:
+        done = _werewolf("play", "--seed", "5", "-q", "--store", str(store), "--lock-timeout", "2")
+    assert done.returncode == 2, done
+    waiting, error = done.stderr.splitlines()
+    assert waiting.startswith(_waiting(store, holder)), waiting
+    assert waiting.endswith(
+        "; Ctrl-C stops (nothing written is lost), --lock-timeout SECONDS gives up by itself"
+    )
+    assert error.startswith(f"werewolf: error: {store}: process {holder.pid} ("), error
+    assert error.endswith(
+        "holds the store's write lock; gave up after 2 s (--lock-timeout); nothing written "
+        "is lost: try again when it is done"
+    ), error
+    with SQLiteEventStore(store) as s:
+        assert s.last_seq() == before  # the refused play wrote nothing
+
+
+def test_without_a_lock_timeout_play_says_who_it_waits_for_and_goes_on_after(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "w.sqlite3"
+    _play(store)
+    capsys.readouterr()
+    with _held(store) as holder:
+        play = subprocess.Popen(
+            [sys.executable, "-c", _MAIN, "play", "--seed", "5", "-q", "--store", str(store)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        )
+        assert play.stderr is not None
+        waiting = play.stderr.readline()  # said while the lock is still held
+        assert waiting.startswith(_waiting(store, holder)), waiting
+    _out, err = play.communicate(timeout=120)
+    assert play.returncode == 0, err
+    assert err == ""
+    with SQLiteEventStore(store) as s:
+        assert len(s.topics()) == 2
