@@ -6,7 +6,7 @@ A writer waits in two places: for the stores' own turn (the ``flock`` on ``<file
 taken by ``BEGIN IMMEDIATE``: the ``sqlite3`` shell or any other program). A holder that
 does not let go (a stopped process, a forgotten shell) would make the writer wait without
 a word: ``LockWait`` tells ``on_wait`` who holds the lock once ``NOTICE_AFTER`` has passed
-and raises ``StoreLockedError`` once ``timeout`` has (None: wait as long as it takes).
+and raises ``StoreLockedError`` once ``timeout`` has (``math.inf``: never).
 """
 
 from __future__ import annotations
@@ -75,10 +75,7 @@ class LockWait:
     """One writer's wait for the write lock of ``database``."""
 
     def __init__(
-        self,
-        database: Path,
-        timeout: float | None,
-        on_wait: Callable[[str], None] | None,
+        self, database: Path, timeout: float, on_wait: Callable[[str], None] | None
     ) -> None:
         self.database = database
         self.timeout = timeout
@@ -89,16 +86,16 @@ class LockWait:
     def next_wait(self) -> float:
         """How long to wait before ``check`` must look again (at most a second)."""
         now = time.monotonic()
-        until = [self._start + NOTICE_AFTER] if not self._told else []
-        if self.timeout is not None:
-            until.append(self._start + self.timeout)
-        return max(0.001, min([now + 1.0, *until]) - now)
+        until = [now + 1.0, self._start + self.timeout]
+        if not self._told:
+            until.append(self._start + NOTICE_AFTER)
+        return max(0.001, min(until) - now)
 
     def check(self) -> None:
         """Say who holds the lock once it has been waited for a second; raise
         ``StoreLockedError`` once the timeout has passed."""
         waited = time.monotonic() - self._start
-        if self.timeout is not None and waited >= self.timeout:
+        if waited >= self.timeout:
             raise StoreLockedError(str(self.database), lock_holder(self.database), self.timeout)
         if not self._told and waited >= NOTICE_AFTER:
             self._told = True

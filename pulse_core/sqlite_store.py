@@ -211,9 +211,9 @@ def _resolved(db: sqlite3.Connection) -> tuple[Path, int]:
 class SQLiteEventStore:
     """Events and their content in a SQLite file (large objects in ``objects/`` beside it);
     ``objects`` replaces that content store with another. A write waits up to
-    ``lock_timeout`` seconds (None: as long as it takes) for another process's write lock,
-    then raises ``StoreLockedError``; ``on_lock_wait`` is told who holds it after a second
-    (``pulse_core.sqlite_lockwait``)."""
+    ``lock_timeout`` seconds (None: ``busy_timeout``; ``math.inf``: as long as it takes) for
+    another process's write lock, then raises ``StoreLockedError``; ``on_lock_wait`` is
+    told who holds it after a second (``pulse_core.sqlite_lockwait``)."""
 
     def __init__(
         self,
@@ -223,7 +223,7 @@ class SQLiteEventStore:
         durable: bool = True,
         busy_timeout: float = 30.0,
         read_only: bool = False,
-        lock_timeout: float | None = 30.0,
+        lock_timeout: float | None = None,
         on_lock_wait: Callable[[str], None] | None = None,
     ) -> None:
         self.path = Path(path)

@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import math
 import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from .sqlite_lockwait import NOTICE_AFTER, LockWait
+from .sqlite_lockwait import LockWait
 from .sqlite_room import IndexRoom
 
 __all__ = ["WriterQueue", "lock_path", "wal_path"]
@@ -65,11 +66,14 @@ class WriterQueue:
         *,
         durable: bool,
         busy_timeout: float = 30.0,
-        lock_timeout: float | None = 30.0,
+        lock_timeout: float | None = None,
         on_lock_wait: Callable[[str], None] | None = None,
     ) -> None:
         self.durable = durable
-        self.lock_timeout = lock_timeout  # None: wait for another writer as long as it takes
+        # how long a write waits for another process's write lock (None: its turn as long
+        # as it takes, SQLite's lock busy_timeout; math.inf: both as long as they take)
+        self.lock_timeout = lock_timeout
+        self._busy = busy_timeout
         self.on_lock_wait = on_lock_wait  # told who holds the lock after NOTICE_AFTER
         self._busy_ms = round(busy_timeout * 1000)
         self.place(database)
@@ -141,9 +145,9 @@ class WriterQueue:
         return fd
 
     def _begin(self, db: sqlite3.Connection, wait: LockWait) -> None:
-        """``BEGIN IMMEDIATE``, waiting for SQLite's write lock a second at a time (its
-        busy timeout, put back after) so that ``wait`` can speak and give up."""
-        db.execute(f"PRAGMA busy_timeout={round(NOTICE_AFTER * 1000)}")
+        """``BEGIN IMMEDIATE``, waiting for SQLite's write lock at most a second at a time
+        (its busy timeout, put back after) so that ``wait`` can speak and give up."""
+        db.execute(f"PRAGMA busy_timeout={round(wait.next_wait() * 1000)}")
         try:
             while True:
                 try:
@@ -164,8 +168,11 @@ class WriterQueue:
         and a committed one is synced (``sync``) after that. The WAL index's blocks are
         allocated first (``sqlite_room``): a full disk is an ENOSPC here, not a SIGBUS."""
         self.room.fill()
-        wait = LockWait(self.database, self.lock_timeout, self.on_lock_wait)
+        limit = self.lock_timeout
+        wait = LockWait(self.database, math.inf if limit is None else limit, self.on_lock_wait)
         fd = self._take_turn(wait)
+        if limit is None:  # SQLite's lock: its busy timeout, from now
+            wait = LockWait(self.database, self._busy, self.on_lock_wait)
         try:
             self._begin(db, wait)
             try:

@@ -12,6 +12,7 @@ objects before a resume plays on.
 from __future__ import annotations
 
 import errno
+import math
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -123,13 +124,15 @@ def open_store(
     *,
     read_only: bool = False,
     durable: bool = True,
-    lock_timeout: float | None = 30.0,
+    lock_timeout: float | None = None,
     on_lock_wait: Callable[[str], None] | None = None,
 ) -> SQLiteEventStore:
     """The store at ``path``; one that cannot be opened for a storage fault (a full disk,
     a folder that cannot be written, a damaged file) is ``StoreFault``'s one line. A write
     waits ``lock_timeout`` seconds for another process's write lock (None: as long as it
     takes), telling ``on_lock_wait`` who holds it after a second."""
+    if lock_timeout is None:
+        lock_timeout = math.inf
     try:
         return SQLiteEventStore(
             path,
