@@ -93,11 +93,11 @@ class LockWait:
 
     def check(self) -> None:
         """Say who holds the lock once it has been waited for a second; raise
-        ``StoreLockedError`` once the timeout has passed."""
+        ``StoreLockedError`` once the timeout has passed (after saying it, if due)."""
         waited = time.monotonic() - self._start
-        if waited >= self.timeout:
-            raise StoreLockedError(str(self.database), lock_holder(self.database), self.timeout)
         if not self._told and waited >= NOTICE_AFTER:
             self._told = True
             if self.on_wait is not None:
                 self.on_wait(lock_holder(self.database))
+        if waited >= self.timeout:
+            raise StoreLockedError(str(self.database), lock_holder(self.database), self.timeout)
