@@ -9,8 +9,10 @@ time asleep. The stores' writers therefore first take an exclusive ``flock`` on
 as the holder lets go. It only orders the stores' writers: SQLite's own locks still guard
 the file, and a writer without the flock (the ``sqlite3`` shell) is waited for through the
 busy timeout as before. A holder killed by SIGKILL loses the flock with its file
-descriptors; a stopped one keeps it until it goes on or dies, where SQLite alone would make
-the others give up after the busy timeout. The lock file is opened for each transaction,
+descriptors; a stopped one keeps it until it goes on or dies. A writer waits in that queue
+in a thread of its own, so that it can say who holds the lock after a second and give up
+at its ``lock_timeout`` (``pulse_core.sqlite_lockwait``); the queue is entered only when a
+non-blocking try finds the lock taken. The lock file is opened for each transaction,
 so a forked child never shares a parent's turn. Where it cannot be made or flocked, SQLite's
 locks order the writers alone.
 
@@ -74,8 +76,7 @@ class WriterQueue:
         # as it takes, SQLite's lock busy_timeout; math.inf: both as long as they take)
         self.lock_timeout = lock_timeout
         self._busy = busy_timeout
-        self.on_lock_wait = on_lock_wait  # told who holds the lock after NOTICE_AFTER
-        self._busy_ms = round(busy_timeout * 1000)
+        self.on_lock_wait = on_lock_wait  # told who holds the lock after a second
         self.place(database)
         self._usable = True  # False once the lock file could not be made or locked
         self._wal_fd: int | None = None
@@ -159,7 +160,7 @@ class WriterQueue:
                 wait.check()
                 db.execute(f"PRAGMA busy_timeout={round(wait.next_wait() * 1000)}")
         finally:
-            db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
+            db.execute(f"PRAGMA busy_timeout={round(self._busy * 1000)}")
 
     @contextlib.contextmanager
     def transaction(self, db: sqlite3.Connection) -> Iterator[None]:
