@@ -9,6 +9,8 @@
     ├── CorruptObjectError(ValueError)     an object whose bytes no longer match its hash
     ├── TopicFileError(ValueError)         a damaged or unreadable exported topic file
     ├── ImmutableLogError                  an attempt to update or delete an event
+    ├── StoreLockedError(TimeoutError)     another process held a store's write lock
+    │                                      past the writer's lock timeout
     └── WorkflowError                      a workflow definition or run that cannot go on
         ├── GraphError(ValueError)         a status graph with problems (see ``problems``)
         ├── TemplateError(ValueError)      a malformed template or an unknown reference
@@ -43,6 +45,7 @@ __all__ = [
     "LLMUnreachableError",
     "ObjectNotFoundError",
     "PulseError",
+    "StoreLockedError",
     "TemplateError",
     "TopicFileError",
     "WorkflowError",
@@ -102,6 +105,18 @@ class TopicFileError(PulseError, ValueError):
 
 class ImmutableLogError(PulseError):
     """Events are append-only: updates and deletes are refused."""
+
+
+class StoreLockedError(PulseError, TimeoutError):
+    """Another process held the store's write lock longer than the writer would wait;
+    ``holder`` names it where the system tells ("another process" where it does not)."""
+
+    def __init__(self, database: str, holder: str, waited: float) -> None:
+        super().__init__(
+            f"{database}: {holder} holds the store's write lock; gave up after {waited:g} s"
+        )
+        self.holder = holder
+        self.waited = waited
 
 
 class WorkflowError(PulseError):

@@ -30,6 +30,7 @@ from .errors import ConflictError, ImmutableLogError, InvalidEventError, PulseEr
 from .events import Draft, Event
 from .objects import FileObjectStore, ObjectStore, put_all
 from .sqlite_objects import SQLiteObjectStore
+from .sqlite_room import check_room
 from .sqlite_writers import WriterQueue
 from .store import check_append, check_limit
 
@@ -153,11 +154,13 @@ def _not_a_store(path: Path) -> PulseError:
 
 
 def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
-    """A connection that never writes: ``mode=ro``, or on a read-only file system (where
-    SQLite cannot make the WAL's shared-memory file) ``immutable=1``, which reads the file
-    as it is without locks: nothing can write there anyway."""
+    """A connection that never writes: ``mode=ro``, or where SQLite cannot make the WAL's
+    shared-memory file (a read-only file system, a folder this process may not write)
+    ``immutable=1``, which reads the file as it is without locks; not when a WAL holds
+    frames, which immutable would not read."""
     if not path.is_file():
         raise PulseError(f"{path}: no such store")
+    _check_room(path)  # a reader maps the WAL index and writes through it too
     last: sqlite3.Error | None = None
     for flags in ("mode=ro", "mode=ro&immutable=1"):
         try:
@@ -172,12 +175,13 @@ def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
             last = exc
             continue
         try:
+            db.execute("PRAGMA mmap_size=0")  # see _open_writable
             version = int(db.execute("PRAGMA user_version").fetchone()[0])
         except sqlite3.Error as exc:
             db.close()
             last = exc
-            if isinstance(exc, sqlite3.DatabaseError) and "unable to open" not in str(exc):
-                break  # a damaged file: immutable would not read it either
+            if not _no_index(exc) or _wal_in_use(path):
+                break  # a damaged file, or commits immutable would not see
             continue
         if version > len(MIGRATIONS):
             db.close()
@@ -197,9 +201,43 @@ def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
     raise PulseError(f"{path}: not a usable event store ({last})")
 
 
+def _no_index(exc: sqlite3.Error) -> bool:
+    """SQLite could not make or write the WAL's index beside the file: the folder is
+    read-only to this process (a read-only file system, or no permission)."""
+    text = str(exc)
+    return "unable to open" in text or "readonly" in text
+
+
+def _wal_in_use(path: Path) -> bool:
+    """The file has a WAL with frames in it: commits that only a reader with the WAL's
+    index sees (``immutable=1`` would read the file as if they had never been made)."""
+    try:
+        return (path.parent / (path.name + "-wal")).stat().st_size > 0
+    except OSError:
+        return False
+
+
+def _check_room(path: Path) -> None:
+    """``sqlite_room.check_room`` as the store's error."""
+    try:
+        check_room(path)
+    except OSError as exc:
+        raise PulseError(f"{path}: {exc.strerror}") from exc
+
+
+def _resolved(db: sqlite3.Connection) -> tuple[Path, int]:
+    """The database file as SQLite resolved it (absolute, symlinks followed) and its page
+    size: what names and sizes the WAL and its index."""
+    (_seq, _name, resolved) = db.execute("PRAGMA database_list").fetchone()
+    return Path(resolved), int(db.execute("PRAGMA page_size").fetchone()[0])
+
+
 class SQLiteEventStore:
     """Events and their content in a SQLite file (large objects in ``objects/`` beside it);
-    ``objects`` replaces that content store with another."""
+    ``objects`` replaces that content store with another. A write waits up to
+    ``lock_timeout`` seconds (None: ``busy_timeout``; ``math.inf``: as long as it takes) for
+    another process's write lock, then raises ``StoreLockedError``; ``on_lock_wait`` is
+    told who holds it after a second (``pulse_core.sqlite_lockwait``)."""
 
     def __init__(
         self,
@@ -209,18 +247,30 @@ class SQLiteEventStore:
         durable: bool = True,
         busy_timeout: float = 30.0,
         read_only: bool = False,
+        lock_timeout: float | None = None,
+        on_lock_wait: Callable[[str], None] | None = None,
     ) -> None:
         self.path = Path(path)
         self.read_only = read_only
         if self.path.exists() and not self.path.is_file():  # SQLite would block on a pipe
             raise PulseError(f"{self.path}: not a store file (a folder, a device or a pipe)")
         if not read_only:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a read-only file system, a folder not ours
+                raise PulseError(f"{self.path}: cannot make its folder ({exc})") from exc
+            _check_room(self.path)
         elif not self.path.is_file():
             raise PulseError(f"{self.path}: no such store")
         self._lock = threading.RLock()
         # opens its lock file on the first write
-        self._writers = WriterQueue(self.path, durable=durable and not read_only)
+        self._writers = WriterQueue(
+            self.path,
+            durable=durable and not read_only,
+            busy_timeout=busy_timeout,
+            lock_timeout=lock_timeout,
+            on_lock_wait=on_lock_wait,
+        )
         self._columns = _COLUMNS
         # (version, chain hash) of the last event this store committed to each topic: facts
         # of an append-only log, so an append that names that version needs no lookup
@@ -230,6 +280,7 @@ class SQLiteEventStore:
         self._unread: dict[int, Event] = {}
         if read_only:
             self._db = _open_read_only(self.path, busy_timeout)
+            self._fill_room()
             if self.schema_version < _CHAIN_SCHEMA:  # not migrated: read, chain unknown
                 self._columns = _COLUMNS.replace(", chain", ", '' AS chain")
         else:
@@ -252,21 +303,34 @@ class SQLiteEventStore:
         except sqlite3.DatabaseError as exc:
             raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
         try:
-            (_seq, _name, resolved) = self._db.execute("PRAGMA database_list").fetchone()
-            self._writers.place(Path(resolved))
+            # SQLite writes the database file with write(), never through a map: a map
+            # of it only adds a way to die of SIGBUS (see pulse_core.sqlite_room)
+            self._db.execute("PRAGMA mmap_size=0")
             # before the first write (the switch to WAL): another program's file stays as it is
             if _foreign(self._db, int(self._db.execute("PRAGMA user_version").fetchone()[0])):
                 raise _not_a_store(self.path)
             self._enter_wal(busy_timeout)
+            self._writers.place(*_resolved(self._db))
+            self._writers.room.fill()  # before the migrations write through the index
             self._db.execute("PRAGMA synchronous=NORMAL")  # durable: the writer queue syncs
             self._migrate()
         except BaseException as exc:
             self._db.close()  # a store that failed to open must not hold the file
             self._writers.close()
-            if isinstance(exc, sqlite3.DatabaseError):
+            if isinstance(exc, sqlite3.DatabaseError | OSError):
                 raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
             raise
         return self._db
+
+    def _fill_room(self) -> None:
+        """A reader's WAL index allocated (``pulse_core.sqlite_room``): a reader writes
+        its read marks through the map."""
+        try:
+            self._writers.place(*_resolved(self._db))
+            self._writers.room.fill()
+        except (OSError, sqlite3.Error) as exc:
+            self._db.close()
+            raise PulseError(f"{self.path}: not a usable event store ({exc})") from exc
 
     def _enter_wal(self, busy_timeout: float) -> None:
         """Switch the file to WAL. Two processes opening a new file at once race for the

@@ -88,6 +88,8 @@ from .storefaults import (
     check_chain,
     check_objects,
     explain,
+    lock_notice,
+    open_store,
     refuse_damaged,
 )
 
@@ -188,19 +190,28 @@ def _resume_command(game_id: str, args: argparse.Namespace) -> str:
     return shlex.join(words)
 
 
-def _open_store(path: Path, *, create: bool, read_only: bool = False) -> SQLiteEventStore:
+def _add_lock_timeout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lock-timeout",
+        type=number_in(86_400, "seconds"),
+        metavar="SECONDS",
+        help="give up when another process holds the store's write lock this long "
+        "(default: wait, saying who holds it after a second)",
+    )
+
+
+def _open_store(
+    path: Path, *, create: bool, read_only: bool = False, lock_timeout: float | None = None
+) -> SQLiteEventStore:
     """The store; one that will be written must pass SQLite's quick check first, so a
-    damaged store is never written to again."""
+    damaged store is never written to again. A write waits for another process's write
+    lock up to ``lock_timeout`` seconds (None: as long as it takes, saying who holds it)."""
     if not create and not path.is_file():
         raise GameFileError(f"{path}: no such store (play a game first, or pass --store)")
     if path.exists() and not path.is_file():
         raise GameFileError(f"{path}: not a store file (a folder?): pass --store FILE")
-    try:
-        store = SQLiteEventStore(path, read_only=read_only)
-    except PulseError as exc:
-        if isinstance(exc.__cause__, STORAGE_ERRORS):
-            raise StoreFault(explain(exc.__cause__, path)) from None
-        raise
+    notice = lock_notice(path, _say)
+    store = open_store(path, read_only=read_only, lock_timeout=lock_timeout, on_lock_wait=notice)
     if not read_only:
         try:
             refuse_damaged(store)
@@ -660,7 +671,7 @@ def run_play(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     if args.record is not None:
         check_record(args.record, 0)  # before the store is made: a refusal leaves no trace
-    store = _open_store(args.store, create=True)
+    store = _open_store(args.store, create=True, lock_timeout=args.lock_timeout)
     then: list[str] = []  # the resume command, once there is a game to resume
     with _closing(store), _storage_faults(args.store, then):
         seating = _spec_seating(args, specs, lang=lang, budget=budget, cassette=cassette)
@@ -704,6 +715,7 @@ def add_play(subparsers: Any) -> None:
     )
     _add_seats(parser, resume=False)
     _add_store(parser)
+    _add_lock_timeout(parser)
     _add_live_view(parser)
     _add_variants(parser)
     parser.add_argument(
@@ -718,7 +730,7 @@ def add_play(subparsers: Any) -> None:
 # -- resuming --------------------------------------------------------------------------------
 def run_resume(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
-    store = _open_store(args.store, create=False)
+    store = _open_store(args.store, create=False, lock_timeout=args.lock_timeout)
     then = [_resume_command(args.game, args)]
     with _closing(store), _storage_faults(args.store, then):
         chain = store.chain(args.game)
@@ -729,8 +741,8 @@ def run_resume(args: argparse.Namespace) -> int:
         def where(event: Event) -> str:
             return f"{label} version {event.version}"
 
-        check_game(chain, where, trust=True)  # its events' shapes
         check_chain(chain, f"{args.store}: game {args.game}")  # before a move is played on
+        check_game(chain, where, trust=True)  # its events' shapes
         check_objects(store, chain, args.game)  # a log that was edited or lost an object
         rejudge(chain, where)  # a forged chain: what the rules give
         specs, lineup = resume_specs(
@@ -787,6 +799,7 @@ def add_resume(subparsers: Any) -> None:
     parser.add_argument("game", type=_game_id, metavar="GAME", help="the game id")
     _add_seats(parser, resume=True)
     _add_store(parser)
+    _add_lock_timeout(parser)
     _add_live_view(parser)
     parser.set_defaults(run=run_resume)
 

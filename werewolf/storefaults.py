@@ -12,9 +12,10 @@ objects before a resume plays on.
 from __future__ import annotations
 
 import errno
+import math
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pulse_core import (
@@ -23,11 +24,14 @@ from pulse_core import (
     Event,
     FileObjectStore,
     ObjectNotFoundError,
+    PulseError,
     SQLiteEventStore,
+    StoreLockedError,
 )
 from pulse_core.chain import first_broken
 from pulse_core.limits import clip
 from pulse_core.sqlite_objects import SQLiteObjectStore
+from pulse_core.sqlite_room import ROOM, free_bytes
 
 from .errors import WerewolfError
 
@@ -37,6 +41,8 @@ __all__ = [
     "check_chain",
     "check_objects",
     "explain",
+    "lock_notice",
+    "open_store",
     "refuse_damaged",
 ]
 
@@ -65,6 +71,13 @@ def _kind(exc: BaseException) -> str:
     return "other"
 
 
+def _full(store: Path) -> bool:
+    """The store's file system has less room than a store needs (SQLite reports a full
+    disk met while growing the WAL's index as a bare "disk I/O error")."""
+    free = free_bytes(store.parent if store.parent != Path() else Path("."))
+    return free is not None and free < ROOM
+
+
 def _writable(store: Path) -> bool:
     folder = store.parent if store.parent != Path() else Path(".")
     return os.access(folder, os.W_OK) and (not store.exists() or os.access(store, os.W_OK))
@@ -73,9 +86,17 @@ def _writable(store: Path) -> bool:
 def explain(exc: BaseException, store: Path, then: str = "") -> str:
     """One line: which store, what went wrong, what to do (``then``: how to go on)."""
     go_on = f", then continue with: {then}" if then else ""
+    if isinstance(exc, StoreLockedError):
+        return (
+            f"{store}: {exc.holder} holds the store's write lock; gave up after "
+            f"{exc.waited:g} s (--lock-timeout); nothing written is lost: try again when it "
+            f"is done{go_on}"
+        )
     kind = _kind(exc)
     if kind == "other" and "unable to open" in str(exc) and not _writable(store):
         kind = "read-only"  # SQLite's word for a WAL file it may not create
+    if kind == "other" and "disk i/o error" in str(exc).lower() and _full(store):
+        kind = "full"
     if kind == "full":
         return f"{store}: the disk is full; nothing written is lost: free some space{go_on}"
     if kind == "read-only":
@@ -98,6 +119,46 @@ def explain(exc: BaseException, store: Path, then: str = "") -> str:
     return f"{store}: {clip(exc, 200)}{go_on}"
 
 
+def open_store(
+    path: Path,
+    *,
+    read_only: bool = False,
+    durable: bool = True,
+    lock_timeout: float | None = None,
+    on_lock_wait: Callable[[str], None] | None = None,
+) -> SQLiteEventStore:
+    """The store at ``path``; one that cannot be opened for a storage fault (a full disk,
+    a folder that cannot be written, a damaged file) is ``StoreFault``'s one line. A write
+    waits ``lock_timeout`` seconds for another process's write lock (None: as long as it
+    takes), telling ``on_lock_wait`` who holds it after a second."""
+    if lock_timeout is None:
+        lock_timeout = math.inf
+    try:
+        return SQLiteEventStore(
+            path,
+            read_only=read_only,
+            durable=durable,
+            lock_timeout=lock_timeout,
+            on_lock_wait=on_lock_wait,
+        )
+    except PulseError as exc:
+        if isinstance(exc.__cause__, STORAGE_ERRORS):
+            raise StoreFault(explain(exc.__cause__, path)) from None
+        raise
+
+
+def lock_notice(store: Path, say: Callable[[str], None]) -> Callable[[str], None]:
+    """What a writer says (through ``say``) once it has waited a second for the lock."""
+
+    def notice(holder: str) -> None:
+        say(
+            f"{store}: waiting for the store's write lock, held by {holder}; Ctrl-C stops "
+            "(nothing written is lost), --lock-timeout SECONDS gives up by itself"
+        )
+
+    return notice
+
+
 def refuse_damaged(store: SQLiteEventStore) -> None:
     """Raise ``StoreFault`` when the store fails SQLite's quick check: a damaged store is
     never written to again (a write could spread the damage over what is still sound)."""
@@ -110,8 +171,15 @@ def refuse_damaged(store: SQLiteEventStore) -> None:
 
 
 def check_chain(chain: Sequence[Event], where: str) -> None:
-    """Raise ``StoreFault`` naming the first event of ``chain`` whose hash chain does not
-    follow (an event edited in the store). A store not yet migrated has no chain to check."""
+    """Raise ``StoreFault`` naming the first version missing from ``chain`` (a deleted
+    row), else the first event whose hash chain does not follow (an event edited in the
+    store). A store not yet migrated has no chain to check."""
+    for number, event in enumerate(chain, start=1):
+        if event.version != number:  # a row deleted: the next one's chain breaks too
+            raise StoreFault(
+                f"{where} version {number} is missing from the store (deleted): the "
+                "events after it cannot be trusted"
+            )
     if not chain or not chain[0].chain:
         return
     broken = first_broken(chain)

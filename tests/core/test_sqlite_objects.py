@@ -22,6 +22,7 @@ from pulse_core import (
     InvalidEventError,
     ObjectNotFoundError,
     SQLiteEventStore,
+    StoreLockedError,
     digest_of,
     export_topic,
     import_topic,
@@ -74,7 +75,7 @@ def test_putting_stored_content_again_takes_no_write_lock(tmp_path: Path) -> Non
         with sqlite3.connect(path, isolation_level=None) as writer:
             writer.execute("BEGIN IMMEDIATE")  # another process holds the write lock
             assert store.objects.put(b"stored") == digest
-            with pytest.raises(sqlite3.OperationalError, match="locked"):
+            with pytest.raises(StoreLockedError, match="holds the store's write lock"):
                 store.objects.put(b"new content waits for the lock")
             writer.execute("ROLLBACK")
 

@@ -23,6 +23,7 @@ from pulse_core import (
     Event,
     IdSource,
     SQLiteEventStore,
+    StoreLockedError,
     digest_of,
     sqlite_writers,
 )
@@ -105,6 +106,28 @@ def test_a_writer_waits_its_turn_in_the_queue_not_on_the_busy_timeout(path: Path
     with SQLiteEventStore(path) as store:
         assert [e.key for e in store.read_after(0)] == [held, waiting]
     assert lock_path(path).is_file()
+
+
+def test_a_writer_past_its_lock_timeout_names_the_holder_and_writes_nothing(path: Path) -> None:
+    held, waiting = IDS.new(), IDS.new()
+    holder, holding = _start_holder(path, held)  # its turn and SQLite's write lock
+    told: list[str] = []
+    try:
+        with (
+            SQLiteEventStore(path, lock_timeout=1.5, on_lock_wait=told.append) as store,
+            pytest.raises(StoreLockedError) as refused,
+        ):
+            _append(store, waiting, b"written by the waiter")
+    finally:
+        holding.send("go")
+        holder.join(30)
+    assert holder.exitcode == 0
+    assert len(told) == 1  # said once, after a second
+    assert told[0].startswith(f"process {holder.pid} (")
+    assert refused.value.holder == told[0]
+    assert f"{told[0]} holds the store's write lock; gave up after 1.5 s" in str(refused.value)
+    with SQLiteEventStore(path) as store:
+        assert [e.key for e in store.read_after(0)] == [held]
 
 
 def test_a_writer_killed_in_its_transaction_lets_the_next_one_in(path: Path) -> None:

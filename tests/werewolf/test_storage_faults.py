@@ -3,18 +3,23 @@ a missing or damaged content object. Each is one line naming the store and what 
 nothing already written is lost, and a damaged store is never written again.
 
 The full disk and the read-only file system are real: a small tmpfs and a read-only bind
-mount in a user namespace (``unshare -rm``); where the system does not allow one, those
-tests are skipped.
+mount in a user namespace (``unshare -rm``), a loop-mounted ext4 image with 1 KB blocks
+(root only), a folder another user may not write (root only, to become that user); where
+the system does not allow one, those tests are skipped.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import shlex
 import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -69,6 +74,98 @@ def _in_namespace(script: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
         timeout=120,
     )
+
+
+def _werewolf(*argv: str, user: Sequence[str] = ()) -> subprocess.CompletedProcess[str]:
+    """``werewolf ARGV`` in a subprocess (``user``: a command that runs it as another user)."""
+    return subprocess.run(
+        [*user, sys.executable, "-c", _MAIN, *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        timeout=120,
+    )
+
+
+_MAIN = "import sys; from werewolf.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+@contextmanager
+def _small_ext4(folder: Path) -> Iterator[Path]:
+    """A 4 MB ext4 file system with 1 KB blocks (as mkfs makes for a small volume),
+    loop-mounted at ``folder/disk``."""
+    image, disk = folder / "disk.img", folder / "disk"
+    with open(image, "wb") as fh:
+        fh.truncate(4 * 1024 * 1024)
+    mkfs = ["mkfs.ext4", "-q", "-F", "-m", "0", "-b", "1024", str(image)]
+    subprocess.run(mkfs, check=True, capture_output=True)
+    disk.mkdir()
+    subprocess.run(["mount", "-o", "loop", str(image), str(disk)], check=True, capture_output=True)
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", str(disk)], check=False, capture_output=True)
+        image.unlink()
+
+
+@functools.cache
+def _loop_mounts() -> bool:
+    if os.geteuid() != 0 or shutil.which("mkfs.ext4") is None:
+        return False
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            with _small_ext4(Path(folder)):
+                return True
+        except (OSError, subprocess.CalledProcessError):
+            return False
+
+
+needs_loop_mount = pytest.mark.skipif(
+    not _loop_mounts(), reason="needs root and mount -o loop of an ext4 image"
+)
+
+
+def _leave(disk: Path, kilobytes: int) -> None:
+    """Fill ``disk`` but for ``kilobytes`` KB (a block or two more or less)."""
+    target = kilobytes * 1024
+
+    def free() -> int:
+        os.sync()
+        stats = os.statvfs(disk)
+        return stats.f_bavail * stats.f_frsize
+
+    with open(disk / "filler", "wb", buffering=0) as fh:
+        while (room := free() - target) > 0:
+            try:
+                fh.write(b"\0" * min(room, 256 * 1024))
+            except OSError:  # the file's own block map took the last blocks
+                break
+        if free() < target:
+            fh.truncate(max(0, fh.seek(0, os.SEEK_END) - (target - free())))
+
+
+NOBODY = ("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
+
+
+@functools.cache
+def _can_be_nobody() -> bool:
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        return False
+    return _werewolf("--version", user=NOBODY).returncode == 0
+
+
+needs_nobody = pytest.mark.skipif(
+    not _can_be_nobody(), reason="needs root and setpriv, to run werewolf as another user"
+)
+
+
+def _idle(store: Path) -> None:
+    """Close the store as its last connection does: no WAL, no index beside it."""
+    raw = sqlite3.connect(store)
+    raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    raw.close()
+    assert not store.with_name(store.name + "-shm").exists()
 
 
 def _play(store: Path, seed: int = 3) -> str:
@@ -153,6 +250,36 @@ mount -o remount,size=30m {disk}
     assert "Run arena: 24 of 24 games ended" in done.stdout, done
 
 
+@needs_loop_mount
+@pytest.mark.parametrize("left", [4, 12, 48])
+def test_a_nearly_full_ext4_is_one_line_for_writers_and_readers(tmp_path: Path, left: int) -> None:
+    """With a few KB left, SQLite's WAL index (mapped into memory, its pages holes on 1 KB
+    blocks) made play and every later reader die of SIGBUS, or say only "disk I/O error"."""
+    with _small_ext4(tmp_path) as disk:
+        store = disk / "w.sqlite3"
+        game = _play(store)
+        _idle(store)
+        _leave(disk, left)
+        for argv in (
+            ["games"],
+            ["play", "--seed", "5", "-q"],
+            ["replay", game, "--public", "--no-stats"],
+            ["resume", game, "-q"],
+        ):
+            done = _werewolf(*argv, "--store", str(store))
+            assert done.returncode == 2, (argv, done)  # not -7: SIGBUS
+            assert done.stderr == (
+                f"werewolf: error: {store}: the disk is full; nothing written is lost: "
+                "free some space\n"
+            ), (argv, done)
+        (disk / "filler").unlink()
+        done = _werewolf("games", "--store", str(store))
+        assert done.returncode == 0, done
+        assert game in done.stdout
+        with SQLiteEventStore(store) as s:
+            assert s.integrity_check() == "ok"
+
+
 # -- read-only file system ---------------------------------------------------------------------
 @needs_namespaces
 def test_read_only_commands_work_on_a_read_only_file_system(
@@ -187,6 +314,40 @@ touch {folder}/x 2>/dev/null && echo writable
     assert "play=2" in lines, done
     assert "cannot write here" in done.stderr, done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
+
+
+@needs_nobody
+def test_a_folder_the_user_may_not_write_is_one_line_and_its_store_is_still_read(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="werewolf-ro-"))  # /tmp: another user gets in
+    try:
+        folder.chmod(0o755)
+        store = folder / "w.sqlite3"
+        game = _play(store)
+        capsys.readouterr()
+        _idle(store)
+        folder.chmod(0o555)
+        done = _werewolf("games", "--store", str(store), user=NOBODY)
+        assert done.returncode == 0, done
+        assert game in done.stdout
+        done = _werewolf("replay", game, "--store", str(store), "--public", user=NOBODY)
+        assert done.returncode == 0, done
+        for argv, where in (
+            (["play", "-q"], store),
+            (["resume", game, "-q"], store),
+            (["play", "-q"], folder / "new" / "w.sqlite3"),
+        ):
+            done = _werewolf(*argv, "--store", str(where), user=NOBODY)
+            assert done.returncode == 2, done
+            assert done.stderr.startswith(
+                f"werewolf: error: {where}: cannot write here (read-only file system or no "
+                "permission); nothing written is lost: copy the store somewhere writable"
+            ), done
+            assert len(done.stderr.splitlines()) == 1, done
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)
 
 
 def test_read_only_commands_write_nothing_beside_the_store(
@@ -245,6 +406,24 @@ def test_a_store_that_is_not_sqlite_is_one_line(
     assert str(store) in line
 
 
+def test_a_deleted_event_row_is_named_at_its_own_version(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "w.sqlite3"
+    game = _stop_midway(store)
+    raw = sqlite3.connect(store, isolation_level=None)
+    raw.execute("DROP TRIGGER events_no_delete")
+    raw.execute("DELETE FROM events WHERE key = ? AND version = 6", (game,))
+    raw.close()
+    line = _one_line(capsys, "resume", game, "--store", str(store), "-q")
+    assert line.endswith(
+        f"{store}: game {game} version 6 is missing from the store (deleted): the events "
+        "after it cannot be trusted"
+    ), line
+    line = _one_line(capsys, "replay", game, "--store", str(store))
+    assert "version 6 is missing from the store" in line, line
+
+
 # -- missing and damaged objects ---------------------------------------------------------------
 @pytest.mark.parametrize("fault", ["missing", "damaged"])
 @pytest.mark.parametrize("layout", ["inline", "file"])
@@ -282,3 +461,90 @@ def test_resume_checks_the_chain_objects_before_it_plays(
     assert "restore the store and its objects/ folder from a backup" in line
     with SQLiteEventStore(store) as s:
         assert s.version(game) == version  # not a move was played
+
+
+# -- another process's write lock -------------------------------------------------------------
+_HOLD = (
+    "import sqlite3, sys\n"
+    "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+    "db.execute('BEGIN IMMEDIATE')\n"
+    "print('held', flush=True)\n"
+    "sys.stdin.read()\n"
+)
+
+
+@contextmanager
+def _held(store: Path) -> Iterator[subprocess.Popen[str]]:
+    """A second process holding the store's write lock (``BEGIN IMMEDIATE``) until the end
+    of the block."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(store)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdin is not None
+    assert holder.stdout is not None
+    try:
+        assert holder.stdout.readline() == "held\n"
+        yield holder
+    finally:
+        holder.stdin.close()
+        holder.wait(30)
+
+
+def _waiting(store: Path, holder: subprocess.Popen[str]) -> str:
+    """How the notice begins: the store, and the holder's process id and command."""
+    return (
+        f"werewolf: {store}: waiting for the store's write lock, held by process {holder.pid} "
+        f"({sys.executable} -c import sqlite3"
+    )
+
+
+def test_a_held_write_lock_is_named_and_the_lock_timeout_gives_up_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "w.sqlite3"
+    _play(store)
+    capsys.readouterr()
+    with SQLiteEventStore(store) as s:
+        before = s.last_seq()
+    with _held(store) as holder:
+        done = _werewolf("play", "--seed", "5", "-q", "--store", str(store), "--lock-timeout", "2")
+    assert done.returncode == 2, done
+    waiting, error = done.stderr.splitlines()
+    assert waiting.startswith(_waiting(store, holder)), waiting
+    assert waiting.endswith(
+        "; Ctrl-C stops (nothing written is lost), --lock-timeout SECONDS gives up by itself"
+    )
+    assert error.startswith(f"werewolf: error: {store}: process {holder.pid} ("), error
+    assert error.endswith(
+        "holds the store's write lock; gave up after 2 s (--lock-timeout); nothing written "
+        "is lost: try again when it is done"
+    ), error
+    with SQLiteEventStore(store) as s:
+        assert s.last_seq() == before  # the refused play wrote nothing
+
+
+def test_without_a_lock_timeout_play_says_who_it_waits_for_and_goes_on_after(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "w.sqlite3"
+    _play(store)
+    capsys.readouterr()
+    with _held(store) as holder:
+        play = subprocess.Popen(
+            [sys.executable, "-c", _MAIN, "play", "--seed", "5", "-q", "--store", str(store)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        )
+        assert play.stderr is not None
+        waiting = play.stderr.readline()  # said while the lock is still held
+        assert waiting.startswith(_waiting(store, holder)), waiting
+    _out, err = play.communicate(timeout=120)
+    assert play.returncode == 0, err
+    assert err == ""
+    with SQLiteEventStore(store) as s:
+        assert len(s.topics()) == 2

@@ -354,6 +354,7 @@ def _play(
             workers=workers,
             factory=factory,
             on_progress=on_progress,
+            lock_timeout=args.lock_timeout,
         )
     except KeyboardInterrupt:
         raise _Interrupted(spec, args.store) from None
@@ -645,6 +646,13 @@ def _add_playing(parser: argparse.ArgumentParser, *, default_name: str) -> None:
         help="the language mock and LLM seats speak and think in (en)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--lock-timeout",
+        type=number_in(86_400, "seconds"),
+        metavar="SECONDS",
+        help="give up when another process holds the store's write lock this long "
+        "(default: wait, saying who holds it after a second)",
+    )
     _add_common(parser)
 
 

@@ -18,6 +18,7 @@ import multiprocessing.connection
 import os
 import shlex
 import signal
+import sys
 import threading
 import time
 from collections import Counter
@@ -34,7 +35,7 @@ from ..errors import ConfigError, WerewolfError
 from ..game import WORKFLOW, start_meta, werewolf_workflow
 from ..scope import TopicScope, floor_seq, scoped_rule
 from ..state import GameState
-from ..storefaults import STORAGE_ERRORS, StoreFault, explain
+from ..storefaults import STORAGE_ERRORS, StoreFault, explain, lock_notice, open_store
 from .schedule import GamePlan, game_id, plan_game
 from .seating import SeatFactory, forkable, run_seating, seat_player
 from .spec import RunSpec, load_run
@@ -60,11 +61,25 @@ _ERROR = f"{WORKFLOW}.__error__"
 _END = f"{WORKFLOW}.game-end"
 
 
-def open_run_store(path: Path, *, read_only: bool = False) -> SQLiteEventStore:
+def open_run_store(
+    path: Path, *, read_only: bool = False, lock_timeout: float | None = None
+) -> SQLiteEventStore:
     """The store a run plays into. Not fsynced per append: a killed process loses nothing,
     a power cut may lose the last moves, which a restart plays again. ``read_only`` for the
-    commands that only read (report, list): they work on a read-only file system."""
-    return SQLiteEventStore(path, durable=False, read_only=read_only)
+    commands that only read (report, list): they work on a read-only file system. A write
+    waits for another process's write lock up to ``lock_timeout`` seconds (None: as long
+    as it takes), saying on stderr who holds it after a second."""
+    return open_store(
+        path,
+        durable=False,
+        read_only=read_only,
+        lock_timeout=lock_timeout,
+        on_lock_wait=lock_notice(path, _say),
+    )
+
+
+def _say(line: str) -> None:
+    sys.stderr.write(f"werewolf: {line}\n")
 
 
 @dataclass
@@ -304,6 +319,7 @@ def _play_share(
     indices: list[int],
     concurrency: int,
     faults: SimpleQueue[str],
+    lock_timeout: float | None,
 ) -> None:
     """One worker process: its share of the games, on its own connection to the store. A
     storage fault goes to the parent as one line (``faults``), never as a traceback."""
@@ -313,7 +329,7 @@ def _play_share(
     _die_with_parent()
     spec = load_run(Path(run_file))
     try:
-        store = open_run_store(Path(store_path))
+        store = open_run_store(Path(store_path), lock_timeout=lock_timeout)
         try:
             asyncio.run(drive(spec, store, indices, concurrency=concurrency))
         finally:
@@ -348,6 +364,7 @@ def play_run(
     workers: int = 1,
     factory: SeatFactory = seat_player,
     on_progress: Callable[[RunProgress], None] | None = None,
+    lock_timeout: float | None = None,
 ) -> RunResult:
     """Play every game of the run not yet ended; see the module docstring.
 
@@ -362,8 +379,10 @@ def play_run(
     # worker processes are forked before this process opens the store: a forked child
     # must not inherit an open SQLite connection
     faults: SimpleQueue[str] = multiprocessing.get_context("fork").SimpleQueue()
-    processes = _fork_workers(spec, run_file, store_path, concurrency, workers, faults)
-    store = open_run_store(store_path)
+    processes = _fork_workers(
+        spec, run_file, store_path, concurrency, workers, faults, lock_timeout
+    )
+    store = open_run_store(store_path, lock_timeout=lock_timeout)
     try:
         tally = Tally(spec, store)
         tally.update()
@@ -407,6 +426,7 @@ def _fork_workers(
     concurrency: int,
     workers: int,
     faults: SimpleQueue[str],
+    lock_timeout: float | None,
 ) -> list[BaseProcess]:
     if workers == 1:
         return []
@@ -417,7 +437,7 @@ def _fork_workers(
     processes: list[BaseProcess] = [
         context.Process(
             target=_play_share,
-            args=(str(run_file), str(store_path), share, concurrency, faults),
+            args=(str(run_file), str(store_path), share, concurrency, faults, lock_timeout),
             name=f"arena-{spec.name}-{n}",
             daemon=True,
         )

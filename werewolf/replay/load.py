@@ -24,7 +24,6 @@ from pulse_core import (
     START,
     Event,
     EventStore,
-    SQLiteEventStore,
     TopicFile,
     import_topic,
     is_ulid,
@@ -38,7 +37,7 @@ from ..cast import Team, team_of
 from ..errors import GameFileError, GameStateError
 from ..game import fold_event
 from ..state import GameState
-from ..storefaults import check_chain
+from ..storefaults import check_chain, open_store
 
 if TYPE_CHECKING:  # the models take a while to build: imported where a log is checked
     from .format import StartMeta
@@ -252,7 +251,7 @@ def load_replay(
     path = Path(store_path)
     if not path.is_file():
         raise GameFileError(f"{target}: no such file, and no store at {path} to look it up in")
-    store = SQLiteEventStore(path, read_only=True)
+    store = open_store(path, read_only=True)
     try:
         return load_game(store, target, str(path), trust=trust)
     finally:
