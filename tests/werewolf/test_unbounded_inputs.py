@@ -199,6 +199,13 @@ NUMBER_OPTIONS: dict[str, tuple[list[str], str]] = {  # the command, the range i
     "arena report --bootstrap": (["arena", "report", "r"], "1 to 100000"),
     "arena baseline --games": (["arena", "baseline"], "1 to 1000000"),
     "serve --port": (["serve"], "0 to 65535"),
+    "serve --idle-timeout": (["serve"], "a number above 0 and at most 3,600 (seconds)"),
+    "serve --max-connections": (["serve"], "1 to 100000"),
+    "--lock-timeout": (["play", "-q"], "a number above 0 and at most 86,400 (seconds)"),
+    "arena run --lock-timeout": (
+        ["arena", "run"],
+        "a number above 0 and at most 86,400 (seconds)",
+    ),
 }
 OUT_OF_RANGE = ["nan", "inf", "-1", "1e308", "9" * 40]
 
