@@ -137,11 +137,17 @@ def _row_to_event(row: tuple[int, str, str, str, str, int, str, str, str, str]) 
     )
 
 
-def _foreign(db: sqlite3.Connection, version: int) -> bool:
+def _foreign(db: sqlite3.Connection) -> bool:
     """Whether ``db`` is an SQLite file of another program: a store has the ``events``
     table from its first schema on; a file with no table and no schema version is a new
-    one (just made, or one whose first migration never committed)."""
-    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    one (just made, or one whose first migration never committed). Both are read in one
+    transaction: another opener of a new file may migrate it between two reads."""
+    db.execute("BEGIN")
+    try:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    finally:
+        db.execute("COMMIT")
     if version == 0:
         return bool(tables)
     return "events" not in tables
@@ -190,7 +196,7 @@ def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
                 f"({len(MIGRATIONS)}): upgrade pulse_core"
             )
         try:
-            foreign = _foreign(db, version)
+            foreign = _foreign(db)
         except sqlite3.Error as exc:
             db.close()
             raise PulseError(f"{path}: not a usable event store ({exc})") from exc
@@ -307,7 +313,7 @@ class SQLiteEventStore:
             # of it only adds a way to die of SIGBUS (see pulse_core.sqlite_room)
             self._db.execute("PRAGMA mmap_size=0")
             # before the first write (the switch to WAL): another program's file stays as it is
-            if _foreign(self._db, int(self._db.execute("PRAGMA user_version").fetchone()[0])):
+            if _foreign(self._db):
                 raise _not_a_store(self.path)
             self._enter_wal(busy_timeout)
             self._writers.place(*_resolved(self._db))
