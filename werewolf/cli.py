@@ -694,6 +694,8 @@ def run_resume(args: argparse.Namespace) -> int:
         check_chain(chain, f"{args.store}: game {args.game}")  # before a move is played on
         check_objects(store, chain, args.game)  # a log that was edited or lost an object
         rejudge(chain, where)  # a forged chain: what the rules give
+        if fold_chain(chain).ended:  # before the seats: nothing of them matters any more
+            return _ended(console, store, args)
         specs, lineup = resume_specs(
             chain,
             lineup=args.lineup,
@@ -703,9 +705,6 @@ def run_resume(args: argparse.Namespace) -> int:
         )
         _check_seat(_view_spec(args.view), len(specs))
         _default_view(args, specs)
-        ended = fold_chain(chain).ended
-        if ended and (args.seat or args.lineup):
-            raise ConfigError([("--seat", f"game {args.game} has ended: no seat to change")])
         _check_replay_file(args.store, args.game)
         if args.record is not None:
             check_record(args.record, len(chain))
@@ -718,8 +717,7 @@ def run_resume(args: argparse.Namespace) -> int:
         rule = WorkflowRule(werewolf_workflow(seating), TopicScope(store, [args.game]))
         if chain[-1].role == ERROR:
             _resume_failed(rule, args.game, args.store)  # first: a swap follows the failure
-        if not ended:
-            append_swaps(store, args.game, specs)
+        append_swaps(store, args.game, specs)
         live = _live(args, console, store, args.game)  # the story so far, then the rest
         resume = _resume_command(args.game, args)
         status = _run_game(store, args.game, resume, seating, live, resume_failed=True)
@@ -735,6 +733,22 @@ def _check_replay_file(store: Path, game_id: str) -> None:
     found = classify(path)
     if found not in (Kind.MISSING, Kind.EMPTY, Kind.REPLAY):
         raise refuse(path, "--store", found, wanted="a store whose folder holds no such file")
+
+
+def _ended(console: Console, store: SQLiteEventStore, args: argparse.Namespace) -> int:
+    """``resume`` of a game that has ended: the same with or without seats to change (none
+    is changed, no key is needed): it says so, with the result, and exits 0, so resuming
+    until a game is over never fails on the last try."""
+    changes = " (--seat and --lineup change nothing)" if args.seat or args.lineup else ""
+    console.print(
+        f"Game {args.game} has ended: there is nothing to resume{changes}.",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
+    prices = load_lineup(args.lineup).prices if args.lineup is not None else {}
+    _check_replay_file(args.store, args.game)  # the result is exported again, to its own file
+    return _finish(console, store, args.store, args.game, "ended", "", prices)
 
 
 def add_resume(subparsers: Any) -> None:
