@@ -204,6 +204,8 @@ class PhaseContext:
             record["retries"] = u.retries
         if u.mode == "json":
             record["mode"] = "json"
+        if u.estimated:
+            record["estimated"] = True
         self._slot(index).usage.append(record)
 
     def result(

@@ -175,7 +175,11 @@ class SpecSeating:
             chosen = {} if spec.personality is None else {"personality": spec.personality}
             return {**chosen, "lang": self.lang}
         if spec.kind == "llm":
-            return {"spec": spec, "clients": self.clients, "lang": self.lang, "meter": self.meter}
+            options = {"spec": spec, "clients": self.clients, "lang": self.lang}
+            # with a human at the table a live warning would tell when a seat is asked (at
+            # night, who acts); the totals at the end mark the estimates all the same
+            human = any(s.kind == "human" for s in self.specs.values())
+            return {**options, "meter": self.meter, **({"warn": None} if human else {})}
         if spec.kind == "human":
             terminal = self._terminal
             if terminal is None and not probe:

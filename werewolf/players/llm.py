@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -65,6 +66,7 @@ __all__ = [
     "ClientPool",
     "LLMPlayer",
     "TokenMeter",
+    "warn_on_stderr",
 ]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -72,6 +74,12 @@ BACKOFF = (0.5, 30.0)
 """The first and the longest wait between two tries of one request, in seconds."""
 
 TransportFactory: TypeAlias = "Callable[[], httpx2.AsyncBaseTransport]"
+
+
+def warn_on_stderr(message: str) -> None:
+    """A seat's warning, one line on stderr (the game goes on)."""
+    sys.stderr.write(f"werewolf: warning: {one_line(message)}\n")
+    sys.stderr.flush()
 
 
 class TokenMeter:
@@ -180,6 +188,7 @@ class LLMPlayer:
         clients: ClientPool,
         lang: str = "en",
         meter: TokenMeter | None = None,
+        warn: Callable[[str], None] | None = warn_on_stderr,
     ) -> None:
         if not spec.model:
             raise ValueError(f"seat {seat}: an llm seat needs a model")
@@ -195,6 +204,8 @@ class LLMPlayer:
         self._system_prompt: str | None = None
         self._drawn: list[str] = []  # the seat's record as text, observation by observation
         self._drawn_upto = 0  # the index of the last observation drawn
+        self.warn = warn  # told once when the endpoint reports no usage (None: nobody)
+        self._warned = False
 
     def _sampling(self) -> dict[str, Any]:
         spec = self.spec
@@ -283,7 +294,18 @@ class LLMPlayer:
             calls=len(bills),
             retries=retries,
             mode=self.mode,
+            estimated=any(b.estimated for b in bills),
         )
+
+    def _warn_estimated(self, usage: Usage) -> None:
+        """Once per seat: its endpoint reports no usage, so its tokens are estimates."""
+        if usage.estimated and not self._warned and self.warn is not None:
+            self._warned = True
+            self.warn(
+                f"{self._where()}: the endpoint reports no token usage; this seat's tokens "
+                "are estimated from the text (about 4 characters a token) and marked as "
+                "estimated, and the budget counts the estimates"
+            )
 
     async def decide(self, request: Request) -> Answer:
         from .cassette import measured
@@ -295,6 +317,7 @@ class LLMPlayer:
             except (LLMRequestError, LLMUnavailableError) as exc:
                 usage = self._usage(bills)
                 self.meter.add(usage.prompt_tokens + usage.completion_tokens)
+                self._warn_estimated(usage)
                 where = one_line(f"{self._where()}: {exc}")
                 raise SeatUnavailableError(self.seat, where, usage=usage) from None
             except BaseException:
@@ -302,6 +325,7 @@ class LLMPlayer:
                 raise
         usage = self._usage(bills, outcome.transport_retries)
         self.meter.add(usage.prompt_tokens + usage.completion_tokens)
+        self._warn_estimated(usage)
         exchange = json.dumps(
             {
                 "key": request.key,

@@ -103,6 +103,11 @@ class UsageRecord(_Strict):
     mode: Literal["json"] | None = Field(
         None, description="json: the seat was asked for JSON (its endpoint refuses tool calls)"
     )
+    estimated: bool = Field(
+        False,
+        description="true: the endpoint reported no usage, the tokens are estimated from "
+        "the text (about 4 characters a token)",
+    )
 
 
 class _PhaseMeta(_Strict):
