@@ -60,6 +60,7 @@ from .game import fold_chain, start_game, werewolf_workflow
 from .lineup import KINDS, Price, SeatSpec, load_lineup
 from .outputs import Kind, check_output, check_record, classify, refuse, write_output
 from .players import SpecSeating, seating_from_specs
+from .players.ledger import BillLedger, recovered_tokens
 from .players.prompting import LANGS
 from .players.setup import failure_hint, play_specs, resume_specs, tokens_spent, usage_lines
 from .players.swaps import append_swaps
@@ -240,6 +241,7 @@ def _spec_seating(
     *,
     lang: str,
     budget: int | None,
+    ledger: BillLedger,
     spent: int = 0,
     session: int = 0,
 ) -> SpecSeating:
@@ -254,6 +256,7 @@ def _spec_seating(
         replay=None if args.replay_llm is None else str(args.replay_llm),
         session=session,
         recap=not humans or watched != humans[0],  # the live view shows that seat already
+        ledger=ledger,  # every answer written down in the store as it arrives
     )
 
 
@@ -330,9 +333,10 @@ def _run_game(
     *,
     resume_failed: bool = False,
     pace: float = 0.0,
+    recovered: Sequence[dict[str, Any]] = (),
 ) -> str:
     scope = TopicScope(store, [game_id], on_read=None if live is None else live.feed)
-    rule = WorkflowRule(werewolf_workflow(seating), scope)
+    rule = WorkflowRule(werewolf_workflow(seating, carried={game_id: recovered}), scope)
     rule.cursor = floor_seq(store, [game_id])
     try:
         status = asyncio.run(_drive(rule, scope, game_id, seating, pace))
@@ -624,7 +628,8 @@ def run_play(args: argparse.Namespace) -> int:
     store = _open_store(args.store, create=True)
     then: list[str] = []  # the resume command, once there is a game to resume
     with _closing(store), _storage_faults(args.store, then):
-        seating = _spec_seating(args, specs, lang=lang, budget=budget)
+        ledger = BillLedger(store.path)
+        seating = _spec_seating(args, specs, lang=lang, budget=budget, ledger=ledger)
         starter = WorkflowRule(werewolf_workflow(seating), store)
         players = [specs[s].public() for s in sorted(specs)]  # recorded, for resume
         extra: dict[str, Any] = {"players": players, "lang": lang}
@@ -711,8 +716,13 @@ def run_resume(args: argparse.Namespace) -> int:
         game = chain[0].meta.get("game", {})
         lang = args.lang or str(game.get("lang", "en"))
         budget = lineup.budget.tokens if lineup.budget.tokens is not None else game.get("budget")
+        # answers a stopped process received but never recorded in an event: counted now,
+        # recorded with the game's next event
+        ledger = BillLedger(store.path)
+        recovered = ledger.unrecorded(args.game, chain)
+        spent = tokens_spent(chain) + recovered_tokens(recovered)
         seating = _spec_seating(
-            args, specs, lang=lang, budget=budget, spent=tokens_spent(chain), session=len(chain)
+            args, specs, lang=lang, budget=budget, ledger=ledger, spent=spent, session=len(chain)
         )
         rule = WorkflowRule(werewolf_workflow(seating), TopicScope(store, [args.game]))
         if chain[-1].role == ERROR:
@@ -720,7 +730,9 @@ def run_resume(args: argparse.Namespace) -> int:
         append_swaps(store, args.game, specs)
         live = _live(args, console, store, args.game)  # the story so far, then the rest
         resume = _resume_command(args.game, args)
-        status = _run_game(store, args.game, resume, seating, live, resume_failed=True)
+        status = _run_game(
+            store, args.game, resume, seating, live, resume_failed=True, recovered=recovered
+        )
         return _finish(
             console, store, args.store, args.game, status, resume, lineup.prices, _humans(specs)
         )

@@ -194,9 +194,17 @@ async def _abandon_ahead(ahead: dict[str, Any]) -> list[dict[str, Any]]:
     return list(own.usage)
 
 
-def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[GameState | None]:
-    """The werewolf workflow, its seats filled by ``seating``."""
+def werewolf_workflow(
+    seating: Seating,
+    *,
+    retries: int = 2,
+    carried: Mapping[str, Sequence[dict[str, Any]]] | None = None,
+) -> WorkflowType[GameState | None]:
+    """The werewolf workflow, its seats filled by ``seating``. ``carried`` holds, by game,
+    usage records billed to an earlier process that stopped before recording them (the
+    bill ledger's ``unrecorded``): each game's next phase records them with its own."""
     cache = _GameCache()
+    pending = dict(carried or {})
 
     def phase_role(phase: Phase) -> Role:
         run = PHASES[phase] if phase in PHASES else IDENTITY_PHASES[phase]
@@ -215,6 +223,9 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
                 ahead=game.ahead,
                 immediate=game.immediate,
             )
+            recovered = pending.pop(topic_id, None)
+            if recovered:
+                ctx.carry(recovered)
             try:
                 return await run(ctx)
             except Exception as exc:

@@ -4,13 +4,22 @@ seat, and counted by the budget."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.openai_server import TEST_API_KEY, OpenAIServer
-from tests.werewolf.llm_support import KEY_ENV, LegalTable
+from tests.openai_server import TEST_API_KEY, Empty, Hang, OpenAIServer, Reply, Text
+from tests.werewolf.llm_support import KEY_ENV, LegalTable, tool_of
 from tests.werewolf.test_cassette import _log
 from tests.werewolf.test_llm_faults import _lineup, _run
 
@@ -77,3 +86,120 @@ def test_answers_with_usage_are_not_marked(
     assert not any(u.get("estimated") for e in chain for u in e.meta.get("usage", []))
     assert "estimated" not in out
     assert "warning" not in err
+
+
+# -- kill -9 --------------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parents[2]
+_CLI = "import sys; from werewolf.cli import main; sys.exit(main(sys.argv[1:]))"
+
+
+class _UntilCut:
+    """Legal answers, with a refused answer (plain text) and an empty one (retried) now
+    and then, all billed; once ``votes`` more votes were asked, every request hangs, so
+    that the game is caught in its concurrent vote with answers received for it."""
+
+    def __init__(self) -> None:
+        self.table = LegalTable()
+        self.votes: int | None = None  # None: never cut
+        self.cut = False
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def cut_after(self, votes: int | None) -> None:
+        with self.lock:
+            self.votes, self.cut = votes, False
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        with self.lock:
+            self.count += 1
+            n = self.count
+            if self.votes is not None and tool_of(body)[0] == "vote":
+                self.cut = self.cut or self.votes <= 0
+                self.votes -= 1
+            cut = self.cut
+        if cut:
+            return Hang(600.0)  # released when the server stops
+        if n % 7 == 0:
+            return Text("I would rather not say.")  # no call: refused, asked again
+        if n % 11 == 0:
+            return Empty()
+        return self.table(body)
+
+
+def _ledger_rows(store: Path) -> int:
+    try:
+        with contextlib.closing(sqlite3.connect(store)) as db:
+            return int(db.execute("SELECT COUNT(*) FROM werewolf_bills").fetchone()[0])
+    except sqlite3.OperationalError:  # no such table (yet)
+        return 0
+
+
+def _answered(server: OpenAIServer) -> int:
+    return sum(1 for r in server.completions() if r.usage is not None)
+
+
+def _logged(store: Path) -> int:
+    _, chain = _log(store)
+    return sum(
+        u["prompt_tokens"] + u["completion_tokens"] for e in chain for u in e.meta.get("usage", [])
+    )
+
+
+def _start(tmp_path: Path, *argv: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), KEY_ENV: TEST_API_KEY}
+    return subprocess.Popen(
+        [sys.executable, "-c", _CLI, *argv],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _kill_after(process: subprocess.Popen[str], server: OpenAIServer, store: Path) -> None:
+    """SIGKILL ``process`` once it is stuck on a hanging request and every answer the
+    server gave has been received and written down (or a guard's time is up)."""
+    handler = server.handler
+    assert isinstance(handler, _UntilCut)
+    deadline = time.monotonic() + 30  # guards against a hang; no timing is asserted
+    while time.monotonic() < deadline and process.poll() is None:
+        given = [r for r in server.completions() if r.usage is not None]
+        if handler.cut and all(r.finished for r in given) and _ledger_rows(store) >= len(given):
+            break
+        time.sleep(0.02)
+    assert process.poll() is None, process.communicate()
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
+def test_tokens_of_answers_a_killed_game_received_are_counted_once_after_resume(
+    openai_server: OpenAIServer, tmp_path: Path
+) -> None:
+    handler = _UntilCut()
+    openai_server.handler = handler
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, openai_server, timeout=120.0, patience=600.0)
+    argv = ["--lineup", str(lineup), "--store", str(store), "-q"]
+    handler.cut_after(votes=4)
+    _kill_after(_start(tmp_path, "play", "--seed", "7", *argv), openai_server, store)
+    billed = openai_server.billed()
+    # the kill caught answers that no event recorded yet
+    assert _logged(store) < billed.prompt_tokens + billed.completion_tokens
+    game, _ = _log(store)
+    # taken up and killed again, mid-phase
+    handler.cut_after(votes=4)  # the same vote asked again: caught in it once more
+    _kill_after(_start(tmp_path, "resume", game, *argv), openai_server, store)
+    handler.cut_after(votes=None)
+    process = _start(tmp_path, "resume", game, *argv)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, out + err
+    billed = openai_server.billed()
+    total = billed.prompt_tokens + billed.completion_tokens
+    assert _logged(store) == total  # the log counts every billed token once
+    found = re.search(r"Game: .* = ([\d,]+) tokens in ([\d,]+) calls", out)
+    assert found, out
+    assert int(found.group(1).replace(",", "")) == total
+    assert int(found.group(2).replace(",", "")) == _answered(openai_server)
+    _, chain = _log(store)
+    assert any(u.get("recovered") for e in chain for u in e.meta.get("usage", []))

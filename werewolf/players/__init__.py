@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import ConfigError
@@ -23,7 +24,9 @@ from .human import ConsoleTerminal, HumanPlayer, Terminal
 from .llm import BACKOFF, ClientPool, LLMPlayer, TokenMeter, TransportFactory
 
 if TYPE_CHECKING:
-    from .cassette import CassetteRecorder
+    from ..decisions import Request
+    from .cassette import Billed, CassetteRecorder
+    from .ledger import BillLedger
 from .mock import MockPlayer
 from .random_player import RandomPlayer
 
@@ -158,9 +161,11 @@ class SpecSeating:
         recorder: CassetteRecorder | None = None,
         backoff: tuple[float, float] = BACKOFF,
         waits: bool = True,
+        ledger: BillLedger | None = None,
     ) -> None:
         self.specs = dict(specs)
         self.recorder = recorder
+        self.ledger = ledger
         self.lang = lang
         self.clients = ClientPool(env, transport, backoff=backoff, waits=waits)
         self.meter = TokenMeter(budget, spent)
@@ -170,7 +175,7 @@ class SpecSeating:
         for seat, spec in self.specs.items():  # fail now, not in the first phase
             make_player(spec.kind, game_seed=0, seat=seat, **self._options(spec, probe=True))
 
-    def _options(self, spec: SeatSpec, *, probe: bool = False) -> dict[str, Any]:
+    def _options(self, spec: SeatSpec, *, probe: bool = False, game_id: str = "") -> dict[str, Any]:
         if spec.kind == "mock":
             chosen = {} if spec.personality is None else {"personality": spec.personality}
             return {**chosen, "lang": self.lang}
@@ -179,7 +184,11 @@ class SpecSeating:
             # with a human at the table a live warning would tell when a seat is asked (at
             # night, who acts); the totals at the end mark the estimates all the same
             human = any(s.kind == "human" for s in self.specs.values())
-            return {**options, "meter": self.meter, **({"warn": None} if human else {})}
+            if human:
+                options["warn"] = None
+            if self.ledger is not None and not probe:
+                options["bill"] = partial(_write_bill, self.ledger, game_id)
+            return {**options, "meter": self.meter}
         if spec.kind == "human":
             terminal = self._terminal
             if terminal is None and not probe:
@@ -192,7 +201,10 @@ class SpecSeating:
         if players is None:
             players = self._games[game_id] = {
                 seat: make_player(
-                    self.specs[seat].kind, game_seed=state.seed, seat=seat, **self._options(spec)
+                    self.specs[seat].kind,
+                    game_seed=state.seed,
+                    seat=seat,
+                    **self._options(spec, game_id=game_id),
                 )
                 for seat, spec in sorted(self.specs.items())
                 if seat in state.seats
@@ -204,9 +216,16 @@ class SpecSeating:
         await self.clients.aclose()
 
     def close(self) -> None:
-        """Close the cassette being recorded, if any (every line is already flushed)."""
+        """Close the cassette being recorded, if any (every line is already flushed), and
+        the bill ledger."""
         if self.recorder is not None:
             self.recorder.close()
+        if self.ledger is not None:
+            self.ledger.close()
+
+
+def _write_bill(ledger: BillLedger, game_id: str, request: Request, bill: Billed) -> None:
+    ledger.record(game_id, request.seat, request.kind.value, request.key, bill)
 
 
 REPLAY_KEY = "no-key:replayed-from-a-cassette"
@@ -226,6 +245,7 @@ def seating_from_specs(
     recap: bool = True,
     backoff: tuple[float, float] = BACKOFF,
     session: int = 0,
+    ledger: BillLedger | None = None,
 ) -> SpecSeating:
     """A seating for ``specs`` (e.g. ``Lineup.check(...)``'s result).
 
@@ -235,7 +255,8 @@ def seating_from_specs(
     which marks the cassette's part of each process, so that a game stopped and resumed
     replays each part from its own answers;
     ``backoff`` is the first and the longest wait between two tries of a request after a
-    transient fault (default ``BACKOFF``; replaying, the waits are counted, not waited).
+    transient fault (default ``BACKOFF``; replaying, the waits are counted, not waited);
+    ``ledger`` writes every answer down in the store as it arrives (``players.ledger``).
     """
     if record is not None and replay is not None:
         raise ConfigError([("--record", "record or replay a cassette, not both at once")])
@@ -272,4 +293,5 @@ def seating_from_specs(
         recorder=recorder,
         backoff=backoff,
         waits=replay is None,
+        ledger=ledger,
     )

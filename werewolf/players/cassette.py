@@ -46,7 +46,7 @@ import json
 import os
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -85,14 +85,23 @@ class Billed:
     estimated: bool = False
 
 
-_SINK: ContextVar[list[Billed] | None] = ContextVar("werewolf_endpoint_bills", default=None)
+class _Bills(list[Billed]):
+    """The bills of one block, each also handed to ``on_bill`` as it arrives."""
+
+    def __init__(self, on_bill: Callable[[Billed], None] | None) -> None:
+        super().__init__()
+        self.on_bill = on_bill
+
+
+_SINK: ContextVar[_Bills | None] = ContextVar("werewolf_endpoint_bills", default=None)
 
 
 @contextmanager
-def measured() -> Iterator[list[Billed]]:
+def measured(on_bill: Callable[[Billed], None] | None = None) -> Iterator[list[Billed]]:
     """A list that collects a ``Billed`` for every request answered inside the block (in
-    this task and the tasks it starts)."""
-    bills: list[Billed] = []
+    this task and the tasks it starts); ``on_bill`` is called with each as it arrives,
+    before the client reads the answer (the ledger writes it down then)."""
+    bills = _Bills(on_bill)
     token = _SINK.set(bills)
     try:
         yield bills
@@ -157,7 +166,10 @@ def billed(request: bytes, status: int, content: bytes) -> tuple[int, int, bool]
 def _note(seconds: float, request: bytes, status: int, content: bytes) -> None:
     sink = _SINK.get()
     if sink is not None:
-        sink.append(Billed(seconds, *billed(request, status, content)))
+        bill = Billed(seconds, *billed(request, status, content))
+        sink.append(bill)
+        if sink.on_bill is not None:
+            sink.on_bill(bill)
 
 
 def _scrub(content: bytes, request: httpx2.Request) -> bytes:

@@ -189,6 +189,7 @@ class LLMPlayer:
         lang: str = "en",
         meter: TokenMeter | None = None,
         warn: Callable[[str], None] | None = warn_on_stderr,
+        bill: Callable[[Request, Billed], None] | None = None,
     ) -> None:
         if not spec.model:
             raise ValueError(f"seat {seat}: an llm seat needs a model")
@@ -205,6 +206,7 @@ class LLMPlayer:
         self._drawn: list[str] = []  # the seat's record as text, observation by observation
         self._drawn_upto = 0  # the index of the last observation drawn
         self.warn = warn  # told once when the endpoint reports no usage (None: nobody)
+        self.bill = bill  # each answer as it arrives, with the request (the bill ledger)
         self._warned = False
 
     def _sampling(self) -> dict[str, Any]:
@@ -311,7 +313,8 @@ class LLMPlayer:
         from .cassette import measured
 
         self.meter.check(self.seat)
-        with measured() as bills:
+        note = self.bill
+        with measured(None if note is None else lambda b: note(request, b)) as bills:
             try:
                 outcome, tool = await self._call(request)
             except (LLMRequestError, LLMUnavailableError) as exc:
