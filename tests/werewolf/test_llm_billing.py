@@ -5,6 +5,7 @@ seat, and counted by the budget."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import signal
@@ -18,10 +19,12 @@ from typing import Any
 
 import pytest
 
+from pulse_core import SQLiteEventStore
 from tests.openai_server import TEST_API_KEY, Empty, Hang, OpenAIServer, Reply, Text
 from tests.werewolf.llm_support import KEY_ENV, LegalTable, tool_of
 from tests.werewolf.test_cassette import _log
 from tests.werewolf.test_llm_faults import _lineup, _run
+from werewolf.cli import main
 
 
 def test_answers_without_usage_are_estimated_marked_warned_once_and_budgeted(
@@ -203,3 +206,50 @@ def test_tokens_of_answers_a_killed_game_received_are_counted_once_after_resume(
     assert int(found.group(2).replace(",", "")) == _answered(openai_server)
     _, chain = _log(store)
     assert any(u.get("recovered") for e in chain for u in e.meta.get("usage", []))
+
+
+# -- the arena report ---------------------------------------------------------------------------
+def test_the_arena_report_shows_what_the_budget_spent_in_all_and_in_ended_games(
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    openai_server.handler = LegalTable()
+    openai_server.reports_usage = False  # and the figures are estimates
+    roster = tmp_path / "roster.toml"
+    lines = []
+    for name in ("one", "two"):
+        lines += [f"[players.{name}]", 'kind = "llm"', 'model = "test-model"',
+                  f'base_url = "{openai_server.base_url}"', f'api_key_env = "{KEY_ENV}"']  # fmt: skip
+    lines += ['[prices."test-model"]', "prompt = 1.0", "completion = 2.0"]
+    roster.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    store = tmp_path / "s.sqlite3"
+    argv = ["arena", "run", "--roster", str(roster), "--games", "4", "--concurrency", "1",
+            "--budget-tokens", "150000", "--name", "b", "--store", str(store), "-q"]  # fmt: skip
+    main(argv)
+    out, err = capsys.readouterr()
+    assert "budget of 150,000 tokens is spent" in out + err, out + err
+    code = main(["arena", "report", "b", "--store", str(store), "--width", "200"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    figures = json.loads((tmp_path / "arena" / "b.report.json").read_text())
+    ended = figures["games"]["ended"]
+    assert ended >= 1
+    assert figures["games"]["unfinished"]
+    # every token the run's games recorded, unfinished games included
+    with SQLiteEventStore(store, read_only=True) as s:
+        usage = [u for k in s.topics() for e in s.chain(k) for u in e.meta.get("usage", [])]
+    in_all = sum(u["prompt_tokens"] + u["completion_tokens"] for u in usage)
+    cost = sum(u["prompt_tokens"] * 1.0 + u["completion_tokens"] * 2.0 for u in usage) / 1e6
+    spent = figures["spent"]
+    assert spent["all"]["tokens"] == in_all >= 150_000
+    assert spent["all"]["cost"] == pytest.approx(cost)
+    assert spent["ended"]["tokens"] == sum(p["tokens"] for p in figures["players"].values())
+    assert 0 < spent["ended"]["tokens"] < in_all
+    assert spent["all"]["estimated_tokens"] == in_all
+    summary = " ".join(out.split())
+    assert f"Spent in all: {in_all:,} tokens, ${cost:.4f}" in summary
+    assert f"in the {ended} ended games: {spent['ended']['tokens']:,} tokens" in summary
+    assert "estimated" in summary
