@@ -33,8 +33,9 @@ echoes the key in an error body gets it into no cassette, message, exchange or l
 
 Latency and billing come from here too. ``measured()`` opens a sink in the current task's
 context; each answered request adds a ``Billed`` to it: its time (a replay adds the recorded
-time) and the tokens its body's ``usage`` billed, also for answers the caller then throws
-away (an empty answer retried, an error). So a seat's latency is the time its endpoint took
+time) and the tokens its body's ``usage`` billed (a successful answer without one:
+estimated from the text, and marked so), also for answers the caller then throws away (an
+empty answer retried, an error). So a seat's latency is the time its endpoint took
 to answer, the same in a recording and its replay, client back-off waits are not counted,
 and every billed token is seen exactly once.
 """

@@ -25,7 +25,9 @@ Failures, from the smallest:
 Every token the endpoint billed is counted as the answers arrive, at the HTTP layer
 (``cassette.measured``): refused answers, empty answers that were retried and the requests
 of a decision that then failed included. A failing decision's ``SeatError`` carries its
-``usage``, which the failed phase records with its error.
+``usage``, which the failed phase records with its error. Each answer is also handed to
+``bill`` as it arrives (the store's bill ledger, ``ledger``), so a killed process loses
+none; an answer without ``usage`` is estimated from the text and the seat warns once.
 
 Clients are shared by the seats of a seating with the same endpoint, key variable and
 timeout, one set per event loop (an ``AsyncOpenAI`` belongs to the loop it was used in).
