@@ -124,6 +124,16 @@ class ClientPool:
         self.waits = waits
         self._clients: dict[tuple[Any, ...], tuple[asyncio.AbstractEventLoop, openai.AsyncOpenAI]]
         self._clients = {}
+        self._warned: set[tuple[str, str | None, int]] = set()
+
+    def first_warning(self, spec: SeatSpec, seat: int) -> bool:
+        """True the first time it is asked for this endpoint, model and seat: a seat's
+        warning is given once, also over the many games of an arena run."""
+        key = (self.base_url(spec), spec.model, seat)
+        if key in self._warned:
+            return False
+        self._warned.add(key)
+        return True
 
     def base_url(self, spec: SeatSpec) -> str:
         return spec.resolved_base_url(self._env) or DEFAULT_BASE_URL
@@ -209,7 +219,6 @@ class LLMPlayer:
         self._drawn_upto = 0  # the index of the last observation drawn
         self.warn = warn  # told once when the endpoint reports no usage (None: nobody)
         self.bill = bill  # each answer as it arrives, with the request (the bill ledger)
-        self._warned = False
 
     def _sampling(self) -> dict[str, Any]:
         spec = self.spec
@@ -303,8 +312,11 @@ class LLMPlayer:
 
     def _warn_estimated(self, usage: Usage) -> None:
         """Once per seat: its endpoint reports no usage, so its tokens are estimates."""
-        if usage.estimated and not self._warned and self.warn is not None:
-            self._warned = True
+        if (
+            usage.estimated
+            and self.warn is not None
+            and self.clients.first_warning(self.spec, self.seat)
+        ):
             self.warn(
                 f"{self._where()}: the endpoint reports no token usage; this seat's tokens "
                 "are estimated from the text (about 4 characters a token) and marked as "
