@@ -700,6 +700,8 @@ def run_resume(args: argparse.Namespace) -> int:
         check_objects(store, chain, args.game)  # a log that was edited or lost an object
         rejudge(chain, where)  # a forged chain: what the rules give
         if fold_chain(chain).ended:  # before the seats: nothing of them matters any more
+            if args.view is not None:
+                _view_spec(args.view)  # a mistyped option is refused all the same
             return _ended(console, store, args)
         specs, lineup = resume_specs(
             chain,
