@@ -23,6 +23,7 @@ from .errors import GameStateError
 from .moderator import next_phase
 from .phases import PHASES, PhaseContext
 from .players.base import Player
+from .players.ledger import ASKING_GAME
 from .state import GameState, Phase, evolve, initial_state
 from .visibility import ViewCache
 
@@ -226,6 +227,7 @@ def werewolf_workflow(
             recovered = pending.pop(topic_id, None)
             if recovered:
                 ctx.carry(recovered)
+            asking = ASKING_GAME.set(topic_id)  # which game each answer is billed to
             try:
                 return await run(ctx)
             except Exception as exc:
@@ -235,6 +237,8 @@ def werewolf_workflow(
                 if spent:
                     exc.failure_meta = {"usage": spent}  # type: ignore[attr-defined]
                 raise
+            finally:
+                ASKING_GAME.reset(asking)
 
         return role
 

@@ -142,10 +142,10 @@ def _answered(server: OpenAIServer) -> int:
 
 
 def _logged(store: Path) -> int:
-    _, chain = _log(store)
-    return sum(
-        u["prompt_tokens"] + u["completion_tokens"] for e in chain for u in e.meta.get("usage", [])
-    )
+    """Tokens the usage records of every game in ``store`` hold."""
+    with SQLiteEventStore(store) as s:
+        usage = [u for k in s.topics() for e in s.chain(k) for u in e.meta.get("usage", [])]
+    return sum(u["prompt_tokens"] + u["completion_tokens"] for u in usage)
 
 
 def _start(tmp_path: Path, *argv: str) -> subprocess.Popen[str]:
@@ -253,3 +253,36 @@ def test_the_arena_report_shows_what_the_budget_spent_in_all_and_in_ended_games(
     assert f"Spent in all: {in_all:,} tokens, ${cost:.4f}" in summary
     assert f"in the {ended} ended games: {spent['ended']['tokens']:,} tokens" in summary
     assert "estimated" in summary
+
+
+def test_an_arena_run_killed_mid_game_and_continued_counts_every_billed_token_once(
+    openai_server: OpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    handler = _UntilCut()
+    openai_server.handler = handler
+    roster = tmp_path / "roster.toml"
+    lines = []
+    for name in ("one", "two"):
+        lines += [f"[players.{name}]", 'kind = "llm"', 'model = "test-model"',
+                  f'base_url = "{openai_server.base_url}"', f'api_key_env = "{KEY_ENV}"',
+                  "timeout = 120.0", "patience = 600.0"]  # fmt: skip
+    roster.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    store = tmp_path / "s.sqlite3"
+    argv = ["arena", "run", "--roster", str(roster), "--games", "2", "--concurrency", "2",
+            "--name", "k", "--store", str(store), "-q"]  # fmt: skip
+    handler.cut_after(votes=4)
+    _kill_after(_start(tmp_path, *argv), openai_server, store)
+    billed = openai_server.billed()
+    assert _logged(store) < billed.prompt_tokens + billed.completion_tokens
+    handler.cut_after(votes=None)
+    process = _start(tmp_path, *argv)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, out + err
+    assert main(["arena", "report", "k", "--store", str(store)]) == 0
+    capsys.readouterr()
+    figures = json.loads((tmp_path / "arena" / "k.report.json").read_text())
+    billed = openai_server.billed()
+    total = billed.prompt_tokens + billed.completion_tokens
+    assert figures["games"]["ended"] == 2
+    assert _logged(store) == total
+    assert figures["spent"]["all"]["tokens"] == figures["spent"]["ended"]["tokens"] == total

@@ -19,15 +19,21 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pulse_core import Event
 
 if TYPE_CHECKING:
+    from ..decisions import Request
     from .cassette import Billed
 
-__all__ = ["BillLedger", "recovered_tokens"]
+__all__ = ["ASKING_GAME", "BillLedger", "recovered_tokens"]
+
+ASKING_GAME: ContextVar[str] = ContextVar("werewolf_asking_game", default="")
+"""The game whose phase is running (set by the workflow): which game an answer is for,
+where players are made without knowing it (an arena run's seat factory)."""
 
 _SCHEMA = """CREATE TABLE IF NOT EXISTS werewolf_bills (
     id INTEGER PRIMARY KEY,
@@ -77,6 +83,10 @@ class BillLedger:
                 int(bill.estimated),
             ),
         )
+
+    def note(self, request: Request, bill: Billed) -> None:
+        """One answer received for ``request``, in the game whose phase is running."""
+        self.record(ASKING_GAME.get(), request.seat, request.kind.value, request.key, bill)
 
     def unrecorded(self, game: str, chain: Sequence[Event]) -> list[dict[str, Any]]:
         """Usage records of what the ledger holds for ``game`` beyond what ``chain``'s
