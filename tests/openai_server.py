@@ -26,6 +26,8 @@ The test decides every answer with a handler ``(request_json) -> Reply``; a repl
                        (text to text: JSON escapes where ``json.dumps`` puts none, say)
 =====================  ======================================================================
 
+``server.reports_usage = False`` leaves ``usage`` out of every answer, as some endpoints
+do; ``server.billed()`` still counts what the answers would have billed.
 ``server.latency`` (seconds) delays every answer, as a remote model would. Each request is
 recorded with when it arrived and when it was answered (``time.monotonic()``), and
 ``server.billed()`` sums the tokens every answer billed, so tests and benchmarks can compare
@@ -245,6 +247,7 @@ class OpenAIServer:
         self.handler: Handler | None = handler
         self.models = list(models)
         self.latency = 0.0  # seconds before each chat completion is answered
+        self.reports_usage = True  # False: answers carry no ``usage`` (still billed here)
         self.requests: list[Recorded] = []
         self.handler_errors: list[Exception] = []
         self._lock = threading.Lock()
@@ -370,6 +373,8 @@ def _completion_body(
             "total_tokens": usage.prompt_tokens + usage.completion_tokens,
         },
     }
+    if not server.reports_usage:
+        del body["usage"]
     return body, usage
 
 
@@ -505,6 +510,8 @@ def _make_request_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                         "total_tokens": usage.prompt_tokens + usage.completion_tokens,
                     },
                 }
+                if not server.reports_usage:
+                    del empty["usage"]
                 self._send_json(200, empty, {})
                 return
             if isinstance(reply, Hang):

@@ -60,6 +60,7 @@ from .game import fold_chain, start_game, werewolf_workflow
 from .lineup import KINDS, MAX_PRICE, Price, SeatSpec, load_lineup
 from .outputs import Kind, check_output, check_record, classify, refuse, write_output
 from .players import SpecSeating, seating_from_specs
+from .players.ledger import BillLedger, recovered_tokens
 from .players.llm import SeatRetry, retry_line
 from .players.prompting import LANGS
 from .players.setup import failure_hint, play_specs, resume_specs, tokens_spent, usage_lines
@@ -257,6 +258,7 @@ def _spec_seating(
     *,
     lang: str,
     budget: int | None,
+    ledger: BillLedger,
     spent: int = 0,
     session: int = 0,
     cassette: CassetteTransport | None = None,
@@ -278,6 +280,7 @@ def _spec_seating(
         session=session,
         recap=not humans or watched != humans[0],  # the live view shows that seat already
         status=status,
+        ledger=ledger,  # every answer written down in the store as it arrives
     )
 
 
@@ -363,9 +366,10 @@ def _run_game(
     *,
     resume_failed: bool = False,
     pace: float = 0.0,
+    recovered: Sequence[dict[str, Any]] = (),
 ) -> str:
     scope = TopicScope(store, [game_id], on_read=None if live is None else live.feed)
-    rule = WorkflowRule(werewolf_workflow(seating), scope)
+    rule = WorkflowRule(werewolf_workflow(seating, carried={game_id: recovered}), scope)
     rule.cursor = floor_seq(store, [game_id])
     try:
         status = asyncio.run(_drive(rule, scope, game_id, seating, pace))
@@ -674,7 +678,10 @@ def run_play(args: argparse.Namespace) -> int:
     store = _open_store(args.store, create=True, lock_timeout=args.lock_timeout)
     then: list[str] = []  # the resume command, once there is a game to resume
     with _closing(store), _storage_faults(args.store, then):
-        seating = _spec_seating(args, specs, lang=lang, budget=budget, cassette=cassette)
+        ledger = BillLedger(store.path)
+        seating = _spec_seating(
+            args, specs, lang=lang, budget=budget, ledger=ledger, cassette=cassette
+        )
         starter = WorkflowRule(werewolf_workflow(seating), store)
         players = [specs[s].public() for s in sorted(specs)]  # recorded, for resume
         extra: dict[str, Any] = {"players": players, "lang": lang}
@@ -745,6 +752,10 @@ def run_resume(args: argparse.Namespace) -> int:
         check_game(chain, where, trust=True)  # its events' shapes
         check_objects(store, chain, args.game)  # a log that was edited or lost an object
         rejudge(chain, where)  # a forged chain: what the rules give
+        if fold_chain(chain).ended:  # before the seats: nothing of them matters any more
+            if args.view is not None:
+                _view_spec(args.view)  # a mistyped option is refused all the same
+            return _ended(console, store, args)
         specs, lineup = resume_specs(
             chain,
             lineup=args.lineup,
@@ -754,26 +765,29 @@ def run_resume(args: argparse.Namespace) -> int:
         )
         _check_seat(_view_spec(args.view), len(specs))
         _default_view(args, specs)
-        ended = fold_chain(chain).ended
-        if ended and (args.seat or args.lineup):
-            raise ConfigError([("--seat", f"game {args.game} has ended: no seat to change")])
         _check_replay_file(args.store, args.game)
         if args.record is not None:
             check_record(args.record, len(chain))
         game = chain[0].meta.get("game", {})
         lang = args.lang or str(game.get("lang", "en"))
         budget = lineup.budget.tokens if lineup.budget.tokens is not None else game.get("budget")
+        # answers a stopped process received but never recorded in an event: counted now,
+        # recorded with the game's next event
+        ledger = BillLedger(store.path)
+        recovered = ledger.unrecorded(args.game, chain)
+        spent = tokens_spent(chain) + recovered_tokens(recovered)
         seating = _spec_seating(
-            args, specs, lang=lang, budget=budget, spent=tokens_spent(chain), session=len(chain)
+            args, specs, lang=lang, budget=budget, ledger=ledger, spent=spent, session=len(chain)
         )
         rule = WorkflowRule(werewolf_workflow(seating), TopicScope(store, [args.game]))
         if chain[-1].role == ERROR:
             _resume_failed(rule, args.game, args.store)  # first: a swap follows the failure
-        if not ended:
-            append_swaps(store, args.game, specs)
+        append_swaps(store, args.game, specs)
         live = _live(args, console, store, args.game)  # the story so far, then the rest
         resume = _resume_command(args.game, args)
-        status = _run_game(store, args.game, resume, seating, live, resume_failed=True)
+        status = _run_game(
+            store, args.game, resume, seating, live, resume_failed=True, recovered=recovered
+        )
         return _finish(
             console, store, args.store, args.game, status, resume, lineup.prices, _humans(specs)
         )
@@ -786,6 +800,22 @@ def _check_replay_file(store: Path, game_id: str) -> None:
     found = classify(path)
     if found not in (Kind.MISSING, Kind.EMPTY, Kind.REPLAY):
         raise refuse(path, "--store", found, wanted="a store whose folder holds no such file")
+
+
+def _ended(console: Console, store: SQLiteEventStore, args: argparse.Namespace) -> int:
+    """``resume`` of a game that has ended: the same with or without seats to change (none
+    is changed, no key is needed): it says so, with the result, and exits 0, so resuming
+    until a game is over never fails on the last try."""
+    changes = " (--seat and --lineup change nothing)" if args.seat or args.lineup else ""
+    console.print(
+        f"Game {args.game} has ended: there is nothing to resume{changes}.",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
+    prices = load_lineup(args.lineup).prices if args.lineup is not None else {}
+    _check_replay_file(args.store, args.game)  # the result is exported again, to its own file
+    return _finish(console, store, args.store, args.game, "ended", "", prices)
 
 
 def add_resume(subparsers: Any) -> None:

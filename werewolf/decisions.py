@@ -118,6 +118,7 @@ class Usage:
     calls: int = 0  # answered requests, each billed
     retries: int = 0  # requests sent again after a transient fault (timeout, 5xx, empty, ...)
     mode: str | None = None  # "json" when the seat was asked for JSON, not a tool call
+    estimated: bool = False  # the endpoint reported no usage: tokens estimated from the text
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from .errors import GameStateError
 from .moderator import next_phase
 from .phases import PHASES, PhaseContext
 from .players.base import Player
+from .players.ledger import ASKING_GAME
 from .state import GameState, Phase, evolve, initial_state
 from .visibility import ViewCache
 
@@ -194,9 +195,17 @@ async def _abandon_ahead(ahead: dict[str, Any]) -> list[dict[str, Any]]:
     return list(own.usage)
 
 
-def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[GameState | None]:
-    """The werewolf workflow, its seats filled by ``seating``."""
+def werewolf_workflow(
+    seating: Seating,
+    *,
+    retries: int = 2,
+    carried: Mapping[str, Sequence[dict[str, Any]]] | None = None,
+) -> WorkflowType[GameState | None]:
+    """The werewolf workflow, its seats filled by ``seating``. ``carried`` holds, by game,
+    usage records billed to an earlier process that stopped before recording them (the
+    bill ledger's ``unrecorded``): each game's next phase records them with its own."""
     cache = _GameCache()
+    pending = dict(carried or {})
 
     def phase_role(phase: Phase) -> Role:
         run = PHASES[phase] if phase in PHASES else IDENTITY_PHASES[phase]
@@ -215,6 +224,10 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
                 ahead=game.ahead,
                 immediate=game.immediate,
             )
+            recovered = pending.pop(topic_id, None)
+            if recovered:
+                ctx.carry(recovered)
+            asking = ASKING_GAME.set(topic_id)  # which game each answer is billed to
             try:
                 return await run(ctx)
             except Exception as exc:
@@ -224,6 +237,8 @@ def werewolf_workflow(seating: Seating, *, retries: int = 2) -> WorkflowType[Gam
                 if spent:
                     exc.failure_meta = {"usage": spent}  # type: ignore[attr-defined]
                 raise
+            finally:
+                ASKING_GAME.reset(asking)
 
         return role
 

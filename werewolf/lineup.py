@@ -161,6 +161,7 @@ class Lineup(BaseModel):
         env = os.environ if env is None else env
         specs = self.resolve(seat_count)
         problems: list[tuple[str, str]] = []
+        unset: dict[tuple[str, bool], list[tuple[int, str]]] = {}  # (variable, named) -> seats
         for seat, spec in specs.items():
             where = f"seats.{seat}" if seat in self.seats else "defaults"
             if spec.kind == "llm":
@@ -169,12 +170,10 @@ class Lineup(BaseModel):
                         (f"{where}.model", f"seat {seat} is an llm seat without a model")
                     )
                 if not env.get(spec.key_env()):
-                    problems.append(
-                        (
-                            f"{where}.api_key_env",
-                            f"seat {seat}: environment variable {spec.key_env()} is not set",
-                        )
+                    unset.setdefault((spec.key_env(), spec.api_key_env is not None), []).append(
+                        (seat, where)
                     )
+        problems += _unset_keys(unset)
         humans = [s for s, spec in specs.items() if spec.kind == "human"]
         if len(humans) > 1:
             problems.append(("seats", f"one human seat per terminal, not {len(humans)}"))
@@ -184,6 +183,35 @@ class Lineup(BaseModel):
 
     def price(self, model: str | None) -> Price | None:
         return self.prices.get(model) if model else None
+
+
+def _unset_keys(unset: Mapping[tuple[str, bool], list[tuple[int, str]]]) -> list[tuple[str, str]]:
+    """One problem per key variable that is not set, naming the seats that need it. A
+    variable the lineup named is reported at its ``api_key_env`` field; the default one at
+    no field (nobody wrote it), with how to set it or name another."""
+    problems: list[tuple[str, str]] = []
+    for (variable, named), seats in unset.items():
+        numbers = [seat for seat, _ in seats]
+        who = f"seat {numbers[0]}" if len(numbers) == 1 else f"seats {_listed(numbers)}"
+        needs = "needs" if len(numbers) == 1 else "need"
+        if named:
+            fields = list(dict.fromkeys(f"{where}.api_key_env" for _, where in seats))
+            message = f"{who} {needs} an API key: the environment variable {variable} is not set"
+            problems.append((", ".join(fields), message))
+        else:
+            problems.append(
+                (
+                    "",
+                    f"{who} {needs} an API key: the environment variable {variable} is not set "
+                    f"(set it, or name the variable that holds the key with api_key_env in a "
+                    f"lineup)",
+                )
+            )
+    return problems
+
+
+def _listed(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
 
 
 def _validate(data: Mapping[str, Any], source: str) -> Lineup:

@@ -198,6 +198,7 @@ class PhaseContext:
         record: dict[str, Any] = {
             "seat": request.seat,
             "decision": request.kind.value,
+            "key": request.key,  # matched against the bill ledger when the game is taken up
             "prompt_tokens": u.prompt_tokens,
             "completion_tokens": u.completion_tokens,
             "latency_ms": round(u.latency_ms, 1),
@@ -207,7 +208,15 @@ class PhaseContext:
             record["retries"] = u.retries
         if u.mode == "json":
             record["mode"] = "json"
+        if u.estimated:
+            record["estimated"] = True
         self._slot(index).usage.append(record)
+
+    def carry(self, records: Sequence[dict[str, Any]]) -> None:
+        """Record ``records`` (usage billed to an earlier process that stopped before
+        recording it, ``players.ledger``) with this phase's own, ahead of them."""
+        self._slots.append(None)
+        self._slot(len(self._slots) - 1).usage.extend(dict(r) for r in records)
 
     def result(
         self,

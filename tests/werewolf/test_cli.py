@@ -356,7 +356,8 @@ def test_resume_of_a_finished_game_only_reports_it(
     code, out, _ = run(capsys, "resume", game, "--store", str(path), "-q")
     assert code == 0
     assert len(_phases(path, game)) == before
-    assert "win" in out.splitlines()[0] or "draw" in out.splitlines()[0]
+    assert "has ended: there is nothing to resume" in out.splitlines()[0]
+    assert "win" in out.splitlines()[1] or "draw" in out.splitlines()[1]
 
 
 def test_ctrl_c_exits_130_and_says_how_to_resume(
@@ -395,7 +396,10 @@ def test_resume_refuses_seats_it_cannot_rebuild(
         game = start_game(rule, seed=1, players=players)
     code, _, err = run(capsys, "resume", game, "--store", str(path))
     assert code == 2
-    assert "seat 9: environment variable OPENAI_API_KEY is not set" in _one_line_error(err)
+    assert (
+        "seat 9 needs an API key: the environment variable OPENAI_API_KEY is not set"
+        in _one_line_error(err)
+    )
 
 
 # -- the installed command -------------------------------------------------------------------

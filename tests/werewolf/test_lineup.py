@@ -89,8 +89,9 @@ def test_lineup_problems_are_reported_together_with_paths(tmp_path: Path) -> Non
     problems = info.value.problems
     assert ("seats.4.model", "seat 4 is an llm seat without a model") in problems
     assert (
-        "seats.2.api_key_env",
-        "seat 2: environment variable OPENAI_API_KEY is not set",
+        "",
+        "seats 2 and 4 need an API key: the environment variable OPENAI_API_KEY is not set (set "
+        "it, or name the variable that holds the key with api_key_env in a lineup)",
     ) in problems
 
     with pytest.raises(ConfigError, match=r"absent\.toml: no such file"):

@@ -92,7 +92,10 @@ def test_one_llm_seat_by_the_openai_defaults_with_totals_and_cost(
     ("argv", "message"),
     [
         (["--seat", "12=mock"], "seats.12: no seat 12: seats are 1 to 9"),
-        (["--seat", "3=llm:m"], "seat 3: environment variable OPENAI_API_KEY is not set"),
+        (
+            ["--seat", "3=llm:m"],
+            "seat 3 needs an API key: the environment variable OPENAI_API_KEY is not set",
+        ),
         (["--seat", "3=robot"], "kind must be one of mock, random, llm, human"),
         (["--seat", "2=human", "--seat", "4=human"], "one human seat per terminal, not 2"),
         (["--lang", "fr"], "invalid choice: 'fr'"),
@@ -131,7 +134,7 @@ def test_a_lineup_with_problems_lists_each(
     )
     code, _, err = _run(capsys, "play", "--lineup", str(lineup), "--store", str(tmp_path / "s"))
     assert code == 2
-    assert "seat 3: environment variable NOPE_KEY is not set" in err
+    assert "seat 3 needs an API key: the environment variable NOPE_KEY is not set" in err
 
 
 # -- swaps --------------------------------------------------------------------------------------

@@ -52,6 +52,7 @@ from ..config import GameConfig, parse_config
 from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from ..outputs import Kind, check_output, classify, refuse, write_output
+from ..players.ledger import BillLedger
 from ..players.prompting import LANGS
 from ..pricing import with_bundled
 from ..storefaults import STORAGE_ERRORS, StoreFault, explain, refuse_damaged
@@ -95,11 +96,13 @@ MAX_BUDGET_USD = 1e9
 MAX_BOOTSTRAP = 100_000  # resamples: the intervals settle long before
 
 
-def seat_factory(spec: RunSpec) -> SeatFactory:
+def seat_factory(spec: RunSpec, store: Path | None = None) -> SeatFactory:
     """How the run's seats are made; every player is tried once now (and LLM players' key
-    variables checked), so a player that cannot be seated fails before a game starts."""
+    variables checked), so a player that cannot be seated fails before a game starts. LLM
+    seats write every answer to the bill ledger of ``store`` as it arrives."""
     check_keys({p.name: p.spec for p in spec.players})
-    factory = RunSeats(lang=spec.lang) if spec.uses_tokens else mock_seats(spec.lang)
+    ledger = BillLedger(store) if store is not None else None
+    factory = RunSeats(lang=spec.lang, ledger=ledger) if spec.uses_tokens else mock_seats(spec.lang)
     for player in spec.players:
         factory(player.spec, 0, 1)
     return factory
@@ -410,7 +413,7 @@ def _run_or_continue(args: argparse.Namespace) -> tuple[RunSpec, Path, SeatFacto
         raise refuse(run_file, "--name", found, wanted="another run")
     spec = _continued_run(args, load_run(run_file)) if run_file.exists() else _new_run(args)
     spec = _with_bundled_prices(_with_budget(args, spec))  # a saved run always loads again
-    factory = seat_factory(spec)
+    factory = seat_factory(spec, args.store)
     check_play(spec, workers=_workers(args, spec), factory=factory)
     check_store_path(args.store)
     store = open_run_store(args.store)

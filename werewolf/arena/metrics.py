@@ -90,6 +90,7 @@ class SeatRecord:
     calls: int = 0
     answers: int = 0  # usage entries: answers that reported tokens and latency
     latency_ms: float = 0.0  # summed over those answers
+    estimated_tokens: int = 0  # of the tokens, those estimated (the endpoint reported none)
 
     @property
     def team(self) -> Team:
@@ -217,6 +218,10 @@ def _count_event(
         counts[seat]["completion_tokens"] += int(use.get("completion_tokens", 0))
         counts[seat]["calls"] += int(use.get("calls", 0))
         counts[seat]["answers"] += 1
+        if use.get("estimated"):
+            counts[seat]["estimated_tokens"] += int(use.get("prompt_tokens", 0)) + int(
+                use.get("completion_tokens", 0)
+            )
         latency[seat] += float(use.get("latency_ms", 0.0))
 
 
@@ -253,6 +258,7 @@ class PlayerMetrics:
     cost_per_game: Estimate
     cost_per_decision: Estimate
     latency_ms: Estimate
+    estimated_tokens: int = 0  # of ``tokens``, those estimated (the endpoint reported none)
     # belief figures (none without belief reports): the player's good seats' reports
     belief_reports: int = 0
     brier: Estimate = field(default_factory=lambda: Estimate(None, None, None, 0))
@@ -372,6 +378,7 @@ def _player(
         decisions=int(sum(decisions)),
         calls=calls,
         tokens=int(sum(tokens)),
+        estimated_tokens=sum(s.estimated_tokens for s in seats),
         tokens_per_game=bootstrap_ratio(tokens, ones, draws) if calls else none,
         tokens_per_decision=bootstrap_ratio(tokens, decisions, draws) if calls else none,
         cost=sum(cost_per_game) if priced else None,

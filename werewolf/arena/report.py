@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,10 +22,11 @@ from rich.text import Text
 
 from ..cast import Identity
 from ..errors import ConfigError
-from ..pricing import bundled_prices
+from ..lineup import Price
+from ..pricing import bundled_prices, with_bundled
 from .intervals import NONE, Estimate, wilson
 from .metrics import ROLES, PlayerMetrics, RoleMetrics, TournamentMetrics
-from .results import RunGames
+from .results import RunGames, Spent
 from .spec import RunSpec
 
 __all__ = [
@@ -277,6 +278,10 @@ def _price_note(report: Report) -> str:
 def _cost_sections(ranked: Sequence[PlayerMetrics], price_note: str = "") -> list[_Section]:
     tokens = any(p.calls for p in ranked)
     note = "" if tokens else "No player used tokens: tokens, cost and latency are for LLM players."
+    guessed = [p.name for p in ranked if p.estimated_tokens]
+    if guessed:  # the endpoint reported no usage: those figures are estimates
+        estimated = f"Tokens of {', '.join(guessed)} are estimated (no usage reported)."
+        price_note = f"{price_note} {estimated}".strip()
     return [
         _Section(
             "Decisions",
@@ -316,12 +321,46 @@ def _summary(report: Report) -> list[str]:
         + f". Wolves won {_pct(m.wolves_win).replace(' ', '% ', 1)} of them"
         + (f"; {m.draws} draws." if m.draws else "."),
     ]
-    tokens = sum(p.tokens for p in m.players.values())
-    if tokens:
-        costs = [p.cost for p in m.players.values() if p.calls]
-        cost = f", ${sum(c for c in costs if c is not None):.4f}" if None not in costs else ""
-        lines.append(f"Tokens used: {tokens:,}{cost}.")
-    return lines
+    return lines + _spent_lines(report)
+
+
+def _prices(report: Report) -> dict[str, Price]:
+    """The prices the report's costs are at (the run's, then the bundled table)."""
+    spec = report.spec
+    return with_bundled(spec.prices, (p.spec.model for p in spec.players if p.uses_tokens))
+
+
+def _spent_json(spent: Spent, prices: Mapping[str, Price]) -> dict[str, Any]:
+    return {"tokens": spent.tokens, "estimated_tokens": spent.estimated, "cost": spent.cost(prices)}
+
+
+def _spent_lines(report: Report) -> list[str]:
+    """What the run spent: in all (what its budget counts) and in the ended games (what
+    the figures below are of), when they differ; estimated tokens are said so."""
+    games = report.games
+    spent_all, prices = games.spent, _prices(report)
+    if not spent_all.tokens:
+        return []
+
+    def figure(spent: Spent) -> str:
+        cost = spent.cost(prices)
+        return f"{spent.tokens:,} tokens" + ("" if cost is None else f", ${cost:.4f}")
+
+    ended = len(games.records)
+    if games.unfinished_spent.tokens:
+        line = (
+            f"Spent in all: {figure(spent_all)} (what the budget counts, with "
+            f"{len(games.unfinished)} unfinished games); in the {ended} ended games: "
+            f"{figure(games.ended_spent)}."
+        )
+    else:
+        line = f"Tokens used: {figure(spent_all)}."
+    if spent_all.estimated:
+        line += (
+            f" Of them {spent_all.estimated:,} are estimated from the text: the endpoint "
+            "reported no usage."
+        )
+    return [line]
 
 
 # -- rich -----------------------------------------------------------------------------------------
@@ -443,6 +482,10 @@ def report_json(report: Report) -> dict[str, Any]:
             "missing": list(report.games.missing),
             "wolves_win": m.wolves_win.as_dict(),
             "draws": m.draws,
+        },
+        "spent": {  # all: every game, as the budget counts; ended: the games reported on
+            "all": _spent_json(report.games.spent, _prices(report)),
+            "ended": _spent_json(report.games.ended_spent, _prices(report)),
         },
         "ratings": {
             "bradley_terry": {k: v.as_dict() for k, v in m.bradley_terry.items()},

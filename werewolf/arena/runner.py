@@ -33,6 +33,7 @@ from pulse_core.limits import clip
 
 from ..errors import ConfigError, WerewolfError
 from ..game import WORKFLOW, start_meta, werewolf_workflow
+from ..players.ledger import BillLedger
 from ..scope import TopicScope, floor_seq, scoped_rule
 from ..state import GameState
 from ..storefaults import STORAGE_ERRORS, StoreFault, explain, lock_notice, open_store
@@ -247,10 +248,19 @@ async def drive(
     ``concurrency`` at once; returns why it stopped early (the budget), else None."""
     plans = {game_id(spec, i): plan_game(spec, i) for i in indices}
     specs = {p.name: p.spec for p in spec.players}
-    rule = scoped_rule(werewolf_workflow(run_seating(plans, specs, factory)), store, plans)
+    ledger: BillLedger | None = getattr(factory, "ledger", None)  # LLM seats write one
+    chains = {key: store.chain(key) for key in plans}
+    # answers a stopped process received but never recorded: with each game's next event
+    carried = {
+        key: ledger.unrecorded(key, chain)
+        for key, chain in chains.items()
+        if chain and ledger is not None
+    }
+    seating = run_seating(plans, specs, factory)
+    rule = scoped_rule(werewolf_workflow(seating, carried=carried), store, plans)
     pending: list[GamePlan] = []
     for key, plan in plans.items():
-        chain = store.chain(key)
+        chain = chains[key]
         if not chain:
             pending.append(plan)
         elif chain[-1].kind == _ERROR:

@@ -2,7 +2,8 @@
 
 ``seat_player`` makes mock and random seats; ``RunSeats`` adds LLM seats (the players of
 ``werewolf.players.llm``), which share one pool of HTTP clients across every game of the
-run and close it with ``aclose`` when the run stops.
+run and close it with ``aclose`` when the run stops, and write every answer to the store's
+bill ledger as it arrives (``ledger``; ``werewolf.players.ledger``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from functools import partial
 from ..errors import ConfigError
 from ..lineup import SeatSpec
 from ..players import Player, cached_seating, make_player
+from ..players.ledger import BillLedger
 from ..state import GameState
 from .schedule import GamePlan
 
@@ -68,22 +70,38 @@ def check_keys(specs: Mapping[str, SeatSpec], env: Mapping[str, str] | None = No
 class RunSeats:
     """The seat factory of a run with LLM players (see the module docstring)."""
 
-    def __init__(self, env: Mapping[str, str] | None = None, *, lang: str = "en") -> None:
+    def __init__(
+        self,
+        env: Mapping[str, str] | None = None,
+        *,
+        lang: str = "en",
+        ledger: BillLedger | None = None,
+    ) -> None:
         from ..players.llm import ClientPool  # the openai client loads only for LLM runs
 
         self.lang = lang
         self.clients = ClientPool(env)
+        self.ledger = ledger
 
     def __call__(self, spec: SeatSpec, game_seed: int, seat: int) -> Player:
         if spec.kind != "llm":
             return seat_player(spec, game_seed, seat, self.lang)
+        bill = {"bill": self.ledger.note} if self.ledger is not None else {}
         return make_player(
-            "llm", game_seed=game_seed, seat=seat, spec=spec, clients=self.clients, lang=self.lang
+            "llm",
+            game_seed=game_seed,
+            seat=seat,
+            spec=spec,
+            clients=self.clients,
+            lang=self.lang,
+            **bill,
         )
 
     async def aclose(self) -> None:
-        """Close the clients made in the running event loop."""
+        """Close the clients made in the running event loop, and the ledger."""
         await self.clients.aclose()
+        if self.ledger is not None:
+            self.ledger.close()
 
 
 def run_seating(

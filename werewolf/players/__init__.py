@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import ConfigError
@@ -23,7 +24,9 @@ from .human import ConsoleTerminal, HumanPlayer, Terminal
 from .llm import BACKOFF, ClientPool, LLMPlayer, StatusSink, TokenMeter, TransportFactory
 
 if TYPE_CHECKING:
-    from .cassette import CassetteRecorder, CassetteTransport
+    from ..decisions import Request
+    from .cassette import Billed, CassetteRecorder, CassetteTransport
+    from .ledger import BillLedger
 from .mock import MockPlayer
 from .random_player import RandomPlayer
 
@@ -160,9 +163,11 @@ class SpecSeating:
         backoff: tuple[float, float] = BACKOFF,
         waits: bool = True,
         status: StatusSink | None = None,
+        ledger: BillLedger | None = None,
     ) -> None:
         self.specs = dict(specs)
         self.recorder = recorder
+        self.ledger = ledger
         self.lang = lang
         self.clients = ClientPool(env, transport, backoff=backoff, waits=waits, status=status)
         self.meter = TokenMeter(budget, spent)
@@ -172,12 +177,20 @@ class SpecSeating:
         for seat, spec in self.specs.items():  # fail now, not in the first phase
             make_player(spec.kind, game_seed=0, seat=seat, **self._options(spec, probe=True))
 
-    def _options(self, spec: SeatSpec, *, probe: bool = False) -> dict[str, Any]:
+    def _options(self, spec: SeatSpec, *, probe: bool = False, game_id: str = "") -> dict[str, Any]:
         if spec.kind == "mock":
             chosen = {} if spec.personality is None else {"personality": spec.personality}
             return {**chosen, "lang": self.lang}
         if spec.kind == "llm":
-            return {"spec": spec, "clients": self.clients, "lang": self.lang, "meter": self.meter}
+            options = {"spec": spec, "clients": self.clients, "lang": self.lang}
+            # with a human at the table a live warning would tell when a seat is asked (at
+            # night, who acts); the totals at the end mark the estimates all the same
+            human = any(s.kind == "human" for s in self.specs.values())
+            if human:
+                options["warn"] = None
+            if self.ledger is not None and not probe:
+                options["bill"] = partial(_write_bill, self.ledger, game_id)
+            return {**options, "meter": self.meter}
         if spec.kind == "human":
             terminal = self._terminal
             if terminal is None and not probe:
@@ -190,7 +203,10 @@ class SpecSeating:
         if players is None:
             players = self._games[game_id] = {
                 seat: make_player(
-                    self.specs[seat].kind, game_seed=state.seed, seat=seat, **self._options(spec)
+                    self.specs[seat].kind,
+                    game_seed=state.seed,
+                    seat=seat,
+                    **self._options(spec, game_id=game_id),
                 )
                 for seat, spec in sorted(self.specs.items())
                 if seat in state.seats
@@ -202,9 +218,16 @@ class SpecSeating:
         await self.clients.aclose()
 
     def close(self) -> None:
-        """Close the cassette being recorded, if any (every line is already flushed)."""
+        """Close the cassette being recorded, if any (every line is already flushed), and
+        the bill ledger."""
         if self.recorder is not None:
             self.recorder.close()
+        if self.ledger is not None:
+            self.ledger.close()
+
+
+def _write_bill(ledger: BillLedger, game_id: str, request: Request, bill: Billed) -> None:
+    ledger.record(game_id, request.seat, request.kind.value, request.key, bill)
 
 
 REPLAY_KEY = "no-key:replayed-from-a-cassette"
@@ -225,6 +248,7 @@ def seating_from_specs(
     backoff: tuple[float, float] = BACKOFF,
     session: int = 0,
     status: StatusSink | None = None,
+    ledger: BillLedger | None = None,
 ) -> SpecSeating:
     """A seating for ``specs`` (e.g. ``Lineup.check(...)``'s result).
 
@@ -235,7 +259,8 @@ def seating_from_specs(
     each process, so that a game stopped and resumed replays each part from its own answers;
     ``backoff`` is the first and the longest wait between two tries of a request after a
     transient fault (default ``BACKOFF``; replaying, the waits are counted, not waited);
-    ``status`` hears of each such retry (not of a replay's).
+    ``status`` hears of each such retry (not of a replay's); ``ledger`` writes every answer
+    down in the store as it arrives (``players.ledger``).
     """
     if record is not None and replay is not None:
         raise ConfigError([("--record", "record or replay a cassette, not both at once")])
@@ -277,4 +302,5 @@ def seating_from_specs(
         backoff=backoff,
         waits=replay is None,
         status=status,
+        ledger=ledger,
     )

@@ -38,8 +38,9 @@ cassette, message, exchange or log.
 
 Latency and billing come from here too. ``measured()`` opens a sink in the current task's
 context; each answered request adds a ``Billed`` to it: its time (a replay adds the recorded
-time) and the tokens its body's ``usage`` billed, also for answers the caller then throws
-away (an empty answer retried, an error). So a seat's latency is the time its endpoint took
+time) and the tokens its body's ``usage`` billed (a successful answer without one:
+estimated from the text, and marked so), also for answers the caller then throws away (an
+empty answer retried, an error). So a seat's latency is the time its endpoint took
 to answer, the same in a recording and its replay, client back-off waits are not counted,
 and every billed token is seen exactly once.
 """
@@ -52,7 +53,7 @@ import os
 import socket
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -67,11 +68,15 @@ from pulse_core.redact import mask_json_text
 from ..errors import ConfigError
 
 __all__ = [
+    "CHARS_PER_TOKEN",
     "MAX_CASSETTE_BYTES",
     "Billed",
     "CassetteRecorder",
     "CassetteTransport",
     "MeteredTransport",
+    "billed",
+    "estimate_usage",
+    "estimated_tokens",
     "measured",
     "request_hash",
 ]
@@ -82,21 +87,33 @@ _KEPT_HEADERS = ("content-type", "retry-after", "retry-after-ms", "x-should-retr
 
 @dataclass(frozen=True, slots=True)
 class Billed:
-    """One answered request: the endpoint's time and the tokens its answer billed."""
+    """One answered request: the endpoint's time and the tokens its answer billed;
+    ``estimated`` when the answer reported no ``usage`` and the tokens were estimated from
+    the text (``estimate_usage``)."""
 
     seconds: float
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    estimated: bool = False
 
 
-_SINK: ContextVar[list[Billed] | None] = ContextVar("werewolf_endpoint_bills", default=None)
+class _Bills(list[Billed]):
+    """The bills of one block, each also handed to ``on_bill`` as it arrives."""
+
+    def __init__(self, on_bill: Callable[[Billed], None] | None) -> None:
+        super().__init__()
+        self.on_bill = on_bill
+
+
+_SINK: ContextVar[_Bills | None] = ContextVar("werewolf_endpoint_bills", default=None)
 
 
 @contextmanager
-def measured() -> Iterator[list[Billed]]:
+def measured(on_bill: Callable[[Billed], None] | None = None) -> Iterator[list[Billed]]:
     """A list that collects a ``Billed`` for every request answered inside the block (in
-    this task and the tasks it starts)."""
-    bills: list[Billed] = []
+    this task and the tasks it starts); ``on_bill`` is called with each as it arrives,
+    before the client reads the answer (the ledger writes it down then)."""
+    bills = _Bills(on_bill)
     token = _SINK.set(bills)
     try:
         yield bills
@@ -104,19 +121,67 @@ def measured() -> Iterator[list[Billed]]:
         _SINK.reset(token)
 
 
-def _billed_usage(content: bytes) -> tuple[int, int]:
-    """(prompt, completion) tokens an answer's JSON body reports; (0, 0) when none."""
+CHARS_PER_TOKEN = 4
+"""How many characters of text make a token, for an estimate: the usual rule of thumb for
+English text and JSON with the common tokenizers (Chinese text has fewer a token)."""
+
+
+def estimated_tokens(text: str) -> int:
+    """The tokens of ``text``, estimated from its length (``CHARS_PER_TOKEN``)."""
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
+def estimate_usage(request: bytes, answer: Any) -> tuple[int, int]:
+    """(prompt, completion) tokens of an answer that reported none, estimated from the
+    text: the request's messages and tools, and the choices' content and tool calls."""
     try:
-        usage = json.loads(content).get("usage") or {}
-        return int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
-    except (ValueError, AttributeError, TypeError):
-        return 0, 0
+        body = json.loads(request)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        body = None
+    sent = [body.get("messages"), body.get("tools")] if isinstance(body, dict) else [request]
+    prompt = estimated_tokens(json.dumps(sent, ensure_ascii=False, default=str))
+    produced: list[str] = []
+    for choice in answer.get("choices") or []:
+        message = choice.get("message") if isinstance(choice, dict) else None
+        if not isinstance(message, dict):
+            continue
+        produced.append(str(message.get("content") or ""))
+        for call in message.get("tool_calls") or []:
+            function = call.get("function") if isinstance(call, dict) else None
+            if isinstance(function, dict):
+                produced += [str(function.get("name") or ""), str(function.get("arguments") or "")]
+    return prompt, estimated_tokens("".join(produced))
 
 
-def _note(seconds: float, content: bytes) -> None:
+def billed(request: bytes, status: int, content: bytes) -> tuple[int, int, bool]:
+    """(prompt, completion, estimated) tokens an answer billed: its JSON body's ``usage``;
+    a successful answer without one is estimated from the text (an endpoint that reports
+    no usage still bills); an error answer without one bills nothing."""
+    try:
+        answer = json.loads(content)
+    except (ValueError, UnicodeDecodeError):
+        return 0, 0, False
+    if not isinstance(answer, dict):
+        return 0, 0, False
+    usage = answer.get("usage")
+    if isinstance(usage, dict):
+        try:
+            prompt = int(usage.get("prompt_tokens") or 0)
+            return prompt, int(usage.get("completion_tokens") or 0), False
+        except (ValueError, TypeError):
+            pass
+    if 200 <= status < 300 and "choices" in answer:
+        return (*estimate_usage(request, answer), True)
+    return 0, 0, False
+
+
+def _note(seconds: float, request: bytes, status: int, content: bytes) -> None:
     sink = _SINK.get()
     if sink is not None:
-        sink.append(Billed(seconds, *_billed_usage(content)))
+        bill = Billed(seconds, *billed(request, status, content))
+        sink.append(bill)
+        if sink.on_bill is not None:
+            sink.on_bill(bill)
 
 
 def _scrub(content: bytes, request: httpx2.Request) -> bytes:
@@ -261,7 +326,7 @@ class MeteredTransport(httpx2.AsyncBaseTransport):
         content = _scrub(content, request)
         # rounded as the cassette keeps it, so a replay adds up exactly the same times
         latency_ms = round((time.perf_counter() - started) * 1000, 3)
-        _note(latency_ms / 1000, content)
+        _note(latency_ms / 1000, body, response.status_code, content)
         headers = {
             k: v
             for k, v in response.headers.items()
@@ -354,6 +419,6 @@ class CassetteTransport(httpx2.AsyncBaseTransport):
         if entry.get("error") is not None:
             raise _replayed_failure(str(entry["error"]), request)
         content = str(entry["response"]).encode("utf-8")
-        _note(float(entry.get("latency_ms", 0.0)) / 1000, content)
+        _note(float(entry.get("latency_ms", 0.0)) / 1000, body, entry["status"], content)
         headers = {str(k): str(v) for k, v in dict(entry.get("headers") or {}).items()}
         return httpx2.Response(entry["status"], headers=headers, content=content, request=request)

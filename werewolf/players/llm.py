@@ -33,7 +33,9 @@ Failures, from the smallest:
 Every token the endpoint billed is counted as the answers arrive, at the HTTP layer
 (``cassette.measured``): refused answers, empty answers that were retried and the requests
 of a decision that then failed included. A failing decision's ``SeatError`` carries its
-``usage``, which the failed phase records with its error.
+``usage``, which the failed phase records with its error. Each answer is also handed to
+``bill`` as it arrives (the store's bill ledger, ``ledger``), so a killed process loses
+none; an answer without ``usage`` is estimated from the text and the seat warns once.
 
 Clients are shared by the seats of a seating with the same endpoint, key variable and
 timeout, one set per event loop (an ``AsyncOpenAI`` belongs to the loop it was used in).
@@ -44,6 +46,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -81,6 +84,7 @@ __all__ = [
     "SeatRetry",
     "TokenMeter",
     "retry_line",
+    "warn_on_stderr",
 ]
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -114,6 +118,12 @@ def retry_line(retry: SeatRetry, *, name_seat: bool = True) -> str:
         f"{retry.where}: {notice.failure}; try {notice.failures + 1} in {notice.wait:.1f} s "
         f"(down {notice.down:.0f} s of its {notice.patience:g} s patience). {stop}."
     )
+
+
+def warn_on_stderr(message: str) -> None:
+    """A seat's warning, one line on stderr (the game goes on)."""
+    sys.stderr.write(f"werewolf: warning: {one_line(message)}\n")
+    sys.stderr.flush()
 
 
 class TokenMeter:
@@ -159,6 +169,16 @@ class ClientPool:
         self.status = status
         self._clients: dict[tuple[Any, ...], tuple[asyncio.AbstractEventLoop, openai.AsyncOpenAI]]
         self._clients = {}
+        self._warned: set[tuple[str, str | None, int]] = set()
+
+    def first_warning(self, spec: SeatSpec, seat: int) -> bool:
+        """True the first time it is asked for this endpoint, model and seat: a seat's
+        warning is given once, also over the many games of an arena run."""
+        key = (self.base_url(spec), spec.model, seat)
+        if key in self._warned:
+            return False
+        self._warned.add(key)
+        return True
 
     def base_url(self, spec: SeatSpec) -> str:
         return spec.resolved_base_url(self._env) or DEFAULT_BASE_URL
@@ -228,6 +248,8 @@ class LLMPlayer:
         clients: ClientPool,
         lang: str = "en",
         meter: TokenMeter | None = None,
+        warn: Callable[[str], None] | None = warn_on_stderr,
+        bill: Callable[[Request, Billed], None] | None = None,
     ) -> None:
         if not spec.model:
             raise ValueError(f"seat {seat}: an llm seat needs a model")
@@ -244,6 +266,8 @@ class LLMPlayer:
         self._system_prompt: str | None = None
         self._drawn: list[str] = []  # the seat's record as text, observation by observation
         self._drawn_upto = 0  # the index of the last observation drawn
+        self.warn = warn  # told once when the endpoint reports no usage (None: nobody)
+        self.bill = bill  # each answer as it arrives, with the request (the bill ledger)
 
     def _sampling(self) -> dict[str, Any]:
         spec = self.spec
@@ -352,24 +376,41 @@ class LLMPlayer:
             calls=len(bills),
             retries=retries,
             mode=self.mode,
+            estimated=any(b.estimated for b in bills),
         )
+
+    def _warn_estimated(self, usage: Usage) -> None:
+        """Once per seat: its endpoint reports no usage, so its tokens are estimates."""
+        if (
+            usage.estimated
+            and self.warn is not None
+            and self.clients.first_warning(self.spec, self.seat)
+        ):
+            self.warn(
+                f"{self._where()}: the endpoint reports no token usage; this seat's tokens "
+                "are estimated from the text (about 4 characters a token) and marked as "
+                "estimated, and the budget counts the estimates"
+            )
 
     async def decide(self, request: Request) -> Answer:
         from .cassette import measured
 
         self.meter.check(self.seat)
-        with measured() as bills:
+        note = self.bill
+        with measured(None if note is None else lambda b: note(request, b)) as bills:
             try:
                 outcome, tool = await self._call(request)
             except (LLMRequestError, LLMUnavailableError) as exc:
                 usage = self._usage(bills)
                 self.meter.add(usage.prompt_tokens + usage.completion_tokens)
+                self._warn_estimated(usage)
                 raise SeatUnavailableError(self.seat, self._why(exc), usage=usage) from None
             except BaseException:
                 self.meter.add(sum(b.prompt_tokens + b.completion_tokens for b in bills))
                 raise
         usage = self._usage(bills, outcome.transport_retries)
         self.meter.add(usage.prompt_tokens + usage.completion_tokens)
+        self._warn_estimated(usage)
         exchange = json.dumps(
             {
                 "key": request.key,

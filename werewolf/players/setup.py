@@ -151,11 +151,14 @@ def usage_lines(chain: Sequence[Event], prices: Mapping[str, Price]) -> list[str
     totals: dict[int, dict[str, Any]] = {}
     for event in chain:
         for u in event.meta.get("usage", []):
-            row = totals.setdefault(int(u["seat"]), {"p": 0, "c": 0, "calls": 0, "ms": 0.0})
+            row = totals.setdefault(
+                int(u["seat"]), {"p": 0, "c": 0, "calls": 0, "ms": 0.0, "est": False}
+            )
             row["p"] += int(u["prompt_tokens"])
             row["c"] += int(u["completion_tokens"])
             row["calls"] += int(u["calls"])
             row["ms"] += float(u["latency_ms"])
+            row["est"] = row["est"] or bool(u.get("estimated"))
     if not totals:
         return []
     models = _models(chain)
@@ -166,7 +169,8 @@ def usage_lines(chain: Sequence[Event], prices: Mapping[str, Price]) -> list[str
         played = models.get(seat, [])
         line = (
             f"  seat {seat} ({', '.join(played) or 'no model'}): {t['p']:,} prompt + "
-            f"{t['c']:,} completion tokens in {t['calls']:,} calls, {t['ms'] / 1000:.1f} s"
+            f"{t['c']:,} completion tokens{_ESTIMATED if t['est'] else ''} in {t['calls']:,} "
+            f"calls, {t['ms'] / 1000:.1f} s"
         )
         price = prices.get(played[0]) if len(set(played)) == 1 else None
         if price is not None:
@@ -182,8 +186,18 @@ def usage_lines(chain: Sequence[Event], prices: Mapping[str, Price]) -> list[str
     game = f"Game: {p:,} prompt + {c:,} completion = {p + c:,} tokens in {calls:,} calls"
     if cost is not None:
         game += f", about ${cost:.4f}"
+    guessed = [seat for seat, t in totals.items() if t["est"]]
+    if guessed:
+        seats = f"seat{'s' if len(guessed) > 1 else ''} {', '.join(map(str, sorted(guessed)))}"
+        game += (
+            f" (estimated in part: the endpoint reported no usage for {seats}, whose tokens "
+            "were estimated from the text)"
+        )
     lines.append(game + ".")
     return lines
+
+
+_ESTIMATED = " (estimated)"
 
 
 def failure_hint(error: str, resume_command: str) -> str | None:

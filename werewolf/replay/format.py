@@ -103,6 +103,17 @@ class UsageRecord(_Strict):
     mode: Literal["json"] | None = Field(
         None, description="json: the seat was asked for JSON (its endpoint refuses tool calls)"
     )
+    key: str | None = Field(None, description="the decision's key, e.g. d1.vote.r1.s5")
+    recovered: bool = Field(
+        False,
+        description="true: billed to a process that stopped before recording it, found in "
+        "the store's bill ledger when the game was taken up again",
+    )
+    estimated: bool = Field(
+        False,
+        description="true: the endpoint reported no usage, the tokens are estimated from "
+        "the text (about 4 characters a token)",
+    )
 
 
 class _PhaseMeta(_Strict):
