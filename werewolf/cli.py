@@ -427,7 +427,9 @@ def _finish(
         for line in usage_lines(chain, with_bundled(prices or {}, models)):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     seed = chain[0].meta.get("game", {}).get("seed")
-    for line in (f"Log: {store_path} (game {game_id}, seed {seed})", f"Replay file: {replay_file}"):
+    # the seed gives the deal: a person at the table learns it when the game has ended
+    shown = f", seed {seed}" if status == "ended" or not humans else ""
+    for line in (f"Log: {store_path} (game {game_id}{shown})", f"Replay file: {replay_file}"):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     return 0 if status == "ended" else EXIT_FAILED
 

@@ -8,6 +8,7 @@ as the JSON they embed; ``test_viewer_browser.py`` drives the page itself.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 from dataclasses import dataclass
@@ -286,3 +287,23 @@ def test_a_view_is_the_same_whatever_happened_out_of_its_sight(spec: ViewSpec) -
         before = [text.split("Result, day")[0] for text in texts]
         assert before[0] == before[1]
         assert len(before[0]) < len(texts[0])  # the end was cut off, not the whole text
+
+
+@pytest.mark.parametrize(
+    "spec", [ViewSpec(ViewKind.PUBLIC), ViewSpec.of_seat(1)], ids=["public", "seat"]
+)
+def test_a_game_in_progress_shows_no_seed_but_to_the_god(spec: ViewSpec) -> None:
+    """The seed gives the deal (every card): a public or seat page, text or Markdown of a
+    game in progress leaves it out; the god view has it, and every view once it ended."""
+    whole = load_replay_file(SAMPLES[0])
+    seed = whole.state.seed
+    cut = dataclasses.replace(whole, chain=whole.chain[: len(whole.chain) // 2])
+    assert not cut.state.ended
+    said = f"seed {seed}"
+    assert page_data(cut, spec)["game"]["seed"] is None
+    assert said not in replay_text(cut, spec)
+    assert said not in replay_markdown(cut, spec)
+    assert page_data(cut)["game"]["seed"] == seed  # the god view
+    assert said in replay_text(cut)
+    assert page_data(whole, spec)["game"]["seed"] == seed  # ended: the cast is revealed too
+    assert said in replay_text(whole, spec)

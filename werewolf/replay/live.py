@@ -72,7 +72,7 @@ class LiveReplay:
         self.renderer = StoryRenderer(
             self.spec, state, self.stream.seat_view, game_id=self.game_id or ""
         )
-        self.console.print(self.renderer.header())
+        self.console.print(self.renderer.header(ended=False))  # it is being played
         self.console.print(self.renderer.cast({}, title="Players"))
 
     def _end(self) -> None:

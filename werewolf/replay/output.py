@@ -68,7 +68,7 @@ def render_replay(
         )
     assert stream.start_state is not None  # check_game made sure the log starts a game
     renderer = StoryRenderer(spec, stream.start_state, stream.seat_view, game_id=log.game_id)
-    console.print(renderer.header())
+    console.print(renderer.header(ended=state.ended))
     console.print(
         renderer.cast(god_fates(state) if god else {}, title="Cast" if god else "Players")
     )

@@ -177,7 +177,8 @@ class PageBuilder:
             "game": harmless(
                 {
                     "id": self.game_id,
-                    "seed": start.seed,
+                    # the seed gives the deal: a seat or the public learns it at the end
+                    "seed": start.seed if self._shows_seed() else None,
                     "rules": variants_line(start.config),
                     "lang": str(game.get("lang", "en")),
                     "players": [_player_label(p) for p in game.get("players", [])],
@@ -186,6 +187,10 @@ class PageBuilder:
             "view": {"kind": str(self.spec.kind), "seat": self.spec.seat},
             "cast": _cast(self.spec, start, self.stream),
         }
+
+    def _shows_seed(self) -> bool:
+        chain = self.stream.chain
+        return self.spec.kind is ViewKind.GOD or (bool(chain) and chain[-1].role == "game-end")
 
     def fates(self, state: GameState | None) -> dict[str, dict[str, Any]]:
         """Each dead seat's death, ``{"how", "day"}`` (the page words it in its language):

@@ -176,10 +176,13 @@ class StoryRenderer:
     def seats(self, seats: Sequence[int]) -> Text:
         return Text(", ").join(self.seat(s) for s in seats) if seats else Text("nobody")
 
-    def header(self) -> RenderableType:
+    def header(self, *, ended: bool) -> RenderableType:
+        """The game, its rules and the view; the seed only to the god or once the game has
+        ended: the seed gives the deal, so a seat or the public would know every card."""
         game = f"game {self.game_id}" if self.game_id else "a game"
+        seed = f" (seed {self.start.seed})" if ended or self.spec.kind is ViewKind.GOD else ""
         lines = [
-            Text(f"Werewolf, {game} (seed {self.start.seed})", style="bold"),
+            Text(f"Werewolf, {game}{seed}", style="bold"),
             Text(variants_line(self.start.config)),
             Text(f"Shown: {self.spec.label}{self._whoami()}", style="dim"),
         ]

@@ -388,7 +388,9 @@
   function renderHeader() {
     document.documentElement.lang = lang === "zh" ? "zh" : "en";
     $("title").textContent = t("title");
-    $("rules").textContent = `${t("game", data.game.id)} · ${data.game.rules} · ${t("seed", data.game.seed)}`;
+    // a seat or public page of a game in progress has no seed: it would give the deal
+    const seed = data.game.seed === null ? "" : ` · ${t("seed", data.game.seed)}`;
+    $("rules").textContent = `${t("game", data.game.id)} · ${data.game.rules}${seed}`;
     $("view").textContent = data.view.kind === "seat" ? t("seat_view", data.view.seat) : t(data.view.kind);
     $("filter-label").textContent = t("filter");
     $("lang").textContent = t("lang");
