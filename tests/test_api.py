@@ -24,7 +24,7 @@ PULSE_CORE = [
     "LLMUnavailableError", "LLMUsage",
     "MemoryEventStore", "MemoryObjectStore", "Meta", "ObjectNotFoundError", "ObjectStore",
     "Problem", "PulseError", "RetryPolicy", "Role", "RoleResult", "SQLiteEventStore", "StatusGraph",
-    "Target", "TemplateError", "ToolCallOutcome", "TopicFile", "TopicFileError",
+    "StoreLockedError", "Target", "TemplateError", "ToolCallOutcome", "TopicFile", "TopicFileError",
     "TopicStatus", "WorkflowError", "WorkflowRule", "WorkflowType", "agent_role",
     "call_tool", "check_kind", "digest_of", "export_topic", "export_topic_lines",
     "import_topic", "is_ulid", "llm_role", "load_topic_file", "parse_topic",

@@ -284,13 +284,14 @@ def _spec_seating(
     )
 
 
-def _cassette(path: Path | None) -> CassetteTransport | None:
-    """The ``--replay-llm`` cassette of a new game (its first and only part), read whole."""
+def _cassette(path: Path | None, session: int = 0) -> CassetteTransport | None:
+    """The ``--replay-llm`` cassette, read whole and checked: its part for the process that
+    took the game up at ``session`` events (0: a new game)."""
     if path is None:
         return None
     from .players.cassette import CassetteTransport  # the HTTP stack: only when replaying
 
-    return CassetteTransport(path)
+    return CassetteTransport(path, session=session)
 
 
 def _humans(specs: Mapping[int, SeatSpec]) -> frozenset[int]:
@@ -754,6 +755,10 @@ def run_resume(args: argparse.Namespace) -> int:
         check_game(chain, where, trust=True)  # its events' shapes
         check_objects(store, chain, args.game)  # a log that was edited or lost an object
         rejudge(chain, where)  # a forged chain: what the rules give
+        # the files named are checked whether or not there is anything left to play
+        if args.record is not None:
+            check_record(args.record, len(chain))
+        cassette = _cassette(args.replay_llm, session=len(chain))
         if fold_chain(chain).ended:  # before the seats: nothing of them matters any more
             if args.view is not None:
                 _view_spec(args.view)  # a mistyped option is refused all the same
@@ -768,8 +773,6 @@ def run_resume(args: argparse.Namespace) -> int:
         _check_seat(_view_spec(args.view), len(specs))
         _default_view(args, specs)
         _check_replay_file(args.store, args.game)
-        if args.record is not None:
-            check_record(args.record, len(chain))
         game = chain[0].meta.get("game", {})
         lang = args.lang or str(game.get("lang", "en"))
         budget = lineup.budget.tokens if lineup.budget.tokens is not None else game.get("budget")
@@ -779,7 +782,14 @@ def run_resume(args: argparse.Namespace) -> int:
         recovered = ledger.unrecorded(args.game, chain)
         spent = tokens_spent(chain) + recovered_tokens(recovered)
         seating = _spec_seating(
-            args, specs, lang=lang, budget=budget, ledger=ledger, spent=spent, session=len(chain)
+            args,
+            specs,
+            lang=lang,
+            budget=budget,
+            ledger=ledger,
+            spent=spent,
+            session=len(chain),
+            cassette=cassette,
         )
         rule = WorkflowRule(werewolf_workflow(seating), TopicScope(store, [args.game]))
         if chain[-1].role == ERROR:

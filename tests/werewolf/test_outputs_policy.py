@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import stat
 import subprocess
@@ -305,17 +306,33 @@ def test_resume_record_refuses_every_file_but_this_games_cassette(
 
 
 def test_resume_continues_the_cassette_its_game_was_recorded_into(
-    site: Path, capsys: pytest.CaptureFixture[str]
+    site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A game stopped on its LLM seat (an endpoint that refuses connections), resumed with
+    a mock there: the resume appends its own part to the game's cassette."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        closed = free.getsockname()[1]  # nothing listens there once the socket is closed
+    monkeypatch.setenv("WEREWOLF_TEST_KEY", "sk-test")
+    lineup = site / "r" / "lineup.toml"
+    lineup.parent.mkdir(parents=True, exist_ok=True)
+    lineup.write_text(
+        '[seats.1]\nkind = "llm"\nmodel = "m"\n'
+        f'base_url = "http://127.0.0.1:{closed}/v1"\napi_key_env = "WEREWOLF_TEST_KEY"\n',
+        encoding="utf-8",
+    )
     store = site / "r" / "s.sqlite3"
     cassette = site / "r" / "game.cassette.jsonl"
-    assert (
-        main(["play", "--seed", "5", "--store", str(store), "-q", "--record", str(cassette)]) == 0
-    )
+    argv = ["--seed", "5", "--store", str(store), "-q", "--record", str(cassette)]
+    assert main(["play", "--lineup", str(lineup), *argv]) == 1  # stopped, resumable
     game = next(p for p in (site / "r").glob("*.jsonl") if p != cassette)
-    assert main(["resume", game.stem, "--store", str(store), "-q", "--record", str(cassette)]) == 0
+    assert main(["resume", game.stem, "--lineup", str(lineup), "--seat", "1=mock", *argv[2:]]) == 0
     capsys.readouterr()
-    sessions = [json.loads(line)["session"] for line in cassette.read_text().splitlines()]
+    sessions = [
+        json.loads(line)["session"]
+        for line in cassette.read_text().splitlines()
+        if "session" in json.loads(line)
+    ]
     assert sessions[0] == 0
     assert len(sessions) == 2
     assert sessions[1] > 0
