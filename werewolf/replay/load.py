@@ -100,16 +100,18 @@ def check_game(
     *,
     trust: bool = False,
     content: Callable[[Event], str | None] = lambda event: None,
+    text: Callable[[str], str | None] = lambda digest: None,
 ) -> None:
     """Raise GameFileError unless ``chain`` is a werewolf game: a start event, then werewolf
     events whose meta fits its model, folding into a game state without error, each of
     them what the rules give from the state and the decisions it records (unless
-    ``trust``); ``content`` gives an event's content, to check it too, where it is at hand."""
+    ``trust``); ``content`` gives an event's content and ``text`` an attachment's by its
+    digest, to check them too, where they are at hand."""
     _check_structure(chain, where)
     if not trust:
         from .judge import rejudge
 
-        rejudge(chain, where, content)
+        rejudge(chain, where, content, text)
 
 
 def _check_structure(chain: Sequence[Event], where: Callable[[Event], str]) -> None:
@@ -193,6 +195,7 @@ def _from_topic(topic: TopicFile, trust: bool) -> GameLog:
         lambda event: _where(topic.path, event.version, True),
         trust=trust,
         content=lambda event: texts.get(event.hash),
+        text=texts.get,
     )
     return GameLog(source=topic.path, game_id=topic.key, chain=chain, texts=texts)
 
@@ -237,6 +240,7 @@ def load_game(
             chain,
             lambda event: _where(label, event.version, False),
             lambda event: texts.get(event.hash),
+            texts.get,
         )
     return GameLog(source=label, game_id=game_id, chain=chain, texts=texts, from_file=False)
 
