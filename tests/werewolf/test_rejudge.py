@@ -6,6 +6,7 @@ games on every board, games with illegal answers and every rule variant)."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import subprocess
 import sys
@@ -284,6 +285,91 @@ FORGERIES: list[Forgery] = [
 ]
 
 
+# -- what an event says of how its decisions were reached ------------------------------------
+def _fallback_for_a_legal_vote(r: Records) -> int:
+    line = _line(r, "vote", 1)  # good-win: seat 1 voted for seat 8, legally
+    _meta(r, line)["fallbacks"] = [
+        {"seat": 1, "decision": "vote", "key": "d1.vote.r1.s1", "reason": "gibberish"}
+    ]
+    return line
+
+
+def _fallback_moved_to_another_seat(r: Records) -> int:
+    line = _line(r, "vote", 1)  # unruly-seat: seat 3's day-1 vote fell back
+    [record] = _meta(r, line)["fallbacks"]
+    record.update(seat=4, key="d1.vote.r1.s4")
+    return line
+
+
+def _fallback_key_changed(r: Records) -> int:
+    line = _line(r, "vote", 1)
+    _meta(r, line)["fallbacks"][0]["key"] = "d9.vote.r1.s3"
+    return line
+
+
+def _fallback_recorded_twice(r: Records) -> int:
+    line = _line(r, "vote", 1)
+    fallbacks = _meta(r, line)["fallbacks"]
+    fallbacks.append(dict(fallbacks[0]))
+    return line
+
+
+def _reasoning_of_a_dead_seat(r: Records) -> int:
+    line = _line(r, "vote", 2)  # good-win: seat 4 died at dawn 2 and does not vote
+    text = "I am dead, yet I weighed the vote."
+    r[line - 1]["attachments"]["reasoning/4/vote"] = text
+    _meta(r, line)["attachments"]["reasoning/4/vote"] = hashlib.sha256(text.encode()).hexdigest()
+    return line
+
+
+def _offer_changed(r: Records) -> int:
+    line = _line(r, "vote", 1)  # idiot-12 keeps the referee's record of every offer
+    name = next(n for n in r[line - 1]["attachments"] if n.startswith("offered/"))
+    text = json.dumps({"key": "d1.vote.r1.s1", "options": [2]}, separators=(",", ":"))
+    r[line - 1]["attachments"][name] = text
+    _meta(r, line)["attachments"][name] = hashlib.sha256(text.encode()).hexdigest()
+    return line
+
+
+def _usage_of_a_decision_not_asked(r: Records) -> int:
+    line = _line(r, "vote", 1)  # good-win: nobody is asked for a shot in a vote
+    _meta(r, line)["usage"] = [
+        {
+            "seat": 1,
+            "decision": "hunter",
+            "key": "d1.hunter.s1",
+            "prompt_tokens": 10,
+            "completion_tokens": 5,
+            "latency_ms": 1.0,
+            "calls": 1,
+        }
+    ]
+    return line
+
+
+def _failure_invented(r: Records) -> int:
+    line = _line(r, "seer-check", 1)  # good-win: a failure of the vote, at night
+    error = copy.deepcopy(r[line - 1])
+    error.update(id="01JGGVSZZZZZZZZZZZZZZZZZZZ", kind="werewolf.__error__", attachments={})
+    error["meta"] = {"role": "vote", "error": "SeatUnavailableError: seat 3 is down"}
+    set_content(error, "Traceback: seat 3 is down")
+    r.insert(line - 1, error)
+    renumber(r)
+    return line
+
+
+FORGERIES += [
+    ("fallback-for-a-legal-vote", "good-win", _fallback_for_a_legal_vote, "not the fallback"),
+    ("fallback-moved", "unruly-seat", _fallback_moved_to_another_seat, "seat 4's vote decision"),
+    ("fallback-key-changed", "unruly-seat", _fallback_key_changed, "(d9.vote.r1.s3) not asked"),
+    ("fallback-twice", "unruly-seat", _fallback_recorded_twice, "is recorded twice"),
+    ("reasoning-of-the-dead", "good-win", _reasoning_of_a_dead_seat, "reasoning/4/vote is of"),
+    ("offer-changed", "idiot-12", _offer_changed, "the rules give"),
+    ("usage-not-asked", "good-win", _usage_of_a_decision_not_asked, "hunter usage is of"),
+    ("failure-invented", "good-win", _failure_invented, "a failure of vote, but seer-check"),
+]
+
+
 def _forged(tmp_path: Path, sample: str, forge: Callable[[Records], int]) -> tuple[Path, int]:
     records = _records(sample)
     line = forge(records)
@@ -457,3 +543,122 @@ def test_a_forged_game_in_a_store_is_not_resumed(
     assert f"game {game} version {line - 1}: does not follow from the rules" in err
     with SQLiteEventStore(store_path) as store:
         assert store.version(game) == version
+
+
+# -- seat swaps: made when a game is resumed with other players -------------------------------
+def _swapped_records(tmp_path: Path) -> Records:
+    """good-win as a game resumed after its day-1 vote with seat 2 played by a random
+    player: the swap written by the code that resumes games, then the rest of the game."""
+    from pulse_core import export_topic_lines
+    from werewolf.lineup import SeatSpec
+    from werewolf.players.swaps import append_swaps
+
+    records = _records("good-win")
+    cut = _line(records, "vote", 1)
+    head = tmp_path / "head.jsonl"
+    lines = rechain(renumber(copy.deepcopy(records[:cut])))
+    head.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    with SQLiteEventStore(tmp_path / "swap.sqlite3") as store:
+        game = import_replay(store, head)
+        append_swaps(store, game, {2: SeatSpec(kind="random")})
+        swapped = [json.loads(line) for line in export_topic_lines(store, game)]
+    return rechain(renumber(swapped + records[cut:]))
+
+
+def _write(tmp_path: Path, records: Records) -> Path:
+    path = tmp_path / "swapped.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rechain(records)), encoding="utf-8")
+    return path
+
+
+def test_a_resumed_game_with_a_seat_swap_follows_from_the_rules(tmp_path: Path) -> None:
+    records = _swapped_records(tmp_path)
+    [swap] = [r for r in records if r.get("kind") == "werewolf.seat-swap"]
+    assert swap["meta"]["detail"] == {
+        "seat": 2,
+        "from": "mock",
+        "to": "random",
+        "player": {"kind": "random"},
+    }
+    assert load_replay_file(_write(tmp_path, records)).chain[-1].role == "game-end"
+
+
+def _swap_from(r: Records, i: int) -> None:
+    r[i]["meta"]["detail"]["from"] = "llm:gpt-4o"
+    set_content(r[i], "Seat 2 is now played by random (was llm:gpt-4o).")
+
+
+def _swap_player(r: Records, i: int) -> None:  # the label says random, the spec an LLM
+    r[i]["meta"]["detail"]["player"] = {"kind": "llm", "model": "gpt-4o"}
+
+
+def _swap_day(r: Records, i: int) -> None:
+    r[i]["meta"]["day"] = 3
+
+
+def _swap_content(r: Records, i: int) -> None:
+    set_content(r[i], "Seat 2 is now played by human (was mock).")
+
+
+def _swap_after_the_end(r: Records, i: int) -> None:
+    r.append(r.pop(i))
+    renumber(r)
+
+
+def _swap_made_twice(r: Records, i: int) -> None:
+    twin = copy.deepcopy(r[i])
+    twin["id"] = "01JGGVSZZZZZZZZZZZZZZZZZZZ"
+    r.insert(i + 1, twin)
+    renumber(r)
+
+
+def _swap_of_an_earlier_start(r: Records, i: int) -> None:
+    r[1]["meta"]["game"]["players"][1] = {"kind": "llm", "model": "gpt-4o"}
+
+
+SWAP = "werewolf.seat-swap"
+SWAP_FORGERIES: list[tuple[str, Callable[[Records, int], None], str]] = [
+    ("from-changed", _swap_from, "seat 2 was played by mock"),
+    ("player-changed", _swap_player, "does not follow the seating recorded before it"),
+    ("day-changed", _swap_day, "a seat swap on night 3, made on night 1"),
+    ("content-changed", _swap_content, "the seat swap's content is not what a swap writes"),
+    ("after-the-end", _swap_after_the_end, "a seat swap after the game is over"),
+    ("made-twice", _swap_made_twice, "seat 2 was played by random"),
+    ("start-seating-changed", _swap_of_an_earlier_start, "seat 2 was played by llm:gpt-4o"),
+]
+
+
+@pytest.mark.parametrize(
+    ("forge", "problem"), [f[1:] for f in SWAP_FORGERIES], ids=[f[0] for f in SWAP_FORGERIES]
+)
+def test_a_forged_seat_swap_is_refused(
+    tmp_path: Path, forge: Callable[[Records, int], None], problem: str
+) -> None:
+    records = _swapped_records(tmp_path)
+    forge(records, next(i for i, r in enumerate(records) if r.get("kind") == SWAP))
+    with pytest.raises(GameFileError, match=r"seat swap|seat 2") as refused:
+        load_replay_file(_write(tmp_path, records))
+    assert problem in str(refused.value)
+
+
+def test_a_failure_is_followed_only_by_its_resume(tmp_path: Path) -> None:
+    """A resume with no failure before it, and a phase right after a failure, are refused."""
+    records = _records("good-win")
+    line = _line(records, "seer-check", 1)
+    resume = copy.deepcopy(records[line - 1])
+    resume.update(id="01JGGVSZZZZZZZZZZZZZZZZZZZ", kind="werewolf.__resume__", attachments={})
+    resume["meta"] = {}
+    set_content(resume, "resume")
+    records.insert(line - 1, resume)
+    with pytest.raises(GameFileError, match=f":{line}: a resume that follows no failure"):
+        load_replay_file(_write(tmp_path, renumber(records)))
+    error = copy.deepcopy(resume)
+    error.update(id="01JGGVSYYYYYYYYYYYYYYYYYYY", kind="werewolf.__error__")
+    error["meta"] = {"role": "seer-check", "error": "SeatUnavailableError: down"}
+    records[line - 1] = error
+    with pytest.raises(GameFileError, match=f":{line + 1}: a seer-check event after a failure"):
+        load_replay_file(_write(tmp_path, records))
+    del records[line - 1]
+    records.insert(line - 1, copy.deepcopy(error))
+    records.insert(line, resume)  # a failure, its resume, then the phase: as the game writes
+    assert load_replay_file(_write(tmp_path, renumber(records))).chain[-1].role == "game-end"

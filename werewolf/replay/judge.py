@@ -244,10 +244,20 @@ def _same(a: Answer, b: Answer) -> bool:
 def _false_fallback(
     meta: Mapping[str, Any], asked: Sequence[tuple[Request, Answer]], state: GameState
 ) -> str | None:
-    """A recorded fallback the event's decisions do not bear out: of a decision not asked
-    here, recorded twice, or whose recorded answer is not the fallback the rules give."""
+    """A recorded fallback (or usage) the event's decisions do not bear out: of a decision
+    not asked here, recorded twice, or whose recorded answer is not the fallback the rules
+    give."""
     idle = state.config.night_fallback is NightFallback.NOTHING
     by_key = {(r.seat, r.kind.value, r.key): (r, a) for r, a in asked}
+    decisions = {(r.seat, r.kind.value) for r, _ in asked}
+    for usage in meta.get("usage") or ():
+        name = (usage.get("seat"), usage.get("decision"), usage.get("key"))
+        # recovered usage was billed to an earlier process (the decision it answered may
+        # be another phase's); a record without a key predates keys
+        if usage.get("recovered"):
+            continue
+        if name[:2] not in decisions or (name[2] is not None and name not in by_key):
+            return f"seat {name[0]}'s {name[1]} usage is of a decision not asked here"
     seen: set[tuple[Any, Any, Any]] = set()
     for record in meta.get("fallbacks") or ():
         name = (record.get("seat"), record.get("decision"), record.get("key"))
