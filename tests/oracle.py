@@ -30,7 +30,9 @@ Rules it holds the log to (defaults; every variant is read from the start event'
 - the dead's team or identity is revealed with their death when the config says so;
   a first-round tie goes to one PK round (under the PK policy); a tie after it, or under
   the no-PK policy, or no votes at all, exiles nobody: at most one exile a day;
-- a draw only when the day cap is reached; the end event is last.
+- a draw only when the day cap is reached; the end event is last;
+- a seat swap (another player takes a seat when a game is resumed) is no game step: it is
+  public, of the night it was made in, and never after the end.
 
 The identities beyond the nine-player board (defaults in docs/rules.md, variants read too):
 - night order cupid (night 1) -> lovers told -> guard -> doctor -> wolves -> witch -> seer,
@@ -766,6 +768,11 @@ class Referee:
             return
         if role.startswith("__"):
             return  # the adapter's bookkeeping (a failure and its resume): no game step
+        if role == "seat-swap":  # another player took a seat on resume: no game step
+            self.require(meta.get("day") == self.night, f"a seat swap on day {meta.get('day')}")
+            self.require(self.stage != "over", "a seat swap after the game's end")
+            self.require(meta.get("visible_to") is None, "a seat swap is public")
+            return
         want = self.expected()
         if role != want:
             self.fail(f"expected {want}")

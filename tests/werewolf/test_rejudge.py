@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given
 
 from pulse_core import SQLiteEventStore
+from tests.oracle import check_replay
 from tests.strategies import PlayedGame, checks_game, game_settings, games, play
 from tests.werewolf.forge import rechain, renumber, set_content
 from werewolf.boards import BOARDS, board_config
@@ -580,7 +581,9 @@ def test_a_resumed_game_with_a_seat_swap_follows_from_the_rules(tmp_path: Path) 
         "to": "random",
         "player": {"kind": "random"},
     }
-    assert load_replay_file(_write(tmp_path, records)).chain[-1].role == "game-end"
+    path = _write(tmp_path, records)
+    assert load_replay_file(path).chain[-1].role == "game-end"
+    assert check_replay(path) == []  # the independent referee reads it too
 
 
 def _swap_from(r: Records, i: int) -> None:
