@@ -25,6 +25,7 @@ from tests.strategies import PlayedGame, checks_game, game_settings, games, play
 from tests.werewolf.forge import rechain, renumber, set_content
 from werewolf.boards import BOARDS, board_config
 from werewolf.cli import main
+from werewolf.decisions import Answer, Choice, DecisionKind, Request
 from werewolf.errors import GameFileError
 from werewolf.players import Player, make_player
 from werewolf.replay import import_replay, load_game, load_replay_file, parse_replay
@@ -665,3 +666,77 @@ def test_a_failure_is_followed_only_by_its_resume(tmp_path: Path) -> None:
     records.insert(line - 1, copy.deepcopy(error))
     records.insert(line, resume)  # a failure, its resume, then the phase: as the game writes
     assert load_replay_file(_write(tmp_path, renumber(records))).chain[-1].role == "game-end"
+
+
+def _exported(game: PlayedGame, tmp_path: Path) -> Records:
+    from pulse_core import export_topic_lines
+
+    return [json.loads(line) for line in export_topic_lines(game.store, game.game_id)]
+
+
+def test_cupid_naming_the_higher_seat_first_follows_from_the_rules(tmp_path: Path) -> None:
+    """The cupid event's diff sorts the lovers; the offers recorded for the referee show the
+    order he named them in (the second ask leaves out the first), and the judge follows it."""
+    game = play(board_config("cupid-10"), 7, _seated("random", 7))
+    records = _exported(game, tmp_path)
+    [cupid] = [r for r in records if r.get("kind") == "werewolf.cupid-link"]
+    low, high = cupid["meta"]["diff"]["lovers"]
+    second = json.loads(next(iter(cupid["attachments"].values())).splitlines()[1])
+    assert high not in second["options"]  # he named the higher seat first
+    assert low in second["options"]
+    path = _write(tmp_path, records)
+    assert load_replay_file(path).chain[-1].role == "game-end"
+
+
+@pytest.mark.parametrize(
+    ("told", "problem"),
+    [
+        ({"99": 0.5}, "seat 1's vote decision is not legal: beliefs about seats"),
+        ({"2": 1.5}, "seat 1's vote decision is not legal: a belief is a probability"),
+        ("not beliefs", "a vote's beliefs are not seats and numbers"),
+    ],
+)
+def test_beliefs_a_vote_may_not_carry_are_refused(
+    tmp_path: Path, told: object, problem: str
+) -> None:
+    config = board_config("standard-9").model_copy(update={"beliefs": True})
+    game = play(config, 0, _seated("mock", 0))
+    records = _exported(game, tmp_path)
+    path = _write(tmp_path, records)
+    assert load_replay_file(path).chain[-1].role == "game-end"  # as the game wrote them
+    line = _line(records, "vote", 1)
+    text = json.dumps(told)
+    records[line - 1]["attachments"]["beliefs/1/vote"] = text
+    _meta(records, line)["attachments"]["beliefs/1/vote"] = hashlib.sha256(
+        text.encode()
+    ).hexdigest()
+    with pytest.raises(GameFileError, match=f":{line}: ") as refused:
+        load_replay_file(_write(tmp_path, records))
+    assert problem in str(refused.value)
+
+
+class _CupidFailsHisSecondPick:
+    """Cupid names the highest seat, then keeps answering illegally (his fallback: the
+    lowest seat left); every other decision is a random player's."""
+
+    kind = "scripted"
+
+    def __init__(self, seat: int) -> None:
+        self.inner = make_player("random", game_seed=3, seat=seat)
+
+    async def decide(self, request: Request) -> Answer:
+        if request.kind is DecisionKind.CUPID:
+            first = ".a." in request.key
+            return Choice(max(o for o in request.options if o is not None) if first else 0)
+        return await self.inner.decide(request)
+
+
+def test_cupid_whose_second_pick_fell_back_follows_from_the_rules(tmp_path: Path) -> None:
+    """Without the referee's record nothing but the fallback tells the order he named the
+    lovers in (the diff sorts them): the judge reads them either way round."""
+    config = board_config("cupid-10").model_copy(update={"referee_record": False})
+    game = play(config, 3, _CupidFailsHisSecondPick)
+    records = _exported(game, tmp_path)
+    [cupid] = [r for r in records if r.get("kind") == "werewolf.cupid-link"]
+    assert [f["decision"] for f in cupid["meta"]["fallbacks"]] == ["cupid"]
+    assert load_replay_file(_write(tmp_path, records)).chain[-1].role == "game-end"

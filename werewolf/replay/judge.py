@@ -116,22 +116,11 @@ def _beliefs(text: str | None, where: str) -> dict[int, float] | None:
         raise GameFileError(f"{where}: a vote's beliefs are not seats and numbers") from exc
 
 
-def _cupid_in_order(
-    meta: Mapping[str, Any], text: Callable[[str], str | None]
-) -> Mapping[str, Any]:
-    """Cupid's event with its lovers in the order he named them: the diff sorts them, the
-    referee's record of his second ask (``offered/<seat>/cupid``) leaves out the first."""
-    lovers = list((meta.get("diff") or {}).get("lovers") or ())
-    digests = [d for n, d in (meta.get("attachments") or {}).items() if n.startswith("offered/")]
-    offers = text(digests[0]) if len(digests) == 1 and len(lovers) == 2 else None
-    try:
-        second = json.loads(offers.splitlines()[1]) if offers is not None else None
-    except (ValueError, IndexError):
-        return meta  # not an offer: the comparison with what the phase offers says so
-    options = second.get("options") if isinstance(second, dict) else None
-    if isinstance(options, list) and lovers[0] in options and lovers[1] not in options:
-        return {**meta, "diff": {**meta["diff"], "lovers": lovers[::-1]}}
-    return meta
+def _lovers_named_high_first(meta: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Cupid's event with its lovers the other way round: the diff sorts them, and he may
+    have named the higher seat first (what his second ask offered, or a fallback, shows)."""
+    diff: Mapping[str, Any] = meta.get("diff") or {}
+    return {**meta, "diff": {**diff, "lovers": list(diff.get("lovers") or ())[::-1]}}
 
 
 def _answers(
@@ -432,17 +421,27 @@ def rejudge(
             digest = found.get(f"beliefs/{seat}/vote")
             return None if digest is None else _beliefs(text(digest), at)
 
-        meta: Mapping[str, Any] = event.meta
+        readings: list[Mapping[str, Any]] = [event.meta]
         if event.role == Phase.CUPID:
-            meta = _cupid_in_order(meta, text)
-        players = _Recorded(_answers(event.role, meta, beliefs))
-        ctx = PhaseContext(
-            chain[:index],
-            state,
-            dict.fromkeys(state.seats, players),
-            views,
-            retries=0,  # a recorded answer is given once: refused, it is not legal
-            immediate=True,
-        )
-        _judge(ctx, event, content(event), where(event), text)
+            readings.append(_lovers_named_high_first(event.meta))
+        refused: GameFileError | None = None
+        for meta in readings:
+            players = _Recorded(_answers(event.role, meta, beliefs))
+            ctx = PhaseContext(
+                chain[:index],
+                state,
+                dict.fromkeys(state.seats, players),
+                views,
+                retries=0,  # a recorded answer is given once: refused, it is not legal
+                immediate=True,
+            )
+            try:
+                _judge(ctx, event, content(event), where(event), text)
+            except GameFileError as exc:
+                refused = refused or exc
+                continue
+            refused = None
+            break
+        if refused is not None:
+            raise refused
         state = evolve(state, event.role, event.meta.get("diff", {}))
