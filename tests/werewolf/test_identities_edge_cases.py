@@ -15,6 +15,8 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from pulse_core.workflow import read_attachment
 from tests.oracle import check_log
 from werewolf.boards import BOARDS, board_config
@@ -434,3 +436,22 @@ def test_a_pk_round_that_reveals_the_last_god_idiot_ends_the_game_too() -> None:
     assert second.meta["diff"] == {"exiled": 7, "pk": [], "revealed": 7}
     assert played.phases()[-2:] == ["vote", "game-end"]
     assert played.events("game-end")[0].meta["diff"] == {"winner": "wolves"}
+
+
+@pytest.mark.parametrize(("seed", "day_cap"), [(1036, 20), (1037, 20), (90, 4)])
+def test_a_revealed_last_god_idiot_ends_the_game_at_his_vote(seed: int, day_cap: int) -> None:
+    """idiot_counts_as_god = false: random games on idiot-12 in which the vote that reveals
+    the idiot leaves no other god alive; the wolves win at that vote, before any speech."""
+    from tests.strategies import play as play_game
+    from werewolf.players import make_player
+
+    config = board_config("idiot-12").model_copy(
+        update={"idiot_counts_as_god": False, "day_cap": day_cap}
+    )
+    game = play_game(config, seed, lambda seat: make_player("random", game_seed=seed, seat=seat))
+    roles = [e.role for e in game.chain]
+    [reveal] = [i for i, e in enumerate(game.chain) if e.meta.get("diff", {}).get("revealed")]
+    assert roles[reveal] == "vote"
+    assert roles[reveal + 1 :] == ["game-end"]
+    assert game.chain[-1].meta["diff"] == {"winner": "wolves"}
+    assert check_log(game.records) == []
