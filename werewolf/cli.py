@@ -424,7 +424,9 @@ def _finish(
         for line in _stop_lines(error, resume, humans):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     if status == "ended" or not humans:  # per-seat usage tells who acted at night
-        models = (p.get("model") for p in chain[0].meta.get("game", {}).get("players") or [])
+        recorded = chain[0].meta.get("game", {}).get("players") or []
+        # a seat may be recorded by its kind alone ("random"): no model to price
+        models = (p.get("model") for p in recorded if isinstance(p, dict))
         for line in usage_lines(chain, with_bundled(prices or {}, models)):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     seed = chain[0].meta.get("game", {}).get("seed")

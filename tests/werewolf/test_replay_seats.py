@@ -156,3 +156,51 @@ def test_a_start_whose_deal_or_names_do_not_fit_the_seats_is_refused(
     assert err.count("\n") == 1
     assert f"{path}:2: werewolf.__start__ meta." in err
     assert "8 entries for 9 seats" in err
+
+
+class _DownOnTheFirstVote:
+    """A random seat whose endpoint is down when the first vote is asked."""
+
+    kind = "random"
+
+    def __init__(self, seat: int) -> None:
+        from werewolf.players import make_player
+
+        self.seat = seat
+        self.inner = make_player("random", game_seed=5, seat=seat)
+
+    async def decide(self, request: Any) -> Any:
+        from werewolf.players.errors import SeatUnavailableError
+
+        if request.key.startswith("d1.vote"):
+            raise SeatUnavailableError(self.seat, "the endpoint is down")
+        return await self.inner.decide(request)
+
+
+def test_a_game_whose_start_names_its_players_by_kind_resumes_with_a_swap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The start event may record a seat's player as its kind alone ("random"): resuming
+    such a game, with another player in a seat, ends it (the summary read the specs as
+    mappings and stopped on a traceback), and its log, with the swap, follows the rules."""
+    import asyncio
+
+    from pulse_core import SQLiteEventStore, WorkflowRule
+    from werewolf.game import start_game, werewolf_workflow
+    from werewolf.replay import load_game
+
+    store_path = tmp_path / "w.sqlite3"
+    with SQLiteEventStore(store_path) as store:
+        seated = {seat: _DownOnTheFirstVote(seat) for seat in range(1, 10)}
+        rule = WorkflowRule(werewolf_workflow(lambda game, state: seated), store)
+        game = start_game(rule, seed=5, players=["random"] * 9)
+        assert asyncio.run(rule.run()) == {game: "failed"}
+    code = main(["resume", game, "--store", str(store_path), "-q", "--seat", "2=mock"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "Traceback" not in out + err
+    with SQLiteEventStore(store_path) as store:
+        log = load_game(store, game)
+    assert log.finished
+    swaps = [e.meta["detail"] for e in log.chain if e.role == "seat-swap"]
+    assert swaps == [{"seat": 2, "from": "random", "to": "mock", "player": {"kind": "mock"}}]
