@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,7 @@ from ..replay.load import load_game
 from ..replay.page import PageBuilder, page_data, viewer_page
 from ..replay.views import ViewKind, ViewSpec, ViewStream
 from ..scope import TopicScope
+from ..storefaults import open_store
 from .hosts import HostCheck
 from .pages import arena_list_page, arena_report_page, esc, games_page
 
@@ -75,6 +77,11 @@ class ServeConfig:
         self.rounds = rounds
 
 
+class _Unopened(Exception):
+    """The store exists but cannot be opened now (a full disk, a damaged file): the
+    request gets the one line a command would print, and the next request tries again."""
+
+
 class _Store:
     """The store, opened read-only once it exists; one connection for the app."""
 
@@ -85,7 +92,10 @@ class _Store:
 
     def get(self) -> SQLiteEventStore | None:
         if self._store is None and self.path.is_file():
-            self._store = SQLiteEventStore(self.path, read_only=True)
+            try:
+                self._store = open_store(self.path, read_only=True)
+            except (WerewolfError, PulseError) as exc:
+                raise _Unopened(str(exc)) from None
             self.catalog = Catalog(self._store)
         return self._store
 
@@ -241,6 +251,10 @@ def make_app(config: ServeConfig) -> Starlette:
             return _problem(500, f"arena run {name}: {exc}")
         return HTMLResponse(page)
 
+    async def unopened(request: Request, exc: Exception) -> Response:
+        sys.stderr.write(f"werewolf: {exc}\n")  # the one line the server's log gets
+        return _problem(503, str(exc))
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
@@ -258,6 +272,7 @@ def make_app(config: ServeConfig) -> Starlette:
             Route("/favicon.ico", lambda request: Response(status_code=204)),
         ],
         middleware=[Middleware(HostCheck)],  # no answer to a rebound domain name
+        exception_handlers={_Unopened: unopened},
         lifespan=lifespan,
     )
 
