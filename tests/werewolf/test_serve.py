@@ -441,6 +441,28 @@ def test_idle_connections_cannot_shut_out_a_new_client(store: Path) -> None:
     assert not [line for line in log if "accept" in line or "Too many open files" in line]
 
 
+def test_an_upgrade_request_is_answered_as_a_plain_one_and_logs_nothing(store: Path) -> None:
+    """The app has no WebSocket: a request asking to upgrade (to a WebSocket, to HTTP/2)
+    gets its page, and the server's log stays quiet (it had two lines a request)."""
+    with served(store, descriptors=1024) as (url, log):
+        for upgrade in (
+            "Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n",
+            "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n",
+        ):
+            host = f"Host: {url.removeprefix('http://')}\r\n"
+            conn = connect(
+                url, f"GET / HTTP/1.1\r\n{host}Connection: Upgrade\r\n{upgrade}\r\n".encode()
+            )
+            with conn:
+                answer = b""
+                while b"</html>" not in answer and (chunk := conn.recv(65536)):
+                    answer += chunk
+            assert answer.startswith(b"HTTP/1.1 200 OK\r\n"), answer[:80]
+            assert b"<h1>Games</h1>" in answer
+    assert log == ["werewolf: stopped"]
+
+
 def read_entries(stream: socket.socket) -> None:
     """Read a live stream until its next ``entries`` message."""
     got = b""
