@@ -408,6 +408,43 @@ def test_a_folder_the_user_may_not_write_is_one_line_and_its_store_is_still_read
         shutil.rmtree(folder)
 
 
+@needs_nobody
+def test_a_report_or_export_into_a_folder_the_user_may_not_write_is_refused_first(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """arena report drew the whole report, then failed on its temp file with the raw
+    "[Errno 13] Permission denied: '.../r.md.<pid>.tmp'"; now it says which file before
+    any work, as replay --html and --markdown do."""
+    folder = Path(tempfile.mkdtemp(prefix="werewolf-ro-"))  # /tmp: another user gets in
+    try:
+        folder.chmod(0o755)
+        store = folder / "w.sqlite3"
+        argv = ["arena", "run", "--players", "mock,random", "--games", "2", "--name", "r", "-q"]
+        assert main([*argv, "--store", str(store)]) == 0
+        game = _play(store)
+        capsys.readouterr()
+        _idle(store)
+        (folder / "arena").chmod(0o555)
+        for argv, option, target in (
+            (["arena", "report", "r"], "--markdown", folder / "arena" / "r.md"),
+            (["replay", game, "--html", str(folder / "g.html")], "--html", folder / "g.html"),
+            (["replay", game, "--markdown", str(folder / "g.md")], "--markdown", folder / "g.md"),
+        ):
+            done = _werewolf(*argv, "--store", str(store), user=NOBODY)
+            assert done.returncode == 2, done
+            assert done.stdout == "", done  # refused before the report is drawn
+            assert done.stderr == (
+                f"werewolf: error: {option}: {target}: cannot write in {target.parent} "
+                "(read-only file system or no permission): name a file in a folder you may "
+                "write\n"
+            ), done
+        assert sorted(p.name for p in (folder / "arena").iterdir()) == ["r.json"]
+        assert not list(folder.glob("g.*"))
+    finally:
+        (folder / "arena").chmod(0o755)
+        shutil.rmtree(folder)
+
+
 def test_read_only_commands_write_nothing_beside_the_store(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
