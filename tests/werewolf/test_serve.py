@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import html
 import json
 import re
 import resource
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -460,6 +462,30 @@ def test_an_upgrade_request_is_answered_as_a_plain_one_and_logs_nothing(store: P
                     answer += chunk
             assert answer.startswith(b"HTTP/1.1 200 OK\r\n"), answer[:80]
             assert b"<h1>Games</h1>" in answer
+    assert log == ["werewolf: stopped"]
+
+
+def test_a_game_with_a_deleted_row_is_one_line_in_its_page_and_its_stream(
+    tmp_path: Path,
+) -> None:
+    """The page said which version was deleted; the stream began its answer, then failed
+    ("fed out of order"), leaving a traceback in the server's log and a broken answer."""
+    path = tmp_path / "werewolf.sqlite3"
+    assert off_loop(main, ["play", "--quiet", "--seed", "3", "--store", str(path)]) == 0
+    with SQLiteEventStore(path, read_only=True) as opened:
+        [game] = opened.topics()
+    raw = sqlite3.connect(path)
+    raw.execute("DROP TRIGGER events_no_delete")  # what a hand at the file can do
+    raw.execute("DELETE FROM events WHERE key = ? AND version = 10", (game,))
+    raw.commit()
+    raw.close()
+    told = f"{path}#{game} version 10 is missing from the store (deleted)"
+    with served(path, descriptors=1024) as (url, log):
+        for query in ("view=public", "view=god", "view=seat&seat=2"):
+            for route in (f"/game/{game}?{query}", f"/game/{game}/events?{query}&after=0"):
+                status, page = get(url + route)
+                assert status == 404, route
+                assert told in html.unescape(page), route
     assert log == ["werewolf: stopped"]
 
 

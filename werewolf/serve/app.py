@@ -219,17 +219,19 @@ def make_app(config: ServeConfig) -> Starlette:
         game_id = request.path_params["game_id"]
         if store is None:
             return _problem(404, f"no store at {config.store}")
-        chain = store.chain(game_id)
-        if not chain:
-            return _problem(404, f"no game {game_id}")
         try:
-            spec = _view(request, len(chain[0].meta.get("deal", [])))
+            # checked as the page is (a deleted or edited row, a log out of shape): a stream
+            # fed such a chain failed once its answer had begun
+            log = load_game(store, game_id, str(config.store))
+            spec = _view(request, len(log.state.identities))
             last = request.headers.get("last-event-id") or request.query_params.get("after", "0")
             if not is_number(last):
                 raise _Refused(400, f"after={_shown(last)}: the number of an entry the page holds")
         except _Refused as refused:
             return _problem(refused.status, str(refused))
-        if not allowed(spec, fold_chain(chain).ended):
+        except (WerewolfError, PulseError) as exc:
+            return _problem(404, str(exc))
+        if not allowed(spec, log.state.ended):
             return _problem(403, f"game {game_id} is in progress: only its public view is open")
         stream = _live_stream(request, store, game_id, spec, int(last), config.poll)
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
