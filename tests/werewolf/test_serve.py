@@ -465,6 +465,21 @@ def test_an_upgrade_request_is_answered_as_a_plain_one_and_logs_nothing(store: P
     assert log == ["werewolf: stopped"]
 
 
+def test_forwarded_headers_from_a_client_are_not_believed(store: Path) -> None:
+    """Nothing stands before a server on 127.0.0.1: a client's X-Forwarded-Proto made the
+    redirects it got point at https:// or ws://."""
+    with served(store, descriptors=1024) as (url, log):
+        head = f"Host: {url.removeprefix('http://')}\r\nX-Forwarded-Proto: https\r\n"
+        conn = connect(url, f"GET /arena/ HTTP/1.1\r\n{head}Connection: close\r\n\r\n".encode())
+        with conn:
+            answer = b""
+            while chunk := conn.recv(65536):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 307 "), answer[:80]
+        assert f"\r\nlocation: {url}/arena\r\n".encode() in answer, answer
+    assert log == ["werewolf: stopped"]
+
+
 def test_a_game_with_a_deleted_row_is_one_line_in_its_page_and_its_stream(
     tmp_path: Path,
 ) -> None:

@@ -136,4 +136,7 @@ def server_options(idle_timeout: float, max_connections: int) -> dict[str, Any]:
         "timeout_keep_alive": math.ceil(idle_timeout),  # uvicorn's own, after an answer
         "backlog": ACCEPT_BURST,
         "ws": "none",  # no WebSocket route: an upgrade is never taken, with a library or not
+        # no proxy stands before a server on 127.0.0.1: X-Forwarded-* from a client is not
+        # believed (uvicorn took its scheme and address from any local client)
+        "proxy_headers": False,
     }
