@@ -102,6 +102,7 @@ __all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "main"]
 EXIT_FAILED = 1  # a game that stopped on an error (resumable)
 EXIT_USAGE = 2  # bad options, files or game ids
 MAX_PACE = 60.0  # seconds between two steps: slower is no game to watch
+FRESH_SEEDS = 2**53  # a seed the play command draws: far past searching, exact in JSON
 MAX_LISTED = 1_000_000  # games listed at most by --limit (--all lists every one)
 SEAT_KINDS = ("mock", "random")  # the kinds --players can put in every seat
 _ASKED_SEAT = re.compile(r"^\w+Error: seat (\d+)\b")  # a seat's failure names the seat
@@ -661,7 +662,10 @@ def run_play(args: argparse.Namespace) -> int:
     config = _game_config(args)
     spec = _view_spec(args.view)
     _check_seat(spec, config.seats)
-    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)  # recorded
+    # a fresh seed is recorded and shown at the end; drawn from 2**53 values (exact in the
+    # HTML viewer's numbers), so nobody at the table or watching can search the seeds
+    # for the one whose mock seats play as they see: the seed gives the deal
+    seed = args.seed if args.seed is not None else secrets.randbelow(FRESH_SEEDS)
     specs, lineup = play_specs(
         config.seats,
         players=args.players,

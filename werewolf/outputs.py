@@ -117,6 +117,25 @@ def check_output(path: Path, option: str, kind: Kind, inputs: Iterable[Path | st
     found = classify(path)
     if found not in (Kind.MISSING, Kind.EMPTY, kind):
         raise refuse(path, option, found, wanted=f"a new file or {kind.value}")
+    folder = _existing_folder(path.resolve() if path.is_symlink() else path)
+    if folder is not None and not os.access(folder, os.W_OK):
+        # the temp file goes beside the target: say so now, not after the work, and name
+        # the file asked for, not the temp file
+        raise ConfigError(
+            [(option, f"{clip(path, 300)}: cannot write in {clip(folder, 300)} (read-only "
+              "file system or no permission): name a file in a folder you may write")]
+        )  # fmt: skip
+
+
+def _existing_folder(path: Path) -> Path | None:
+    """The folder ``path`` goes in, or the nearest one above it that exists (the rest is
+    made on writing); None when none does (making it says what is wrong)."""
+    for folder in path.absolute().parents:
+        if folder.is_dir():
+            return folder
+        if folder.exists():
+            return None
+    return None
 
 
 def write_output(

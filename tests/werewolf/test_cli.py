@@ -57,6 +57,23 @@ def _phases(store_path: Path, game: str) -> list[tuple[str, Any]]:
 
 
 # -- play ------------------------------------------------------------------------------------
+def test_a_fresh_seed_is_too_many_to_search_and_exact_in_the_viewer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The seed gives the deal, and mock seats play it out from the seed: a fresh seed drawn
+    from a million values could be found by playing each one's first day and comparing it
+    with what a seat or a spectator saw. Drawn from 2**53 values, it is not, and the HTML
+    viewer (JavaScript numbers) still shows it exactly."""
+    store = tmp_path / "werewolf.sqlite3"
+    seeds = []
+    for _ in range(3):
+        code, out, err = run(capsys, "play", "-q", "--store", str(store))
+        assert code == 0, err
+        seeds.append(int(out.split(", seed ")[1].split(")")[0]))
+    assert all(1_000_000 <= seed < 2**53 for seed in seeds), seeds
+    assert len(set(seeds)) == 3
+
+
 def test_play_draws_the_game_saves_the_log_and_exports_the_replay(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

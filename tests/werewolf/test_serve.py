@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import html
 import json
 import re
 import resource
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -439,6 +441,67 @@ def test_idle_connections_cannot_shut_out_a_new_client(store: Path) -> None:
             for conn in idle:
                 conn.close()
     assert not [line for line in log if "accept" in line or "Too many open files" in line]
+
+
+def test_an_upgrade_request_is_answered_as_a_plain_one_and_logs_nothing(store: Path) -> None:
+    """The app has no WebSocket: a request asking to upgrade (to a WebSocket, to HTTP/2)
+    gets its page, and the server's log stays quiet (it had two lines a request)."""
+    with served(store, descriptors=1024) as (url, log):
+        for upgrade in (
+            "Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n",
+            "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n",
+        ):
+            host = f"Host: {url.removeprefix('http://')}\r\n"
+            conn = connect(
+                url, f"GET / HTTP/1.1\r\n{host}Connection: Upgrade\r\n{upgrade}\r\n".encode()
+            )
+            with conn:
+                answer = b""
+                while b"</html>" not in answer and (chunk := conn.recv(65536)):
+                    answer += chunk
+            assert answer.startswith(b"HTTP/1.1 200 OK\r\n"), answer[:80]
+            assert b"<h1>Games</h1>" in answer
+    assert log == ["werewolf: stopped"]
+
+
+def test_forwarded_headers_from_a_client_are_not_believed(store: Path) -> None:
+    """Nothing stands before a server on 127.0.0.1: a client's X-Forwarded-Proto made the
+    redirects it got point at https:// or ws://."""
+    with served(store, descriptors=1024) as (url, log):
+        head = f"Host: {url.removeprefix('http://')}\r\nX-Forwarded-Proto: https\r\n"
+        conn = connect(url, f"GET /arena/ HTTP/1.1\r\n{head}Connection: close\r\n\r\n".encode())
+        with conn:
+            answer = b""
+            while chunk := conn.recv(65536):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 307 "), answer[:80]
+        assert f"\r\nlocation: {url}/arena\r\n".encode() in answer, answer
+    assert log == ["werewolf: stopped"]
+
+
+def test_a_game_with_a_deleted_row_is_one_line_in_its_page_and_its_stream(
+    tmp_path: Path,
+) -> None:
+    """The page said which version was deleted; the stream began its answer, then failed
+    ("fed out of order"), leaving a traceback in the server's log and a broken answer."""
+    path = tmp_path / "werewolf.sqlite3"
+    assert off_loop(main, ["play", "--quiet", "--seed", "3", "--store", str(path)]) == 0
+    with SQLiteEventStore(path, read_only=True) as opened:
+        [game] = opened.topics()
+    raw = sqlite3.connect(path)
+    raw.execute("DROP TRIGGER events_no_delete")  # what a hand at the file can do
+    raw.execute("DELETE FROM events WHERE key = ? AND version = 10", (game,))
+    raw.commit()
+    raw.close()
+    told = f"{path}#{game} version 10 is missing from the store (deleted)"
+    with served(path, descriptors=1024) as (url, log):
+        for query in ("view=public", "view=god", "view=seat&seat=2"):
+            for route in (f"/game/{game}?{query}", f"/game/{game}/events?{query}&after=0"):
+                status, page = get(url + route)
+                assert status == 404, route
+                assert told in html.unescape(page), route
+    assert log == ["werewolf: stopped"]
 
 
 def read_entries(stream: socket.socket) -> None:

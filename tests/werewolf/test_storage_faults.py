@@ -11,13 +11,17 @@ the system does not allow one, those tests are skipped.
 from __future__ import annotations
 
 import functools
+import html
 import os
 import shlex
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import urllib.error
+import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -280,6 +284,60 @@ def test_a_nearly_full_ext4_is_one_line_for_writers_and_readers(tmp_path: Path, 
             assert s.integrity_check() == "ok"
 
 
+def _get(url: str) -> tuple[int, str]:
+    request = urllib.request.Request(url)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, answer.read().decode("utf-8")
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode("utf-8")
+
+
+@needs_loop_mount
+def test_serve_on_a_nearly_full_ext4_is_one_line_at_start_and_for_each_page(
+    tmp_path: Path,
+) -> None:
+    """serve said the store's own words at start ("No space left on device: 0 KB free, a
+    store needs 128 KB"), and a store that appeared on a full disk once it was serving made
+    every page a 500 and the server's log a traceback."""
+    pytest.importorskip("uvicorn")
+    full = "the disk is full; nothing written is lost: free some space"
+    with _small_ext4(tmp_path) as disk:
+        store = disk / "w.sqlite3"
+        _play(store)
+        _idle(store)
+        _leave(disk, 4)
+        done = _werewolf("serve", "--store", str(store), "--port", "0")
+        assert done.returncode == 2, done
+        assert done.stderr == f"werewolf: error: {store}: {full}\n", done
+        (disk / "filler").unlink()
+        later = disk / "later" / "w.sqlite3"
+        later.parent.mkdir()
+        server = subprocess.Popen(
+            [sys.executable, "-c", _MAIN, "serve", "--store", str(later), "--port", "0"],
+            stderr=subprocess.PIPE,
+            text=True,
+            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        )
+        assert server.stderr is not None
+        try:
+            url = server.stderr.readline().split(" at ")[1].split()[0].rstrip("/")
+            _play(later, seed=4)
+            _idle(later)
+            _leave(disk, 4)
+            status, page = _get(url + "/")
+            assert status == 503, page
+            assert f"{later}: {full}" in html.unescape(page)
+            (disk / "filler").unlink()
+            status, page = _get(url + "/")  # tried again: the store opens now
+            assert status == 200, page
+            assert next(later.parent.glob("*.jsonl")).stem in page
+        finally:
+            server.send_signal(signal.SIGINT)
+            _out, err = server.communicate(timeout=30)
+        assert err == f"werewolf: {later}: {full}\nwerewolf: stopped\n"
+
+
 # -- read-only file system ---------------------------------------------------------------------
 @needs_namespaces
 def test_read_only_commands_work_on_a_read_only_file_system(
@@ -347,6 +405,43 @@ def test_a_folder_the_user_may_not_write_is_one_line_and_its_store_is_still_read
             assert len(done.stderr.splitlines()) == 1, done
     finally:
         folder.chmod(0o755)
+        shutil.rmtree(folder)
+
+
+@needs_nobody
+def test_a_report_or_export_into_a_folder_the_user_may_not_write_is_refused_first(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """arena report drew the whole report, then failed on its temp file with the raw
+    "[Errno 13] Permission denied: '.../r.md.<pid>.tmp'"; now it says which file before
+    any work, as replay --html and --markdown do."""
+    folder = Path(tempfile.mkdtemp(prefix="werewolf-ro-"))  # /tmp: another user gets in
+    try:
+        folder.chmod(0o755)
+        store = folder / "w.sqlite3"
+        argv = ["arena", "run", "--players", "mock,random", "--games", "2", "--name", "r", "-q"]
+        assert main([*argv, "--store", str(store)]) == 0
+        game = _play(store)
+        capsys.readouterr()
+        _idle(store)
+        (folder / "arena").chmod(0o555)
+        for argv, option, target in (
+            (["arena", "report", "r"], "--markdown", folder / "arena" / "r.md"),
+            (["replay", game, "--html", str(folder / "g.html")], "--html", folder / "g.html"),
+            (["replay", game, "--markdown", str(folder / "g.md")], "--markdown", folder / "g.md"),
+        ):
+            done = _werewolf(*argv, "--store", str(store), user=NOBODY)
+            assert done.returncode == 2, done
+            assert done.stdout == "", done  # refused before the report is drawn
+            assert done.stderr == (
+                f"werewolf: error: {option}: {target}: cannot write in {target.parent} "
+                "(read-only file system or no permission): name a file in a folder you may "
+                "write\n"
+            ), done
+        assert sorted(p.name for p in (folder / "arena").iterdir()) == ["r.json"]
+        assert not list(folder.glob("g.*"))
+    finally:
+        (folder / "arena").chmod(0o755)
         shutil.rmtree(folder)
 
 

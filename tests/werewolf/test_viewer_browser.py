@@ -14,6 +14,7 @@ from tests.browser import browser, off_loop, open_page
 from tests.openai_server import OpenAIServer
 from tests.werewolf.llm_support import LegalTable, llm_specs, play
 from tests.werewolf.test_replay_page import HOSTILE, hostile_game, story
+from werewolf.cli import main
 from werewolf.replay import ViewKind, ViewSpec, load_game, load_replay_file, replay_html
 
 __all__ = ["browser"]  # the fixture, imported for this module
@@ -207,4 +208,18 @@ def test_the_kaggle_board_shows_ballots_draws_and_revealed_cards(
     exiled = next(e for e in log.chain if e.role == "vote").meta["diff"]["exiled"]
     role = page.locator(f'#cast tr[data-seat="{exiled}"] td').nth(2).inner_text()
     assert role == log.state.identities[exiled - 1]  # the public learns the exiled card
+    assert problems == []
+
+
+def test_a_seed_past_2_53_is_shown_exactly(browser: Any, tmp_path: Path) -> None:
+    """JavaScript reads JSON numbers as doubles: the page showed seed 9007199254740993 as
+    ...992, and that seed deals another game."""
+    store = tmp_path / "werewolf.sqlite3"
+    seed = 2**53 + 1
+    assert off_loop(main, ["play", "-q", "--seed", str(seed), "--store", str(store)]) == 0
+    with SQLiteEventStore(store, read_only=True) as opened:
+        [game] = opened.topics()
+        log = load_game(opened, game)
+    page, problems = open_page(browser, write_page(tmp_path, "big.html", replay_html(log)))
+    assert page.locator("#rules").inner_text().endswith(f" · seed {seed}")
     assert problems == []

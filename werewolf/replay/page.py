@@ -178,7 +178,7 @@ class PageBuilder:
                 {
                     "id": self.game_id,
                     # the seed gives the deal: a seat or the public learns it at the end
-                    "seed": start.seed if self._shows_seed() else None,
+                    "seed": _exact_in_js(start.seed) if self._shows_seed() else None,
                     "rules": variants_line(start.config),
                     "lang": str(game.get("lang", "en")),
                     "players": [_player_label(p) for p in game.get("players", [])],
@@ -275,3 +275,9 @@ def viewer_page(data: Mapping[str, Any], *, title: str) -> str:
     }
     # one pass over the template: an inserted text is never scanned for marks again
     return _MARK.sub(lambda m: parts[m.group(1)], _asset("page.html"))
+
+
+def _exact_in_js(seed: int) -> int | str:
+    """A seed as the page's data carries it: past 2**53 as text, since JavaScript reads a
+    JSON number as a double and would show a neighbouring seed, which deals another game."""
+    return seed if abs(seed) <= 2**53 else str(seed)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,7 @@ from ..replay.load import load_game
 from ..replay.page import PageBuilder, page_data, viewer_page
 from ..replay.views import ViewKind, ViewSpec, ViewStream
 from ..scope import TopicScope
+from ..storefaults import open_store
 from .hosts import HostCheck
 from .pages import arena_list_page, arena_report_page, esc, games_page
 
@@ -75,6 +77,11 @@ class ServeConfig:
         self.rounds = rounds
 
 
+class _Unopened(Exception):
+    """The store exists but cannot be opened now (a full disk, a damaged file): the
+    request gets the one line a command would print, and the next request tries again."""
+
+
 class _Store:
     """The store, opened read-only once it exists; one connection for the app."""
 
@@ -85,7 +92,10 @@ class _Store:
 
     def get(self) -> SQLiteEventStore | None:
         if self._store is None and self.path.is_file():
-            self._store = SQLiteEventStore(self.path, read_only=True)
+            try:
+                self._store = open_store(self.path, read_only=True)
+            except (WerewolfError, PulseError) as exc:
+                raise _Unopened(str(exc)) from None
             self.catalog = Catalog(self._store)
         return self._store
 
@@ -209,17 +219,19 @@ def make_app(config: ServeConfig) -> Starlette:
         game_id = request.path_params["game_id"]
         if store is None:
             return _problem(404, f"no store at {config.store}")
-        chain = store.chain(game_id)
-        if not chain:
-            return _problem(404, f"no game {game_id}")
         try:
-            spec = _view(request, len(chain[0].meta.get("deal", [])))
+            # checked as the page is (a deleted or edited row, a log out of shape): a stream
+            # fed such a chain failed once its answer had begun
+            log = load_game(store, game_id, str(config.store))
+            spec = _view(request, len(log.state.identities))
             last = request.headers.get("last-event-id") or request.query_params.get("after", "0")
             if not is_number(last):
                 raise _Refused(400, f"after={_shown(last)}: the number of an entry the page holds")
         except _Refused as refused:
             return _problem(refused.status, str(refused))
-        if not allowed(spec, fold_chain(chain).ended):
+        except (WerewolfError, PulseError) as exc:
+            return _problem(404, str(exc))
+        if not allowed(spec, log.state.ended):
             return _problem(403, f"game {game_id} is in progress: only its public view is open")
         stream = _live_stream(request, store, game_id, spec, int(last), config.poll)
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
@@ -241,6 +253,10 @@ def make_app(config: ServeConfig) -> Starlette:
             return _problem(500, f"arena run {name}: {exc}")
         return HTMLResponse(page)
 
+    async def unopened(request: Request, exc: Exception) -> Response:
+        sys.stderr.write(f"werewolf: {exc}\n")  # the one line the server's log gets
+        return _problem(503, str(exc))
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
@@ -258,6 +274,7 @@ def make_app(config: ServeConfig) -> Starlette:
             Route("/favicon.ico", lambda request: Response(status_code=204)),
         ],
         middleware=[Middleware(HostCheck)],  # no answer to a rebound domain name
+        exception_handlers={_Unopened: unopened},
         lifespan=lifespan,
     )
 

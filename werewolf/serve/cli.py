@@ -10,10 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pulse_core import SQLiteEventStore
-
 from ..argtypes import DEFAULT_STORE, int_in, number_in
 from ..errors import ConfigError
+from ..storefaults import open_store
 
 __all__ = ["HOST", "IDLE_TIMEOUT_S", "MAX_CONNECTIONS", "add_serve", "bind"]
 
@@ -42,9 +41,10 @@ def bind(port: int) -> socket.socket:
 
 def check_store(path: Path) -> None:
     """Open an existing ``path`` read-only once: a folder, a pipe or another program's
-    file is refused at start (``pulse_core`` says which), with nothing written to it."""
+    file is refused at start (``pulse_core`` says which), with nothing written to it, and
+    a full disk or a damaged file in the one line every other command gives."""
     if path.exists():
-        SQLiteEventStore(path, read_only=True).close()
+        open_store(path, read_only=True).close()
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -101,6 +101,11 @@ def guarded_protocol(idle_timeout: float, cap: int) -> type[H11Protocol]:
             if not self.transport.is_closing():
                 self._arm()  # the next request has the same deadline
 
+        def _unsupported_upgrade_warning(self) -> None:
+            """Say nothing: the app has no WebSocket, so an ``Upgrade:`` request is answered
+            as a plain one (uvicorn logged two lines for each, one telling the user to
+            install a WebSocket library)."""
+
         @property
         def waiting(self) -> bool:
             """Waiting for (the rest of) a request: nothing is being answered."""
@@ -130,4 +135,8 @@ def server_options(idle_timeout: float, max_connections: int) -> dict[str, Any]:
         "http": guarded_protocol(idle_timeout, connection_cap(max_connections)),
         "timeout_keep_alive": math.ceil(idle_timeout),  # uvicorn's own, after an answer
         "backlog": ACCEPT_BURST,
+        "ws": "none",  # no WebSocket route: an upgrade is never taken, with a library or not
+        # no proxy stands before a server on 127.0.0.1: X-Forwarded-* from a client is not
+        # believed (uvicorn took its scheme and address from any local client)
+        "proxy_headers": False,
     }
