@@ -53,8 +53,11 @@ def test_protections_follow_the_config_and_stay_private(game: PlayedGame) -> Non
         for e in _events(game, role):
             assert e.meta["visible_to"] == [me]
             target, night = e.meta["diff"]["target"], e.meta["day"]
-            if identity is Identity.DOCTOR:
-                assert target is not None
+            if identity is Identity.DOCTOR and target is None:
+                # she protects someone every night, unless an illegal answer took its
+                # fallback at once (retry_illegal = false, as on Kaggle: she does nothing)
+                assert not game.config.retry_illegal
+                assert [f["seat"] for f in e.meta.get("fallbacks", [])] == [me]
             if target == me:
                 assert self_ok
             if last is not None and last[0] == night - 1 and target is not None:
