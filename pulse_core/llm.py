@@ -68,7 +68,7 @@ from .errors import (
     WorkflowError,
 )
 from .events import Event, Meta
-from .redact import mask_json, mask_secret
+from .redact import mask_json, mask_secret, public_url
 from .store import EventStore
 from .workflow import Role, RoleResult
 
@@ -250,6 +250,11 @@ def _redact(text: str, client: openai.AsyncOpenAI) -> str:
     return mask_secret(text, _api_key(client))
 
 
+def _public_url(client: openai.AsyncOpenAI) -> str:
+    """The client's endpoint as messages name it: no password, token or key in it."""
+    return public_url(str(client.base_url), _api_key(client))
+
+
 def _unreachable(exc: BaseException) -> str | None:
     """Why a connection failed, when it is that the host name does not resolve or the
     connection was refused: neither mends itself in seconds."""
@@ -304,7 +309,7 @@ def _endpoint_error(
     client: openai.AsyncOpenAI, model: str, exc: Exception, tries: str, *, tools: bool = False
 ) -> LLMError:
     """The pulse_core error for a failed request: says where, what, and how often it tried."""
-    where = f"{client.base_url} (model {model!r})"
+    where = f"{_public_url(client)} (model {model!r})"
     error: LLMError
     if isinstance(exc, _EmptyAnswerError | _UnreadableAnswerError):
         error = LLMUnavailableError(f"{where} {exc} ({tries})")
@@ -361,7 +366,7 @@ def _patience_error(
     """The endpoint asked (``Retry-After``) for a wait the patience left does not cover."""
     status = exc.status_code if isinstance(exc, openai.APIStatusError) else "an error"
     message = (
-        f"{client.base_url} (model {model!r}) answered HTTP {status} and asked to wait "
+        f"{_public_url(client)} (model {model!r}) answered HTTP {status} and asked to wait "
         f"{asked:g} s (Retry-After), more than the {left:g} s of patience left ({tries})"
     )
     return LLMPatienceError(_redact(message, client), asked=asked, patience=left)

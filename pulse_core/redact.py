@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-__all__ = ["MASK", "fragment_length", "mask_json", "mask_json_text", "mask_secret"]
+__all__ = ["MASK", "fragment_length", "mask_json", "mask_json_text", "mask_secret", "public_url"]
 
 MASK = "***"
 _MIN_SECRET = 4  # shorter "keys" are placeholders: masking them would mangle words
@@ -117,3 +118,27 @@ def mask_json_text(text: str, secret: str | None) -> str:
         return masked
     clean = mask_json(value, secret)
     return masked if clean == value else json.dumps(clean, ensure_ascii=False)
+
+
+def public_url(url: str, secret: str | None = None) -> str:
+    """``url`` fit to show: a password in it and the value of every query parameter
+    (``?api-key=...``) become ``***``, and ``secret`` is masked in what is left; an endpoint
+    is named in messages, status lines and logs, and some carry a token in the URL."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return mask_secret(url, secret)
+    netloc = parts.hostname or ""
+    if ":" in netloc:
+        netloc = f"[{netloc}]"
+    if port is not None:
+        netloc = f"{netloc}:{port}"
+    if parts.username is not None:
+        login = parts.username + (f":{MASK}" if parts.password is not None else "")
+        netloc = f"{login}@{netloc}"
+    query = "&".join(
+        f"{name}={MASK}" for name, _value in parse_qsl(parts.query, keep_blank_values=True)
+    )
+    shown = urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+    return mask_secret(shown, secret)

@@ -401,3 +401,62 @@ def test_a_recorded_unreachable_endpoint_replays_as_the_same_stop(
     assert [
         x for x in again.splitlines() if x.startswith("The game stopped on an error:")
     ] == stopped
+
+
+# -- an endpoint whose URL holds a secret ---------------------------------------------------
+PASSWORD = "hunter2-not-the-key-but-secret"
+
+
+def test_an_endpoint_url_with_a_password_or_the_key_is_shown_without_them(
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A base_url may carry a login (``user:password@``) or a token in its query, the key
+    itself at times: the status lines, the stop line, the log and the replay name the
+    endpoint without them."""
+    monkeypatch.setenv(KEY_ENV, KEY)
+    table = LegalTable()
+    seen: set[int] = set()
+    lock = threading.Lock()
+
+    def handler(body: dict[str, Any]) -> Reply:
+        with lock:
+            first = seat_of(body) not in seen
+            seen.add(seat_of(body))
+        return HTTPError(503, "overloaded", retry_after=0.01) if first else table(body)
+
+    openai_server.handler = handler
+    port = openai_server.port
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, f"http://alice:{KEY}@127.0.0.1:{port}/v1")
+    argv = ["--lineup", str(lineup), "--store", str(store)]
+    code, out, err = _run(capsys, "play", "--seed", "7", *argv, "-q")
+    assert code == 0, out + err
+    status = [x for x in err.splitlines() if "HTTP 503: overloaded; try 2 in " in x]
+    assert status
+    assert all(f"(llm:test-model at http://alice:***@127.0.0.1:{port}/v1): " in x for x in status)
+    outputs = [out, err]
+    # a closed port, a password that is not the key and the key in the query
+    closed = f"http://alice:{PASSWORD}@127.0.0.1:{_closed_port()}/v1?api-key={KEY}&x=1"
+    lineup = _lineup(tmp_path, closed)
+    code, out, err = _run(capsys, "play", "--seed", "8", *argv)
+    assert code == 1
+    [line] = [x for x in out.splitlines() if x.startswith("The game stopped on an error:")]
+    assert "at http://alice:***@127.0.0.1:" in line
+    assert "/v1?api-key=***&x=***): cannot reach http://alice:***@" in line
+    outputs += [out, err]
+    with SQLiteEventStore(store) as s:
+        games = s.topics()
+    assert len(games) == 2
+    for game in games:
+        for view_args in ([], ["--public"]):
+            code, text, err = _run(capsys, "replay", game, "--store", str(store), *view_args)
+            assert code == 0, err
+            outputs += [text, err]
+    files = [p for p in tmp_path.rglob("*") if p.is_file() and p.name != "lineup.toml"]
+    assert len(files) >= 3  # the store and the two replay files
+    for n, text in enumerate(outputs + [p.read_bytes().decode("utf-8", "replace") for p in files]):
+        assert PASSWORD not in text, n
+        assert_no_key(f"output {n}", text)
