@@ -239,6 +239,36 @@ def _unreadable(response: httpx2.Response, text: str) -> _UnreadableAnswerError:
     )
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _well_formed(value: Any) -> Any:
+    """A decoded JSON value with every lone surrogate (``\\ud800`` escaped alone, which
+    ``json`` decodes as it is) replaced by U+FFFD: such a string cannot be written as UTF-8,
+    to a log, a terminal or a page."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_well_formed(item) for item in value]
+    if isinstance(value, dict):
+        return {_well_formed(k): _well_formed(v) for k, v in value.items()}
+    return value
+
+
+def _reported_usage(usage: Any) -> LLMUsage:
+    """The tokens an answer's ``usage`` reports; a count that is not a whole number of
+    tokens from 0 up (a hostile or broken endpoint's) is taken as 0."""
+    if not isinstance(usage, dict):
+        return LLMUsage()
+
+    def count(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return 0
+        return int(value) if value >= 0 and float(value).is_integer() else 0
+
+    return LLMUsage(count(usage.get("prompt_tokens")), count(usage.get("completion_tokens")))
+
+
 def _api_key(client: openai.AsyncOpenAI) -> str | None:
     key = getattr(client, "api_key", None)
     return key if isinstance(key, str) else None
@@ -396,14 +426,12 @@ async def _request_once(
         raise _unreadable(raw, _redact(text, client)) from None
     if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
         raise _unreadable(raw, _redact(text, client))
-    response = ChatCompletion.construct(**mask_json(data, _api_key(client)))
+    response = ChatCompletion.construct(**_well_formed(mask_json(data, _api_key(client))))
     if response.choices and not isinstance(
         getattr(response.choices[0], "message", None), ChatCompletionMessage
     ):
         raise _unreadable(raw, _redact(text, client))
-    usage = LLMUsage()
-    if response.usage is not None:
-        usage = LLMUsage(response.usage.prompt_tokens, response.usage.completion_tokens)
+    usage = _reported_usage(data.get("usage"))
     if not response.choices:
         raise _EmptyAnswerError(usage)
     return response.choices[0].message, usage

@@ -117,7 +117,14 @@ def mask_json_text(text: str, secret: str | None) -> str:
     except ValueError:
         return masked
     clean = mask_json(value, secret)
-    return masked if clean == value else json.dumps(clean, ensure_ascii=False)
+    if clean == value:
+        return masked
+    text = json.dumps(clean, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate the body escaped: escaped it stays
+        return json.dumps(clean)
+    return text
 
 
 def public_url(url: str, secret: str | None = None) -> str:

@@ -460,3 +460,47 @@ def test_an_endpoint_url_with_a_password_or_the_key_is_shown_without_them(
     for n, text in enumerate(outputs + [p.read_bytes().decode("utf-8", "replace") for p in files]):
         assert PASSWORD not in text, n
         assert_no_key(f"output {n}", text)
+
+
+# -- lone surrogates ------------------------------------------------------------------------
+def test_lone_surrogates_in_answers_are_replaced_and_the_game_goes_on(
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``\\ud800`` alone is valid JSON that no UTF-8 file or terminal can hold: an endpoint
+    that sends it (next to the echoed key, in every other answer) neither stops the game nor
+    gets the key through."""
+    monkeypatch.setenv(KEY_ENV, KEY)
+    table = LegalTable()
+    count = iter(range(10**6))
+
+    def handler(body: dict[str, Any]) -> Reply:
+        args = table.arguments(body)
+        if next(count) % 2:
+            args["reasoning"] = f"{args['reasoning']} key {KEY}"
+        if "speech" in args:
+            args["speech"] = f"LONE {args['speech']}"
+        args["reasoning"] = f"LONE {args['reasoning']}"
+        answer = ToolCall(tool_of(body)[0], json.dumps(args))
+        # escaped once in the body: the arguments, as decoded, hold the lone halves
+        return Rewritten(answer, lambda t: t.replace("LONE ", "\\udc00\\ud800 "))
+
+    openai_server.handler = handler
+    store = tmp_path / "w.sqlite3"
+    cassette = tmp_path / "c.jsonl"
+    lineup = _lineup(tmp_path, openai_server.base_url)
+    argv = ["--lineup", str(lineup), "--store", str(store)]
+    code, out, err = _run(capsys, "play", "--seed", "7", *argv, "--record", str(cassette))
+    assert code == 0, out + err
+    game = _game(store)
+    code, text, err = _run(capsys, "replay", game, "--store", str(store))
+    assert code == 0, err
+    assert "\ufffd\ufffd LEAK-reason-" in text  # shown, each lone half replaced
+    outputs = [out, err, text]
+    for path in [p for p in tmp_path.rglob("*") if p.is_file()]:
+        binary = ".sqlite3" in path.name  # the text files: UTF-8 every byte
+        outputs.append(path.read_bytes().decode("utf-8", "replace" if binary else "strict"))
+    for n, found in enumerate(outputs):
+        assert_no_key(f"output {n}", found)
