@@ -26,6 +26,7 @@ from tests.openai_server import (
     Empty,
     Hang,
     OpenAIServer,
+    Raw,
     Reply,
     Rewritten,
     Text,
@@ -353,3 +354,43 @@ def test_usage_counts_that_are_no_token_counts_are_estimated_and_the_game_replay
         assert code == 0, err
     code, _text, err = _run(capsys, "games", "--store", str(store))
     assert code == 0, err
+
+
+def test_answers_cut_off_on_their_way_have_their_prompt_estimated(
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A chat completion cut off mid-body (its ``usage`` at the end never arrives) was
+    billed; it is retried, and its prompt is counted, estimated, so that the totals and the
+    budget do not fall short of the bill. A proxy's HTML page bills nothing."""
+    monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    table = LegalTable()
+    count = iter(range(10**6))
+
+    def handler(body: dict[str, Any]) -> Reply:
+        n = next(count)
+        if n % 5 == 1:
+            return Rewritten(table(body), lambda t: t[: len(t) // 2])
+        if n % 5 == 3:
+            return Raw("<html><body>502 Bad Gateway</body></html>")
+        return table(body)
+
+    openai_server.handler = handler
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, openai_server, patience=120.0)
+    code, out, err = _run(
+        capsys, "play", "--seed", "7", "--lineup", str(lineup), "--store", str(store), "-q"
+    )
+    assert code == 0, out + err
+    cut = [r for r in openai_server.completions() if isinstance(r.reply, Rewritten)]
+    assert cut
+    billed = openai_server.billed()
+    _, chain = _log(store)
+    usage = [u for e in chain for u in e.meta.get("usage", [])]
+    logged = sum(u["prompt_tokens"] + u["completion_tokens"] for u in usage)
+    # the estimate counts the tools too, which the test server does not: at least the bill
+    assert logged >= billed.prompt_tokens + billed.completion_tokens
+    assert any(u.get("estimated") for u in usage)
+    assert "estimated in part" in out

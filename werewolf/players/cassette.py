@@ -174,10 +174,15 @@ def token_count(value: Any) -> int | None:
 def billed(request: bytes, status: int, content: bytes) -> tuple[int, int, bool]:
     """(prompt, completion, estimated) tokens an answer billed: its JSON body's ``usage``;
     a successful answer without one is estimated from the text (an endpoint that reports
-    no usage still bills); an error answer without one bills nothing."""
+    no usage still bills), one cut off has its prompt estimated; an error answer without
+    one, or a page that is no JSON at all (a proxy's), bills nothing."""
     try:
         answer = json.loads(content)
     except (ValueError, UnicodeDecodeError):
+        if 200 <= status < 300 and content.lstrip().startswith(b"{"):
+            # an answer cut off on its way (a dropped connection, a proxy's size limit): the
+            # endpoint billed the prompt, and the count at its end never arrived
+            return estimate_usage(request, {})[0], 0, True
         return 0, 0, False
     if not isinstance(answer, dict):
         return 0, 0, False
