@@ -504,3 +504,33 @@ def test_lone_surrogates_in_answers_are_replaced_and_the_game_goes_on(
         outputs.append(path.read_bytes().decode("utf-8", "replace" if binary else "strict"))
     for n, found in enumerate(outputs):
         assert_no_key(f"output {n}", found)
+
+
+def test_an_arena_report_names_an_endpoint_without_the_password_its_url_holds(
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY)
+    openai_server.handler = LegalTable()
+    url = f"http://bob:{PASSWORD}@127.0.0.1:{openai_server.port}/v1"
+    roster = tmp_path / "roster.toml"
+    lines = []
+    for name in ("one", "two"):
+        lines += [f"[players.{name}]", 'kind = "llm"', 'model = "test-model"',
+                  f'base_url = "{url}"', f'api_key_env = "{KEY_ENV}"']  # fmt: skip
+    roster.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    store = tmp_path / "s.sqlite3"
+    argv = ["--name", "k", "--store", str(store)]
+    code, out, err = _run(capsys, "arena", "run", "--roster", str(roster), "--games", "2", *argv)
+    assert code == 0, out + err
+    code, text, err = _run(capsys, "arena", "report", "k", "--store", str(store))
+    assert code == 0, err
+    report = (tmp_path / "arena" / "k.report.json").read_text(encoding="utf-8")
+    players = json.loads(report)["run"]["players"]
+    assert {p["spec"]["base_url"] for p in players} == {
+        f"http://bob:***@127.0.0.1:{openai_server.port}/v1"
+    }
+    for n, shown in enumerate([out, err, text, report]):
+        assert PASSWORD not in shown, n
