@@ -3,7 +3,8 @@
 An endpoint may echo the key as it was sent, JSON-escaped (``\\u0073`` for ``s``, or escaped
 again inside a JSON string, as tool-call arguments are), escaped only in part, or split over
 two fields or chunks. So the search runs on the text as a JSON reader would decode its
-``\\uXXXX`` and ``\\/`` escapes (any number of backslashes before them), and masks every
+``\\uXXXX`` and ``\\/`` escapes (any number of backslashes before them), an HTML page's
+character references (``&#x2F;``) and a URL's percent escapes, and masks every
 run of at least ``fragment_length(key)`` consecutive characters of the key, not only the
 whole key: a key cut in two leaves at least one half long enough to be found, and what is
 left of the other is too short to matter. The masked span in the original text is replaced
@@ -22,7 +23,23 @@ __all__ = ["MASK", "fragment_length", "mask_json", "mask_json_text", "mask_secre
 MASK = "***"
 _MIN_SECRET = 4  # shorter "keys" are placeholders: masking them would mangle words
 _MIN_FRAGMENT = 12  # a run of the key this long is never a word of a game's text
-_ESCAPE = re.compile(r"\\+(?:u([0-9a-fA-F]{4})|/)")  # where a key's characters can hide
+# where a key's characters can hide: JSON escapes (any depth), and the character references
+# and percent escapes of a page or URL (a proxy's HTML page writes ``/`` as ``&#x2F;``)
+_ESCAPE = re.compile(
+    r"\\+(?:u([0-9a-fA-F]{4})|/)|&#(?:([0-9]{1,7})|[xX]([0-9a-fA-F]{1,6}));|%([0-9a-fA-F]{2})"
+)
+
+
+def _escaped_char(found: re.Match[str]) -> str:
+    """The character an escape ``_ESCAPE`` found stands for."""
+    json_hex, decimal, ref_hex, percent = found.groups()
+    if decimal is not None:
+        code = int(decimal)
+    elif json_hex or ref_hex or percent:
+        code = int(json_hex or ref_hex or percent, 16)
+    else:
+        return "/"  # ``\\/``
+    return chr(code) if code <= 0x10FFFF else "\ufffd"
 
 
 def fragment_length(secret: str) -> int:
@@ -34,7 +51,7 @@ def fragment_length(secret: str) -> int:
 def _decoded(text: str) -> tuple[str, list[int] | None]:
     """``text`` with its ``\\uXXXX`` and ``\\/`` escapes decoded, and where each decoded
     character starts in ``text`` (plus the end, last); ``None`` when nothing was decoded."""
-    if "\\" not in text or _ESCAPE.search(text) is None:
+    if _ESCAPE.search(text) is None:
         return text, None
     chars: list[str] = []
     starts: list[int] = []
@@ -43,7 +60,7 @@ def _decoded(text: str) -> tuple[str, list[int] | None]:
         for i in range(at, found.start()):
             chars.append(text[i])
             starts.append(i)
-        chars.append("/" if found.group(1) is None else chr(int(found.group(1), 16)))
+        chars.append(_escaped_char(found))
         starts.append(found.start())
         at = found.end()
     for i in range(at, len(text)):

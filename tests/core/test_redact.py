@@ -56,6 +56,9 @@ def decoded(text: str) -> str:
         KEY[:5] + escaped(KEY[5:9]) + KEY[9:],  # escapes in the middle
         escaped(KEY, every=3).replace("\\u", "\\\\u"),  # escaped twice
         escaped(KEY, every=2, hex_format="04X"),  # upper-case hex digits
+        KEY.replace("-", "&#x2d;"),  # an HTML page's character references
+        "".join(f"&#{ord(c)};" for c in KEY),
+        KEY.replace("-", "%2D"),  # a URL's percent escapes
     ],
 )
 def test_an_echoed_key_is_masked_in_any_escaped_form(echo: str) -> None:

@@ -534,3 +534,40 @@ def test_an_arena_report_names_an_endpoint_without_the_password_its_url_holds(
     }
     for n, shown in enumerate([out, err, text, report]):
         assert PASSWORD not in shown, n
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [
+        KEY.replace("-", "&#x2D;"),  # a page's character references
+        KEY.replace("-", "&#45;"),
+        KEY.replace("-", "%2D"),  # a URL's percent escapes
+    ],
+)
+def test_a_proxy_page_that_echoes_the_key_as_a_page_or_url_writes_it_is_masked(
+    echo: str,
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY)
+    openai_server.handler = lambda _body: Raw(f"<p>{echo}</p>")
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, openai_server.base_url, patience=0.5)
+    argv = ["--lineup", str(lineup), "--store", str(store)]
+    code, out, err = _run(capsys, "play", "--seed", "7", *argv, "-q")
+    assert code == 1
+    [line] = [x for x in out.splitlines() if x.startswith("The game stopped on an error:")]
+    assert "a body that is not a chat completion (text/html: '<p>***</p>')" in line
+    code, text, replay_err = _run(capsys, "replay", _game(store), "--store", str(store))
+    assert code == 0, replay_err
+    outputs = [out, err, text, replay_err]
+    outputs += [
+        p.read_bytes().decode("utf-8", "replace") for p in tmp_path.rglob("*") if p.is_file()
+    ]
+    for n, shown in enumerate(outputs):
+        assert_no_key(f"output {n}", shown)
+        assert KEY[:-4] not in shown.replace("&#x2D;", "-").replace("&#45;", "-").replace(
+            "%2D", "-"
+        )
