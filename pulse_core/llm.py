@@ -68,7 +68,7 @@ from .errors import (
     WorkflowError,
 )
 from .events import Event, Meta
-from .redact import mask_json, mask_secret
+from .redact import mask_json, mask_secret, public_url
 from .store import EventStore
 from .workflow import Role, RoleResult
 
@@ -239,6 +239,36 @@ def _unreadable(response: httpx2.Response, text: str) -> _UnreadableAnswerError:
     )
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _well_formed(value: Any) -> Any:
+    """A decoded JSON value with every lone surrogate (``\\ud800`` escaped alone, which
+    ``json`` decodes as it is) replaced by U+FFFD: such a string cannot be written as UTF-8,
+    to a log, a terminal or a page."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_well_formed(item) for item in value]
+    if isinstance(value, dict):
+        return {_well_formed(k): _well_formed(v) for k, v in value.items()}
+    return value
+
+
+def _reported_usage(usage: Any) -> LLMUsage:
+    """The tokens an answer's ``usage`` reports; a count that is not a whole number of
+    tokens from 0 up (a hostile or broken endpoint's) is taken as 0."""
+    if not isinstance(usage, dict):
+        return LLMUsage()
+
+    def count(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return 0
+        return int(value) if value >= 0 and float(value).is_integer() else 0
+
+    return LLMUsage(count(usage.get("prompt_tokens")), count(usage.get("completion_tokens")))
+
+
 def _api_key(client: openai.AsyncOpenAI) -> str | None:
     key = getattr(client, "api_key", None)
     return key if isinstance(key, str) else None
@@ -248,6 +278,11 @@ def _redact(text: str, client: openai.AsyncOpenAI) -> str:
     """``text`` with the client's API key masked, should a server have echoed it (escaped,
     in part, or whole: see ``pulse_core.redact``)."""
     return mask_secret(text, _api_key(client))
+
+
+def _public_url(client: openai.AsyncOpenAI) -> str:
+    """The client's endpoint as messages name it: no password, token or key in it."""
+    return public_url(str(client.base_url), _api_key(client))
 
 
 def _unreachable(exc: BaseException) -> str | None:
@@ -304,7 +339,7 @@ def _endpoint_error(
     client: openai.AsyncOpenAI, model: str, exc: Exception, tries: str, *, tools: bool = False
 ) -> LLMError:
     """The pulse_core error for a failed request: says where, what, and how often it tried."""
-    where = f"{client.base_url} (model {model!r})"
+    where = f"{_public_url(client)} (model {model!r})"
     error: LLMError
     if isinstance(exc, _EmptyAnswerError | _UnreadableAnswerError):
         error = LLMUnavailableError(f"{where} {exc} ({tries})")
@@ -361,7 +396,7 @@ def _patience_error(
     """The endpoint asked (``Retry-After``) for a wait the patience left does not cover."""
     status = exc.status_code if isinstance(exc, openai.APIStatusError) else "an error"
     message = (
-        f"{client.base_url} (model {model!r}) answered HTTP {status} and asked to wait "
+        f"{_public_url(client)} (model {model!r}) answered HTTP {status} and asked to wait "
         f"{asked:g} s (Retry-After), more than the {left:g} s of patience left ({tries})"
     )
     return LLMPatienceError(_redact(message, client), asked=asked, patience=left)
@@ -391,14 +426,12 @@ async def _request_once(
         raise _unreadable(raw, _redact(text, client)) from None
     if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
         raise _unreadable(raw, _redact(text, client))
-    response = ChatCompletion.construct(**mask_json(data, _api_key(client)))
+    response = ChatCompletion.construct(**_well_formed(mask_json(data, _api_key(client))))
     if response.choices and not isinstance(
         getattr(response.choices[0], "message", None), ChatCompletionMessage
     ):
         raise _unreadable(raw, _redact(text, client))
-    usage = LLMUsage()
-    if response.usage is not None:
-        usage = LLMUsage(response.usage.prompt_tokens, response.usage.completion_tokens)
+    usage = _reported_usage(data.get("usage"))
     if not response.choices:
         raise _EmptyAnswerError(usage)
     return response.choices[0].message, usage

@@ -3,7 +3,8 @@
 An endpoint may echo the key as it was sent, JSON-escaped (``\\u0073`` for ``s``, or escaped
 again inside a JSON string, as tool-call arguments are), escaped only in part, or split over
 two fields or chunks. So the search runs on the text as a JSON reader would decode its
-``\\uXXXX`` and ``\\/`` escapes (any number of backslashes before them), and masks every
+``\\uXXXX`` and ``\\/`` escapes (any number of backslashes before them), an HTML page's
+character references (``&#x2F;``) and a URL's percent escapes, and masks every
 run of at least ``fragment_length(key)`` consecutive characters of the key, not only the
 whole key: a key cut in two leaves at least one half long enough to be found, and what is
 left of the other is too short to matter. The masked span in the original text is replaced
@@ -15,13 +16,30 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-__all__ = ["MASK", "fragment_length", "mask_json", "mask_json_text", "mask_secret"]
+__all__ = ["MASK", "fragment_length", "mask_json", "mask_json_text", "mask_secret", "public_url"]
 
 MASK = "***"
 _MIN_SECRET = 4  # shorter "keys" are placeholders: masking them would mangle words
 _MIN_FRAGMENT = 12  # a run of the key this long is never a word of a game's text
-_ESCAPE = re.compile(r"\\+(?:u([0-9a-fA-F]{4})|/)")  # where a key's characters can hide
+# where a key's characters can hide: JSON escapes (any depth), and the character references
+# and percent escapes of a page or URL (a proxy's HTML page writes ``/`` as ``&#x2F;``)
+_ESCAPE = re.compile(
+    r"\\+(?:u([0-9a-fA-F]{4})|/)|&#(?:([0-9]{1,7})|[xX]([0-9a-fA-F]{1,6}));|%([0-9a-fA-F]{2})"
+)
+
+
+def _escaped_char(found: re.Match[str]) -> str:
+    """The character an escape ``_ESCAPE`` found stands for."""
+    json_hex, decimal, ref_hex, percent = found.groups()
+    if decimal is not None:
+        code = int(decimal)
+    elif json_hex or ref_hex or percent:
+        code = int(json_hex or ref_hex or percent, 16)
+    else:
+        return "/"  # ``\\/``
+    return chr(code) if code <= 0x10FFFF else "\ufffd"
 
 
 def fragment_length(secret: str) -> int:
@@ -33,7 +51,7 @@ def fragment_length(secret: str) -> int:
 def _decoded(text: str) -> tuple[str, list[int] | None]:
     """``text`` with its ``\\uXXXX`` and ``\\/`` escapes decoded, and where each decoded
     character starts in ``text`` (plus the end, last); ``None`` when nothing was decoded."""
-    if "\\" not in text or _ESCAPE.search(text) is None:
+    if _ESCAPE.search(text) is None:
         return text, None
     chars: list[str] = []
     starts: list[int] = []
@@ -42,7 +60,7 @@ def _decoded(text: str) -> tuple[str, list[int] | None]:
         for i in range(at, found.start()):
             chars.append(text[i])
             starts.append(i)
-        chars.append("/" if found.group(1) is None else chr(int(found.group(1), 16)))
+        chars.append(_escaped_char(found))
         starts.append(found.start())
         at = found.end()
     for i in range(at, len(text)):
@@ -116,4 +134,35 @@ def mask_json_text(text: str, secret: str | None) -> str:
     except ValueError:
         return masked
     clean = mask_json(value, secret)
-    return masked if clean == value else json.dumps(clean, ensure_ascii=False)
+    if clean == value:
+        return masked
+    text = json.dumps(clean, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate the body escaped: escaped it stays
+        return json.dumps(clean)
+    return text
+
+
+def public_url(url: str, secret: str | None = None) -> str:
+    """``url`` fit to show: a password in it and the value of every query parameter
+    (``?api-key=...``) become ``***``, and ``secret`` is masked in what is left; an endpoint
+    is named in messages, status lines and logs, and some carry a token in the URL."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return mask_secret(url, secret)
+    netloc = parts.hostname or ""
+    if ":" in netloc:
+        netloc = f"[{netloc}]"
+    if port is not None:
+        netloc = f"{netloc}:{port}"
+    if parts.username is not None:
+        login = parts.username + (f":{MASK}" if parts.password is not None else "")
+        netloc = f"{login}@{netloc}"
+    query = "&".join(
+        f"{name}={MASK}" for name, _value in parse_qsl(parts.query, keep_blank_values=True)
+    )
+    shown = urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+    return mask_secret(shown, secret)

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from pulse_core.redact import fragment_length, mask_json, mask_json_text, mask_secret
+from pulse_core.redact import fragment_length, mask_json, mask_json_text, mask_secret, public_url
 from tests.openai_server import TEST_API_KEY as KEY
 
 _ESCAPE = re.compile(r"\\+u([0-9a-fA-F]{4})")
@@ -56,6 +56,9 @@ def decoded(text: str) -> str:
         KEY[:5] + escaped(KEY[5:9]) + KEY[9:],  # escapes in the middle
         escaped(KEY, every=3).replace("\\u", "\\\\u"),  # escaped twice
         escaped(KEY, every=2, hex_format="04X"),  # upper-case hex digits
+        KEY.replace("-", "&#x2d;"),  # an HTML page's character references
+        "".join(f"&#{ord(c)};" for c in KEY),
+        KEY.replace("-", "%2D"),  # a URL's percent escapes
     ],
 )
 def test_an_echoed_key_is_masked_in_any_escaped_form(echo: str) -> None:
@@ -98,3 +101,18 @@ def test_a_key_with_slashes_is_found_behind_escaped_slashes() -> None:
     echo = key.replace("/", "\\/")
     assert mask_secret(f'{{"message": "bad key {echo}"}}', key) == '{"message": "bad key ***"}'
     assert mask_json_text(json.dumps({"m": key}).replace("/", "\\/"), key) == '{"m": "***"}'
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://api.openai.com/v1", "https://api.openai.com/v1"),
+        ("http://u:pw@127.0.0.1:8000/v1", "http://u:***@127.0.0.1:8000/v1"),
+        (f"https://h/v1?api-key={KEY}&b=", "https://h/v1?api-key=***&b=***"),
+        (f"https://h/{KEY}/v1", "https://h/***/v1"),  # the key in the path: masked as text
+        ("http://[::1]:8080/v1", "http://[::1]:8080/v1"),
+        ("http://h:99999/v1", "http://h:99999/v1"),  # no valid port: masked as text only
+    ],
+)
+def test_an_endpoint_is_shown_without_password_token_or_key(url: str, shown: str) -> None:
+    assert public_url(url, KEY) == shown

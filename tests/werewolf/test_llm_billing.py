@@ -14,13 +14,25 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pulse_core import SQLiteEventStore
-from tests.openai_server import TEST_API_KEY, Empty, Hang, OpenAIServer, Reply, Text
+from tests.openai_server import (
+    TEST_API_KEY,
+    Empty,
+    Hang,
+    OpenAIServer,
+    Raw,
+    Reply,
+    Rewritten,
+    Text,
+    ToolCall,
+    Usage,
+)
 from tests.werewolf.llm_support import KEY_ENV, LegalTable, tool_of
 from tests.werewolf.test_cassette import _log
 from tests.werewolf.test_llm_faults import _lineup, _run
@@ -286,3 +298,99 @@ def test_an_arena_run_killed_mid_game_and_continued_counts_every_billed_token_on
     assert figures["games"]["ended"] == 2
     assert _logged(store) == total
     assert figures["spent"]["all"]["tokens"] == figures["spent"]["ended"]["tokens"] == total
+
+
+# -- usage that is no count of tokens -----------------------------------------------------------
+class _BadCounts:
+    """Legal answers whose ``usage`` is, in turn, negative, past any bill, a string, and
+    sound: a broken or hostile endpoint's counts."""
+
+    def __init__(self) -> None:
+        self.table = LegalTable()
+        self.lock = threading.Lock()
+        self.n = 0
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        with self.lock:
+            self.n += 1
+            n = self.n
+        answer = self.table(body)
+        assert isinstance(answer, ToolCall)
+        if n % 4 == 1:
+            return replace(answer, usage=Usage(-50, -7))
+        if n % 4 == 2:
+            return replace(answer, usage=Usage(10**20, 10**20))
+        if n % 4 == 3:
+            return Rewritten(
+                answer, lambda t: re.sub(r'"prompt_tokens": \d+', '"prompt_tokens": "12"', t)
+            )
+        return answer
+
+
+def test_usage_counts_that_are_no_token_counts_are_estimated_and_the_game_replays(
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    openai_server.handler = _BadCounts()
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, openai_server)
+    argv = ["--lineup", str(lineup), "--store", str(store), "-q"]
+    code, out, err = _run(capsys, "play", "--seed", "7", *argv)
+    assert code == 0, out + err
+    game, chain = _log(store)
+    usage = [u for e in chain for u in e.meta.get("usage", [])]
+    assert any(u.get("estimated") for u in usage)
+    assert any(not u.get("estimated") for u in usage)
+    assert all(
+        0 <= u["prompt_tokens"] < 2**53 and 0 <= u["completion_tokens"] < 2**53 for u in usage
+    )
+    assert "estimated in part" in out
+    # the log is read back: the replay, its views and the game list
+    for view_args in ([], ["--public"], ["--markdown", str(tmp_path / "g.md")]):
+        code, _text, err = _run(capsys, "replay", game, "--store", str(store), *view_args)
+        assert code == 0, err
+    code, _text, err = _run(capsys, "games", "--store", str(store))
+    assert code == 0, err
+
+
+def test_answers_cut_off_on_their_way_have_their_prompt_estimated(
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A chat completion cut off mid-body (its ``usage`` at the end never arrives) was
+    billed; it is retried, and its prompt is counted, estimated, so that the totals and the
+    budget do not fall short of the bill. A proxy's HTML page bills nothing."""
+    monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    table = LegalTable()
+    count = iter(range(10**6))
+
+    def handler(body: dict[str, Any]) -> Reply:
+        n = next(count)
+        if n % 5 == 1:
+            return Rewritten(table(body), lambda t: t[: len(t) // 2])
+        if n % 5 == 3:
+            return Raw("<html><body>502 Bad Gateway</body></html>")
+        return table(body)
+
+    openai_server.handler = handler
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, openai_server, patience=120.0)
+    code, out, err = _run(
+        capsys, "play", "--seed", "7", "--lineup", str(lineup), "--store", str(store), "-q"
+    )
+    assert code == 0, out + err
+    cut = [r for r in openai_server.completions() if isinstance(r.reply, Rewritten)]
+    assert cut
+    billed = openai_server.billed()
+    _, chain = _log(store)
+    usage = [u for e in chain for u in e.meta.get("usage", [])]
+    logged = sum(u["prompt_tokens"] + u["completion_tokens"] for u in usage)
+    # the estimate counts the tools too, which the test server does not: at least the bill
+    assert logged >= billed.prompt_tokens + billed.completion_tokens
+    assert any(u.get("estimated") for u in usage)
+    assert "estimated in part" in out

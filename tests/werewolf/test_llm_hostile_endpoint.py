@@ -401,3 +401,173 @@ def test_a_recorded_unreachable_endpoint_replays_as_the_same_stop(
     assert [
         x for x in again.splitlines() if x.startswith("The game stopped on an error:")
     ] == stopped
+
+
+# -- an endpoint whose URL holds a secret ---------------------------------------------------
+PASSWORD = "hunter2-not-the-key-but-secret"
+
+
+def test_an_endpoint_url_with_a_password_or_the_key_is_shown_without_them(
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A base_url may carry a login (``user:password@``) or a token in its query, the key
+    itself at times: the status lines, the stop line, the log and the replay name the
+    endpoint without them."""
+    monkeypatch.setenv(KEY_ENV, KEY)
+    table = LegalTable()
+    seen: set[int] = set()
+    lock = threading.Lock()
+
+    def handler(body: dict[str, Any]) -> Reply:
+        with lock:
+            first = seat_of(body) not in seen
+            seen.add(seat_of(body))
+        return HTTPError(503, "overloaded", retry_after=0.01) if first else table(body)
+
+    openai_server.handler = handler
+    port = openai_server.port
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, f"http://alice:{KEY}@127.0.0.1:{port}/v1")
+    argv = ["--lineup", str(lineup), "--store", str(store)]
+    code, out, err = _run(capsys, "play", "--seed", "7", *argv, "-q")
+    assert code == 0, out + err
+    status = [x for x in err.splitlines() if "HTTP 503: overloaded; try 2 in " in x]
+    assert status
+    assert all(f"(llm:test-model at http://alice:***@127.0.0.1:{port}/v1): " in x for x in status)
+    outputs = [out, err]
+    # a closed port, a password that is not the key and the key in the query
+    closed = f"http://alice:{PASSWORD}@127.0.0.1:{_closed_port()}/v1?api-key={KEY}&x=1"
+    lineup = _lineup(tmp_path, closed)
+    code, out, err = _run(capsys, "play", "--seed", "8", *argv)
+    assert code == 1
+    [line] = [x for x in out.splitlines() if x.startswith("The game stopped on an error:")]
+    assert "at http://alice:***@127.0.0.1:" in line
+    assert "/v1?api-key=***&x=***): cannot reach http://alice:***@" in line
+    outputs += [out, err]
+    with SQLiteEventStore(store) as s:
+        games = s.topics()
+    assert len(games) == 2
+    for game in games:
+        for view_args in ([], ["--public"]):
+            code, text, err = _run(capsys, "replay", game, "--store", str(store), *view_args)
+            assert code == 0, err
+            outputs += [text, err]
+    files = [p for p in tmp_path.rglob("*") if p.is_file() and p.name != "lineup.toml"]
+    assert len(files) >= 3  # the store and the two replay files
+    for n, text in enumerate(outputs + [p.read_bytes().decode("utf-8", "replace") for p in files]):
+        assert PASSWORD not in text, n
+        assert_no_key(f"output {n}", text)
+
+
+# -- lone surrogates ------------------------------------------------------------------------
+def test_lone_surrogates_in_answers_are_replaced_and_the_game_goes_on(
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``\\ud800`` alone is valid JSON that no UTF-8 file or terminal can hold: an endpoint
+    that sends it (next to the echoed key, in every other answer) neither stops the game nor
+    gets the key through."""
+    monkeypatch.setenv(KEY_ENV, KEY)
+    table = LegalTable()
+    count = iter(range(10**6))
+
+    def handler(body: dict[str, Any]) -> Reply:
+        args = table.arguments(body)
+        if next(count) % 2:
+            args["reasoning"] = f"{args['reasoning']} key {KEY}"
+        if "speech" in args:
+            args["speech"] = f"LONE {args['speech']}"
+        args["reasoning"] = f"LONE {args['reasoning']}"
+        answer = ToolCall(tool_of(body)[0], json.dumps(args))
+        # escaped once in the body: the arguments, as decoded, hold the lone halves
+        return Rewritten(answer, lambda t: t.replace("LONE ", "\\udc00\\ud800 "))
+
+    openai_server.handler = handler
+    store = tmp_path / "w.sqlite3"
+    cassette = tmp_path / "c.jsonl"
+    lineup = _lineup(tmp_path, openai_server.base_url)
+    argv = ["--lineup", str(lineup), "--store", str(store)]
+    code, out, err = _run(capsys, "play", "--seed", "7", *argv, "--record", str(cassette))
+    assert code == 0, out + err
+    game = _game(store)
+    code, text, err = _run(capsys, "replay", game, "--store", str(store))
+    assert code == 0, err
+    assert "\ufffd\ufffd LEAK-reason-" in text  # shown, each lone half replaced
+    outputs = [out, err, text]
+    for path in [p for p in tmp_path.rglob("*") if p.is_file()]:
+        binary = ".sqlite3" in path.name  # the text files: UTF-8 every byte
+        outputs.append(path.read_bytes().decode("utf-8", "replace" if binary else "strict"))
+    for n, found in enumerate(outputs):
+        assert_no_key(f"output {n}", found)
+
+
+def test_an_arena_report_names_an_endpoint_without_the_password_its_url_holds(
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY)
+    openai_server.handler = LegalTable()
+    url = f"http://bob:{PASSWORD}@127.0.0.1:{openai_server.port}/v1"
+    roster = tmp_path / "roster.toml"
+    lines = []
+    for name in ("one", "two"):
+        lines += [f"[players.{name}]", 'kind = "llm"', 'model = "test-model"',
+                  f'base_url = "{url}"', f'api_key_env = "{KEY_ENV}"']  # fmt: skip
+    roster.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    store = tmp_path / "s.sqlite3"
+    argv = ["--name", "k", "--store", str(store)]
+    code, out, err = _run(capsys, "arena", "run", "--roster", str(roster), "--games", "2", *argv)
+    assert code == 0, out + err
+    code, text, err = _run(capsys, "arena", "report", "k", "--store", str(store))
+    assert code == 0, err
+    report = (tmp_path / "arena" / "k.report.json").read_text(encoding="utf-8")
+    players = json.loads(report)["run"]["players"]
+    assert {p["spec"]["base_url"] for p in players} == {
+        f"http://bob:***@127.0.0.1:{openai_server.port}/v1"
+    }
+    for n, shown in enumerate([out, err, text, report]):
+        assert PASSWORD not in shown, n
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [
+        KEY.replace("-", "&#x2D;"),  # a page's character references
+        KEY.replace("-", "&#45;"),
+        KEY.replace("-", "%2D"),  # a URL's percent escapes
+    ],
+)
+def test_a_proxy_page_that_echoes_the_key_as_a_page_or_url_writes_it_is_masked(
+    echo: str,
+    openai_server: OpenAIServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(KEY_ENV, KEY)
+    openai_server.handler = lambda _body: Raw(f"<p>{echo}</p>")
+    store = tmp_path / "w.sqlite3"
+    lineup = _lineup(tmp_path, openai_server.base_url, patience=0.5)
+    argv = ["--lineup", str(lineup), "--store", str(store)]
+    code, out, err = _run(capsys, "play", "--seed", "7", *argv, "-q")
+    assert code == 1
+    [line] = [x for x in out.splitlines() if x.startswith("The game stopped on an error:")]
+    assert "a body that is not a chat completion (text/html: '<p>***</p>')" in line
+    code, text, replay_err = _run(capsys, "replay", _game(store), "--store", str(store))
+    assert code == 0, replay_err
+    outputs = [out, err, text, replay_err]
+    outputs += [
+        p.read_bytes().decode("utf-8", "replace") for p in tmp_path.rglob("*") if p.is_file()
+    ]
+    for n, shown in enumerate(outputs):
+        assert_no_key(f"output {n}", shown)
+        assert KEY[:-4] not in shown.replace("&#x2D;", "-").replace("&#45;", "-").replace(
+            "%2D", "-"
+        )

@@ -20,6 +20,8 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from pulse_core.redact import public_url
+
 from ..cast import Identity
 from ..errors import ConfigError
 from ..lineup import Price
@@ -462,6 +464,15 @@ def _player_json(p: PlayerMetrics) -> dict[str, Any]:
     return out
 
 
+def _shown_player(player: dict[str, Any]) -> dict[str, Any]:
+    """A player of the run as a report (a file meant to be shared) shows it: its endpoint
+    without the password or query values a roster's base_url may hold."""
+    seat = player.get("spec")
+    if isinstance(seat, dict) and isinstance(seat.get("base_url"), str):
+        player = {**player, "spec": {**seat, "base_url": public_url(seat["base_url"])}}
+    return player
+
+
 def report_json(report: Report) -> dict[str, Any]:
     spec, m = report.spec, report.metrics
     return {
@@ -470,7 +481,7 @@ def report_json(report: Report) -> dict[str, Any]:
             "name": spec.name,
             "schedule": spec.schedule.value,
             "seed": spec.seed,
-            "players": [p.model_dump(mode="json") for p in spec.players],
+            "players": [_shown_player(p.model_dump(mode="json")) for p in spec.players],
             "lineup": list(spec.lineup) if spec.lineup else None,
             "config": spec.config.model_dump(mode="json"),
             "prices": {k: v.model_dump(mode="json") for k, v in spec.prices.items()},

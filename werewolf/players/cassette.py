@@ -79,6 +79,7 @@ __all__ = [
     "estimated_tokens",
     "measured",
     "request_hash",
+    "token_count",
 ]
 
 MAX_CASSETTE_BYTES = 256 << 20  # every request holds its whole prompt: more than a replay
@@ -153,23 +154,44 @@ def estimate_usage(request: bytes, answer: Any) -> tuple[int, int]:
     return prompt, estimated_tokens("".join(produced))
 
 
+MAX_TOKEN_COUNT = 2**53
+"""More tokens than any answer is billed, and the most a replay page's numbers hold exactly."""
+
+
+def token_count(value: Any) -> int | None:
+    """A count of ``usage`` as the answer gave it (missing: 0), or ``None`` when it is no
+    count of tokens: not a whole number, negative, or past ``MAX_TOKEN_COUNT``. Such an
+    answer is estimated instead; a log with a negative count would not be read back."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    return int(value) if 0 <= value <= MAX_TOKEN_COUNT else None
+
+
 def billed(request: bytes, status: int, content: bytes) -> tuple[int, int, bool]:
     """(prompt, completion, estimated) tokens an answer billed: its JSON body's ``usage``;
     a successful answer without one is estimated from the text (an endpoint that reports
-    no usage still bills); an error answer without one bills nothing."""
+    no usage still bills), one cut off has its prompt estimated; an error answer without
+    one, or a page that is no JSON at all (a proxy's), bills nothing."""
     try:
         answer = json.loads(content)
     except (ValueError, UnicodeDecodeError):
+        if 200 <= status < 300 and content.lstrip().startswith(b"{"):
+            # an answer cut off on its way (a dropped connection, a proxy's size limit): the
+            # endpoint billed the prompt, and the count at its end never arrived
+            return estimate_usage(request, {})[0], 0, True
         return 0, 0, False
     if not isinstance(answer, dict):
         return 0, 0, False
     usage = answer.get("usage")
     if isinstance(usage, dict):
-        try:
-            prompt = int(usage.get("prompt_tokens") or 0)
-            return prompt, int(usage.get("completion_tokens") or 0), False
-        except (ValueError, TypeError):
-            pass
+        prompt = token_count(usage.get("prompt_tokens"))
+        completion = token_count(usage.get("completion_tokens"))
+        if prompt is not None and completion is not None:
+            return prompt, completion, False
     if 200 <= status < 300 and "choices" in answer:
         return (*estimate_usage(request, answer), True)
     return 0, 0, False

@@ -183,6 +183,12 @@ class ClientPool:
     def base_url(self, spec: SeatSpec) -> str:
         return spec.resolved_base_url(self._env) or DEFAULT_BASE_URL
 
+    def shown_url(self, spec: SeatSpec) -> str:
+        """The seat's endpoint as lines and logs name it: no password, token or key."""
+        from pulse_core.redact import public_url
+
+        return public_url(self.base_url(spec), self._env.get(spec.key_env()))
+
     def retry_policy(
         self, spec: SeatSpec, seed: str, on_retry: Callable[[RetryNotice], None] | None = None
     ) -> RetryPolicy:
@@ -279,7 +285,7 @@ class LLMPlayer:
         return {k: v for k, v in values.items() if v is not None}
 
     def _where(self) -> str:
-        return f"seat {self.seat} ({self.spec.label()} at {self.clients.base_url(self.spec)})"
+        return f"seat {self.seat} ({self.spec.label()} at {self.clients.shown_url(self.spec)})"
 
     def _retrying(self, notice: RetryNotice) -> None:
         if self.clients.status is not None:
