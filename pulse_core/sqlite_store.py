@@ -258,6 +258,10 @@ class SQLiteEventStore:
     ) -> None:
         self.path = Path(path)
         self.read_only = read_only
+        try:  # SQLite names its files (and reports them) in UTF-8: another name breaks later
+            os.fsencode(os.path.abspath(self.path)).decode("utf-8")
+        except UnicodeDecodeError:
+            raise PulseError(f"{self.path}: the path is not valid UTF-8: rename it") from None
         if self.path.exists() and not self.path.is_file():  # SQLite would block on a pipe
             raise PulseError(f"{self.path}: not a store file (a folder, a device or a pipe)")
         if not read_only:

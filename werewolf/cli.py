@@ -116,7 +116,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         # argparse echoes the value it refused: a pasted megabyte stays out of the line
-        message = clip(message, 200)
+        message = clip(_shown(" ".join(message.split())), 200)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
@@ -1057,9 +1057,18 @@ def _say(message: str) -> None:
     sys.stderr.write(f"werewolf: {message}\n")
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # what a terminal would act on, not show
+
+
+def _shown(text: str) -> str:
+    """``text`` with its control characters written out (``\\x1b``): a path or value that
+    holds an escape sequence is shown, never played on the user's terminal."""
+    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+
+
 def _one_line(exc: object) -> str:
     """An error as one line of bounded length, whatever a file made it echo."""
-    return clip(" ".join(str(exc).split()), 1000)
+    return clip(_shown(" ".join(str(exc).split())), 1000)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
