@@ -58,7 +58,15 @@ from .config import MAX_SEATS, GameConfig, field_range, parse_config
 from .errors import ConfigError, GameFileError, WerewolfError
 from .game import fold_chain, start_game, werewolf_workflow
 from .lineup import KINDS, MAX_PRICE, Price, SeatSpec, load_lineup
-from .outputs import Kind, check_output, check_record, classify, refuse, write_output
+from .outputs import (
+    Kind,
+    check_output,
+    check_record,
+    classify,
+    one_file,
+    refuse,
+    write_output,
+)
 from .players import SpecSeating, seating_from_specs
 from .players.ledger import BillLedger, recovered_tokens
 from .players.llm import SeatRetry, retry_line
@@ -888,7 +896,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if (
         args.html is not None
         and args.markdown not in (None, "-")
-        and _one_file(args.html, args.markdown)
+        and one_file(args.html, args.markdown)
     ):  # the second write would go over the first
         raise ConfigError([("--markdown", "names the --html file: name another")])
     exports = (("--html", args.html, Kind.HTML), ("--markdown", args.markdown, Kind.MARKDOWN))
@@ -909,10 +917,6 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.html is None and args.markdown is None:
         render_replay(console, log, spec, **options)
     return 0
-
-
-def _one_file(a: str | Path, b: str | Path) -> bool:
-    return Path(a).resolve() == Path(b).resolve()
 
 
 def add_replay(subparsers: Any) -> None:

@@ -26,7 +26,15 @@ from pulse_core.tempfiles import atomic_write
 
 from .errors import ConfigError
 
-__all__ = ["Kind", "check_output", "classify", "file_in_the_way", "refuse", "write_output"]
+__all__ = [
+    "Kind",
+    "check_output",
+    "classify",
+    "file_in_the_way",
+    "one_file",
+    "refuse",
+    "write_output",
+]
 
 _HEAD = 4096  # bytes read to tell the kinds apart: each says what it is in its first line
 
@@ -122,6 +130,12 @@ def refuse(path: Path, option: str, found: Kind, *, wanted: str = "a new file") 
     )
 
 
+def one_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths name one file, existing or not (``os.path.realpath``: a symlink
+    loop is a path like any other, where ``Path.resolve`` raises RuntimeError)."""
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
 def _same(a: Path, b: Path) -> bool:
     try:
         return a.exists() and b.exists() and os.path.samefile(a, b)
@@ -147,7 +161,12 @@ def _check_folder(path: Path, option: str) -> None:
     blocker = file_in_the_way(path)
     if blocker is not None:
         raise ConfigError(
-            [(option, f"{clip(path, 300)}: {clip(blocker, 300)} is not a folder: name a file in one")]
+            [
+                (
+                    option,
+                    f"{clip(path, 300)}: {clip(blocker, 300)} is not a folder: name a file in one",
+                )
+            ]
         )
 
 
@@ -157,7 +176,7 @@ def write_output(
     """Write ``text`` to ``path`` once ``check_output`` allows it, atomically; a symlink
     stays and its target is replaced."""
     check_output(path, option, kind, inputs)
-    target = path.resolve() if path.is_symlink() else path
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
     target.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(target, text.encode("utf-8"), fsync=False)
 

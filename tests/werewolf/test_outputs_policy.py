@@ -409,3 +409,109 @@ def test_arena_report_markdown_and_json_naming_one_file_are_refused(
     store = str(_path(site, "store"))
     argv = ["arena", "report", "other", "--store", store, "--markdown", out, "--json", out]
     assert "--json: names the Markdown report's file" in refused(capsys, site, *argv)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--seed", "1", "-q"],
+        ["games"],
+        ["arena", "run", "--players", "mock,random", "--games", "2", "--name", "f", "-q"],
+    ],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+@pytest.mark.parametrize(
+    ("kind", "what"),
+    [
+        ("replay", "a replay file"),
+        ("run", "an arena run file"),
+        ("cassette", "a cassette"),
+        ("html", "an HTML export of a replay"),
+    ],
+)
+def test_a_werewolf_file_given_as_the_store_is_named_for_what_it_is(
+    site: Path, capsys: pytest.CaptureFixture[str], argv: list[str], kind: str, what: str
+) -> None:
+    """Not "the store file is damaged ... recover it with sqlite3": it is no store at all."""
+    store = str(_path(site, kind))
+    line = refused(capsys, site, *argv, "--store", store)
+    assert f"{store} is {what}, not a store" in line, line
+
+
+# -- a path's folders ---------------------------------------------------------------------------
+OUTPUTS = {  # an output option, the command around it
+    "replay --html": ["replay", "{replay}", "--html"],
+    "replay --markdown": ["replay", "{replay}", "--markdown"],
+    "arena report --markdown": ["arena", "report", "k", "--store", "{store}", "--markdown"],
+    "arena report --json": ["arena", "report", "k", "--store", "{store}", "--json"],
+    "play --record": ["play", "-q", "--seat", "3=llm:m", "--store", "{store}", "--record"],
+}
+
+
+def _output_argv(site: Path, option: str, value: Path) -> list[str]:
+    where = {"{replay}": str(_path(site, "replay")), "{store}": str(_path(site, "store"))}
+    return [where.get(word, word) for word in OUTPUTS[option]] + [str(value)]
+
+
+@pytest.mark.parametrize("option", sorted(OUTPUTS))
+@pytest.mark.parametrize("kind", ["notes", "store", "cassette"])
+def test_an_output_through_a_folder_not_made_yet_is_the_file_it_leads_to(
+    site: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    option: str,
+    kind: str,
+) -> None:
+    """``new/../notes.txt`` is notes.txt once ``new`` is made: it was written over."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # play --record gets to its check
+    target = _path(site, kind)
+    line = refused(
+        capsys, site, *_output_argv(site, option, target.parent / "new" / ".." / target.name)
+    )
+    assert f"{option.split()[-1]}: " in line, line
+    assert "is what this command reads" in line or "left as it is" in line, line
+
+
+@pytest.mark.parametrize("option", sorted(OUTPUTS))
+def test_an_output_under_a_file_names_the_option_and_the_file(
+    site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    notes = _path(site, "notes")
+    line = refused(capsys, site, *_output_argv(site, option, notes / "sub" / "out.x"))
+    assert f"{option.split()[-1]}: " in line, line
+    assert f"{notes} is not a folder" in line, line
+
+
+@pytest.mark.parametrize("option", sorted(OUTPUTS))
+def test_an_output_that_is_a_symlink_loop_is_named_as_one(
+    site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    loop = site / "loop"
+    loop.symlink_to(loop.name)
+    line = refused(capsys, site, *_output_argv(site, option, loop))
+    assert "loop is a path that cannot be read (a symlink loop" in line, line
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["play", "--seed", "1", "-q"], ["arena", "run", "--players", "mock,random", "--name", "f"]],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+@pytest.mark.parametrize("kind", ["folder-not-made", "loop", "dangling", "under-a-file"])
+def test_a_store_path_that_leads_nowhere_is_refused_before_anything_is_made(
+    site: Path, capsys: pytest.CaptureFixture[str], argv: list[str], kind: str
+) -> None:
+    (site / "loop").symlink_to("loop")
+    (site / "dangling").symlink_to("gone/w.sqlite3")
+    store = {
+        "folder-not-made": site / "new" / ".." / "notes.txt",
+        "loop": site / "loop",
+        "dangling": site / "dangling",
+        "under-a-file": site / "notes.txt" / "w.sqlite3",
+    }[kind]
+    line = refused(capsys, site, *argv, "--store", str(store))
+    assert str(store) in line or f"{site / 'notes.txt'} is " in line, line
+    assert "unable to open" not in line and "File exists" not in line, line
+    assert "damaged" not in line, line
