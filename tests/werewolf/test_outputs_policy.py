@@ -513,5 +513,6 @@ def test_a_store_path_that_leads_nowhere_is_refused_before_anything_is_made(
     }[kind]
     line = refused(capsys, site, *argv, "--store", str(store))
     assert str(store) in line or f"{site / 'notes.txt'} is " in line, line
-    assert "unable to open" not in line and "File exists" not in line, line
+    assert "unable to open" not in line, line
+    assert "File exists" not in line, line
     assert "damaged" not in line, line
