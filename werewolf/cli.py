@@ -1067,7 +1067,9 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # what a terminal would act on, 
 def _shown(text: str) -> str:
     """``text`` with its control characters written out (``\\x1b``): a path or value that
     holds an escape sequence is shown, never played on the user's terminal."""
-    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+    text = _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+    # a name that is not UTF-8 (a surrogate escape) is written out too, never an encode error
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _one_line(exc: object) -> str:
