@@ -162,6 +162,14 @@ def _back_out_of_new_folder(path: Path) -> bool:
     )
 
 
+def _loops(path: Path) -> bool:
+    try:
+        path.stat()
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
 def _check_path(path: Path) -> None:
     """Refuse a store path for what it plainly is, before SQLite opens it: a replay, run
     file, cassette or export is no damaged store, a symlink to nowhere is nothing SQLite can
@@ -169,8 +177,10 @@ def _check_path(path: Path) -> None:
     shown = clip(path, 300)
     if _back_out_of_new_folder(path):  # the folders made for it would stay
         raise StoreFault(f"{shown}: goes through a folder that is not there: pass --store FILE")
-    if path.is_symlink() and not path.exists():
-        raise StoreFault(f"{shown}: a symlink that leads nowhere: pass --store FILE")
+    if path.is_symlink() and not path.exists():  # SQLite makes the file it points at
+        target = Path(os.path.realpath(path))
+        if _loops(path) or not target.parent.is_dir():
+            raise StoreFault(f"{shown}: a symlink that leads nowhere: pass --store FILE")
     found = classify(path)
     if found in _NOT_STORES:
         raise StoreFault(f"{shown} is {found.value}, not a store: pass --store FILE")

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from werewolf.cli import main
+from werewolf.outputs import Kind, classify
 
 WRONG = ["store", "replay", "run", "cassette", "notes", "folder", "foreign"]
 """Files no output of a werewolf command may replace (each is also a wrong kind for
@@ -516,3 +517,23 @@ def test_a_store_path_that_leads_nowhere_is_refused_before_anything_is_made(
     assert "unable to open" not in line, line
     assert "File exists" not in line, line
     assert "damaged" not in line, line
+
+
+def test_a_store_symlink_to_a_file_not_made_yet_makes_it_there(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only a symlink that leads nowhere is refused: one into a folder makes its store."""
+    link = site / "link.sqlite3"
+    link.symlink_to(site / "folder" / "w.sqlite3")
+    assert main(["play", "--seed", "1", "-q", "--store", str(link)]) == 0
+    capsys.readouterr()
+    assert classify(site / "folder" / "w.sqlite3") is Kind.STORE
+    assert link.is_symlink()
+
+
+def test_serve_refuses_a_symlink_loop_as_its_store(site: Path) -> None:
+    pytest.importorskip("uvicorn")
+    (site / "loop").symlink_to("loop")
+    line = refused_in_process_of_its_own(site, "serve", "--store", str(site / "loop"))
+    assert "--store: " in line
+    assert "symbolic links" in line

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pulse_core import SQLiteEventStore
+from pulse_core.limits import clip
 
 from ..argtypes import DEFAULT_STORE, int_in, number_in
 from ..errors import ConfigError
@@ -43,6 +44,11 @@ def bind(port: int) -> socket.socket:
 def check_store(path: Path) -> None:
     """Open an existing ``path`` read-only once: a folder, a pipe or another program's
     file is refused at start (``pulse_core`` says which), with nothing written to it."""
+    try:
+        path.stat()
+    except OSError as exc:  # a symlink loop, a name too long: never a store to serve
+        if not isinstance(exc, FileNotFoundError | NotADirectoryError):
+            raise ConfigError([("--store", f"{clip(path, 300)}: {exc.strerror}")]) from None
     if path.exists():
         SQLiteEventStore(path, read_only=True).close()
 
