@@ -537,3 +537,31 @@ def test_serve_refuses_a_symlink_loop_as_its_store(site: Path) -> None:
     line = refused_in_process_of_its_own(site, "serve", "--store", str(site / "loop"))
     assert "--store: " in line
     assert "symbolic links" in line
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["play", "--seed", "1", "-q"], ["arena", "run", "--players", "mock,random", "--name", "f"]],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_a_store_with_another_databases_wal_beside_it_is_left_as_it_is(
+    site: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """SQLite reads a WAL beside the file whatever database wrote it: the store then reads
+    as another program's file, and closing the connection that checked it checkpointed that
+    WAL into the store (its games gone, the file 8 KiB)."""
+    other = site / "other.db"
+    with contextlib.closing(sqlite3.connect(other)) as db:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA wal_autocheckpoint=0")
+        db.execute("CREATE TABLE t (x)")
+        db.commit()
+        store = _path(site, "store")
+        shutil.copy(site / "other.db-wal", store.with_name(store.name + "-wal"))
+    files = [store, store.with_name(store.name + "-wal")]
+    before = [path.read_bytes() for path in files]
+    code = main([*argv, "--store", str(store)])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "an SQLite file of another program" in err
+    assert [path.read_bytes() for path in files] == before
