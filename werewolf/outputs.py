@@ -177,8 +177,13 @@ def write_output(
     stays and its target is replaced."""
     check_output(path, option, kind, inputs)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(target, text.encode("utf-8"), fsync=False)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(target, text.encode("utf-8"), fsync=False)
+    except OSError as exc:  # no permission, a read-only or full file system
+        raise ConfigError(
+            [(option, f"{clip(path, 300)}: cannot write it: {exc.strerror or exc}")]
+        ) from None
 
 
 def _sessions(path: Path) -> list[int]:

@@ -565,3 +565,12 @@ def test_a_store_with_another_databases_wal_beside_it_is_left_as_it_is(
     assert code == 2, err
     assert "an SQLite file of another program" in err
     assert [path.read_bytes() for path in files] == before
+
+
+@pytest.mark.parametrize("option", ["replay --html", "replay --markdown"])
+def test_an_output_that_cannot_be_written_names_the_option(
+    site: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    """/proc takes no new file, even from root: a folder this process may not write."""
+    line = refused(capsys, site, *_output_argv(site, option, Path("/proc/out.x")))
+    assert f"{option.split()[-1]}: /proc/out.x: cannot write it: " in line, line
