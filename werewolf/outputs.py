@@ -158,6 +158,8 @@ def check_output(path: Path, option: str, kind: Kind, inputs: Iterable[Path | st
 
 
 def _check_folder(path: Path, option: str) -> None:
+    if path.is_symlink() and not path.exists():  # no file it could write to
+        raise ConfigError([(option, f"{clip(path, 300)} is a symlink to nothing: name a new file")])
     blocker = file_in_the_way(path)
     if blocker is not None:
         raise ConfigError(

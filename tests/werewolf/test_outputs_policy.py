@@ -574,3 +574,16 @@ def test_an_output_that_cannot_be_written_names_the_option(
     """/proc takes no new file, even from root: a folder this process may not write."""
     line = refused(capsys, site, *_output_argv(site, option, Path("/proc/out.x")))
     assert f"{option.split()[-1]}: /proc/out.x: cannot write it: " in line, line
+
+
+@pytest.mark.parametrize("option", sorted(OUTPUTS))
+def test_an_output_that_is_a_symlink_to_nothing_is_refused(
+    site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """It was written through, making the folders it named (--html), or failed half-way in
+    the game naming the store (--record)."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    link = site / "link"
+    link.symlink_to(site / "gone" / "out.x")
+    line = refused(capsys, site, *_output_argv(site, option, link))
+    assert f"{option.split()[-1]}: {link} is a symlink to nothing" in line, line
