@@ -207,6 +207,31 @@ def _open_read_only(path: Path, busy_timeout: float) -> sqlite3.Connection:
     raise PulseError(f"{path}: not a usable event store ({last})")
 
 
+def _refuse_foreign(path: Path, busy_timeout: float) -> None:
+    """Refuse another program's file through a connection that cannot write: closing the
+    last connection that may write checkpoints a WAL into the file, and a WAL beside the
+    file that another database left there would then be written over the store."""
+    try:
+        db = sqlite3.connect(
+            f"{path.absolute().as_uri()}?mode=ro",
+            uri=True,
+            timeout=busy_timeout,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+    except sqlite3.Error:
+        return  # the connection that writes says what is wrong
+    try:
+        db.execute("PRAGMA mmap_size=0")  # see _open_writable
+        foreign = _foreign(db)
+    except sqlite3.Error:
+        return  # a damaged file: the connection that writes says so, and writes nothing
+    finally:
+        db.close()
+    if foreign:
+        raise _not_a_store(path)
+
+
 def _no_index(exc: sqlite3.Error) -> bool:
     """SQLite could not make or write the WAL's index beside the file: the folder is
     read-only to this process (a read-only file system, or no permission)."""
@@ -258,6 +283,10 @@ class SQLiteEventStore:
     ) -> None:
         self.path = Path(path)
         self.read_only = read_only
+        try:  # SQLite names its files (and reports them) in UTF-8: another name breaks later
+            os.fsencode(os.path.abspath(self.path)).decode("utf-8")
+        except UnicodeDecodeError:
+            raise PulseError(f"{self.path}: the path is not valid UTF-8: rename it") from None
         if self.path.exists() and not self.path.is_file():  # SQLite would block on a pipe
             raise PulseError(f"{self.path}: not a store file (a folder, a device or a pipe)")
         if not read_only:
@@ -302,6 +331,8 @@ class SQLiteEventStore:
 
     def _open_writable(self, busy_timeout: float) -> sqlite3.Connection:
         """The connection that writes: WAL, schema migrated (and synced when durable)."""
+        if self.path.is_file() and self.path.stat().st_size > 0:
+            _refuse_foreign(self.path, busy_timeout)
         try:
             self._db = sqlite3.connect(
                 self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False

@@ -50,6 +50,17 @@ def _figure(value: float) -> str:
     return f"{value:,.0f}" if value == int(value) else f"{value:g}"
 
 
+def _float_text(text: str) -> bool:
+    """Whether ``text`` is a number as people type it: ``float`` also takes ``٣``, ``１``,
+    ``1_000`` and spaces around it."""
+    return (
+        0 < len(text) <= _MAX_FLOAT_TEXT
+        and text.isascii()
+        and text.strip() == text
+        and ("_" not in text)
+    )
+
+
 def _all_digits(text: str) -> bool:
     return text.isascii() and text.removeprefix("-").isdigit()
 
@@ -80,6 +91,8 @@ def number_in(high: float, unit: str = "") -> Callable[[str], float]:
 
     def parse(text: str) -> float:
         try:
+            if not _float_text(text) and len(text) <= _MAX_FLOAT_TEXT:
+                raise ValueError(text)
             value = float(text) if len(text) <= _MAX_FLOAT_TEXT else math.nan
         except ValueError:
             raise argparse.ArgumentTypeError(
@@ -103,6 +116,8 @@ def number_pair(
         first, comma, second = text.partition(",")
         try:
             if not comma or len(text) > 2 * _MAX_FLOAT_TEXT:
+                raise ValueError(text)
+            if not (_float_text(first.strip()) and _float_text(second.strip())):
                 raise ValueError(text)
             pair = (float(first), float(second))
         except ValueError:

@@ -58,7 +58,15 @@ from .config import MAX_SEATS, GameConfig, field_range, parse_config
 from .errors import ConfigError, GameFileError, WerewolfError
 from .game import fold_chain, start_game, werewolf_workflow
 from .lineup import KINDS, MAX_PRICE, Price, SeatSpec, load_lineup
-from .outputs import Kind, check_output, check_record, classify, refuse, write_output
+from .outputs import (
+    Kind,
+    check_output,
+    check_record,
+    classify,
+    one_file,
+    refuse,
+    write_output,
+)
 from .players import SpecSeating, seating_from_specs
 from .players.ledger import BillLedger, recovered_tokens
 from .players.llm import SeatRetry, retry_line
@@ -117,7 +125,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         # argparse echoes the value it refused: a pasted megabyte stays out of the line
-        message = clip(message, 200)
+        message = clip(_shown(" ".join(message.split())), 200)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
@@ -894,7 +902,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if (
         args.html is not None
         and args.markdown not in (None, "-")
-        and _one_file(args.html, args.markdown)
+        and one_file(args.html, args.markdown)
     ):  # the second write would go over the first
         raise ConfigError([("--markdown", "names the --html file: name another")])
     exports = (("--html", args.html, Kind.HTML), ("--markdown", args.markdown, Kind.MARKDOWN))
@@ -915,10 +923,6 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.html is None and args.markdown is None:
         render_replay(console, log, spec, **options)
     return 0
-
-
-def _one_file(a: str | Path, b: str | Path) -> bool:
-    return Path(a).resolve() == Path(b).resolve()
 
 
 def add_replay(subparsers: Any) -> None:
@@ -1063,9 +1067,20 @@ def _say(message: str) -> None:
     sys.stderr.write(f"werewolf: {message}\n")
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # what a terminal would act on, not show
+
+
+def _shown(text: str) -> str:
+    """``text`` with its control characters written out (``\\x1b``): a path or value that
+    holds an escape sequence is shown, never played on the user's terminal."""
+    text = _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+    # a name that is not UTF-8 (a surrogate escape) is written out too, never an encode error
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _one_line(exc: object) -> str:
     """An error as one line of bounded length, whatever a file made it echo."""
-    return clip(" ".join(str(exc).split()), 1000)
+    return clip(_shown(" ".join(str(exc).split())), 1000)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

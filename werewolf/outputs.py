@@ -3,7 +3,8 @@ into a file the command did not write for that purpose, all or nothing.
 
 ``classify`` says what a path holds now: nothing, an empty file, a folder, a device or
 pipe, or one of the files werewolf writes (a store, a replay, an arena run file, a
-cassette, each export), told apart by how each begins; anything else is ``OTHER``.
+cassette, each export), told apart by how each begins; anything else is ``OTHER``, and a
+path that cannot be looked at (a symlink loop, a name too long) ``UNUSABLE``.
 ``check_output`` lets an output replace only a missing path, an empty file or an earlier
 output of its own kind (``--html`` an earlier HTML export, never a store, a replay, a run
 file, a cassette or a file of the user's), and never one of the command's inputs.
@@ -25,7 +26,15 @@ from pulse_core.tempfiles import atomic_write
 
 from .errors import ConfigError
 
-__all__ = ["Kind", "check_output", "classify", "refuse", "write_output"]
+__all__ = [
+    "Kind",
+    "check_output",
+    "classify",
+    "file_in_the_way",
+    "one_file",
+    "refuse",
+    "write_output",
+]
 
 _HEAD = 4096  # bytes read to tell the kinds apart: each says what it is in its first line
 
@@ -47,6 +56,7 @@ class Kind(Enum):
     REPORT_JSON = "an arena report's JSON"
     CHART = "an arena chart"
     OTHER = "a file werewolf did not write"
+    UNUSABLE = "a path that cannot be read (a symlink loop, a name too long, no permission)"
 
 
 # how each kind's file begins, as werewolf writes it (json.dumps, the page template, ...)
@@ -68,13 +78,22 @@ _STARTS: tuple[tuple[Kind, re.Pattern[bytes]], ...] = (
 
 def classify(path: Path) -> Kind:
     """What ``path`` holds (a symlink: what its target holds). A pipe or device is never
-    opened: reading one could block or consume what another process waits for."""
+    opened: reading one could block or consume what another process waits for. A path
+    through folders not made yet is what it names once they are: ``new/../notes.txt`` is
+    ``notes.txt`` as soon as ``new`` is made for the write."""
+    found = _kind_of(path)
+    if found is Kind.MISSING and ".." in path.parts:
+        found = _kind_of(Path(os.path.realpath(path)))  # the missing part taken by name
+    return found
+
+
+def _kind_of(path: Path) -> Kind:
     try:
         info = path.stat()
     except (FileNotFoundError, NotADirectoryError):
         return Kind.MISSING  # nothing there (making its folder will say what is wrong)
     except OSError:
-        return Kind.OTHER  # unreadable: nothing is known to be safe to replace
+        return Kind.UNUSABLE  # nothing is known to be safe to replace
     if stat.S_ISDIR(info.st_mode):
         return Kind.FOLDER
     if not stat.S_ISREG(info.st_mode):
@@ -85,11 +104,23 @@ def classify(path: Path) -> Kind:
         with open(path, "rb") as fh:
             head = fh.read(_HEAD)
     except OSError:
-        return Kind.OTHER
+        return Kind.UNUSABLE
     for kind, start in _STARTS:
         if start.match(head):
             return kind
     return Kind.OTHER
+
+
+def file_in_the_way(path: Path) -> Path | None:
+    """The nearest existing folder of ``path`` when it is no folder (``notes.txt`` for
+    ``notes.txt/page.html``): making the path's folders would fail on it half-way."""
+    for parent in path.parents:
+        try:
+            if parent.exists() or parent.is_symlink():
+                return None if parent.is_dir() else parent
+        except OSError:
+            return parent  # a symlink loop, a name too long: no folder to write into
+    return None
 
 
 def refuse(path: Path, option: str, found: Kind, *, wanted: str = "a new file") -> ConfigError:
@@ -97,6 +128,12 @@ def refuse(path: Path, option: str, found: Kind, *, wanted: str = "a new file") 
     return ConfigError(
         [(option, f"{clip(path, 300)} is {found.value}: name {wanted}, it is left as it is")]
     )
+
+
+def one_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths name one file, existing or not (``os.path.realpath``: a symlink
+    loop is a path like any other, where ``Path.resolve`` raises RuntimeError)."""
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -117,6 +154,7 @@ def check_output(path: Path, option: str, kind: Kind, inputs: Iterable[Path | st
     found = classify(path)
     if found not in (Kind.MISSING, Kind.EMPTY, kind):
         raise refuse(path, option, found, wanted=f"a new file or {kind.value}")
+    _check_folder(path, option)
     folder = _existing_folder(path.resolve() if path.is_symlink() else path)
     if folder is not None and not os.access(folder, os.W_OK):
         # the temp file goes beside the target: say so now, not after the work, and name
@@ -138,15 +176,37 @@ def _existing_folder(path: Path) -> Path | None:
     return None
 
 
+def _check_folder(path: Path, option: str) -> None:
+    """A path that leads to no file it could write (a symlink to nothing), or through a
+    file where a folder should be, is refused naming the option."""
+    if path.is_symlink() and not path.exists():  # no file it could write to
+        raise ConfigError([(option, f"{clip(path, 300)} is a symlink to nothing: name a new file")])
+    blocker = file_in_the_way(path)
+    if blocker is not None:
+        raise ConfigError(
+            [
+                (
+                    option,
+                    f"{clip(path, 300)}: {clip(blocker, 300)} is not a folder: name a file in one",
+                )
+            ]
+        )
+
+
 def write_output(
     path: Path, text: str, option: str, kind: Kind, inputs: Iterable[Path | str] = ()
 ) -> None:
     """Write ``text`` to ``path`` once ``check_output`` allows it, atomically; a symlink
     stays and its target is replaced."""
     check_output(path, option, kind, inputs)
-    target = path.resolve() if path.is_symlink() else path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(target, text.encode("utf-8"), fsync=False)
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(target, text.encode("utf-8"), fsync=False)
+    except OSError as exc:  # no permission, a read-only or full file system
+        raise ConfigError(
+            [(option, f"{clip(path, 300)}: cannot write it: {exc.strerror or exc}")]
+        ) from None
 
 
 def _sessions(path: Path) -> list[int]:
@@ -167,6 +227,7 @@ def check_record(path: Path, session: int) -> None:
     began before this one, as the earlier processes of the same game left it."""
     found = classify(path)
     if found in (Kind.MISSING, Kind.EMPTY):
+        _check_folder(path, "--record")
         return
     if session == 0 or found is not Kind.CASSETTE:
         raise refuse(path, "--record", found, wanted="a new cassette file")

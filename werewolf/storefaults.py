@@ -34,6 +34,7 @@ from pulse_core.sqlite_objects import SQLiteObjectStore
 from pulse_core.sqlite_room import ROOM, free_bytes
 
 from .errors import WerewolfError
+from .outputs import Kind, classify, file_in_the_way
 
 __all__ = [
     "STORAGE_ERRORS",
@@ -47,6 +48,10 @@ __all__ = [
 ]
 
 STORAGE_ERRORS = (sqlite3.Error, OSError, ObjectNotFoundError, CorruptObjectError)
+_NOT_STORES = frozenset(Kind) - {Kind.MISSING, Kind.EMPTY, Kind.STORE, Kind.OTHER}
+"""What a store path may hold and be named for before SQLite opens it: a folder, a device,
+an unusable path or one of werewolf's other files (a file of the user's goes on to SQLite,
+which tells a damaged store from no store)."""
 
 
 class StoreFault(WerewolfError):
@@ -133,6 +138,7 @@ def open_store(
     takes), telling ``on_lock_wait`` who holds it after a second."""
     if lock_timeout is None:
         lock_timeout = math.inf
+    _check_path(path)
     try:
         return SQLiteEventStore(
             path,
@@ -145,6 +151,42 @@ def open_store(
         if isinstance(exc.__cause__, STORAGE_ERRORS):
             raise StoreFault(explain(exc.__cause__, path)) from None
         raise
+
+
+def _back_out_of_new_folder(path: Path) -> bool:
+    """``new/../x``: a ``..`` after a folder that is not there (making it is a change)."""
+    parts = path.parts
+    return any(
+        part == ".." and index > 0 and not Path(*parts[:index]).exists()
+        for index, part in enumerate(parts)
+    )
+
+
+def _loops(path: Path) -> bool:
+    try:
+        path.stat()
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
+def _check_path(path: Path) -> None:
+    """Refuse a store path for what it plainly is, before SQLite opens it: a replay, run
+    file, cassette or export is no damaged store, a symlink to nowhere is nothing SQLite can
+    make, and a file where a folder should be is named."""
+    shown = clip(path, 300)
+    if _back_out_of_new_folder(path):  # the folders made for it would stay
+        raise StoreFault(f"{shown}: goes through a folder that is not there: pass --store FILE")
+    if path.is_symlink() and not path.exists():  # SQLite makes the file it points at
+        target = Path(os.path.realpath(path))
+        if _loops(path) or not target.parent.is_dir():
+            raise StoreFault(f"{shown}: a symlink that leads nowhere: pass --store FILE")
+    found = classify(path)
+    if found in _NOT_STORES:
+        raise StoreFault(f"{shown} is {found.value}, not a store: pass --store FILE")
+    blocker = file_in_the_way(path)
+    if blocker is not None:
+        raise StoreFault(f"{shown}: {clip(blocker, 300)} is not a folder: pass --store FILE")
 
 
 def lock_notice(store: Path, say: Callable[[str], None]) -> Callable[[str], None]:

@@ -194,6 +194,45 @@ def test_a_folder_as_store_is_one_line(tmp_path: Path, capsys: pytest.CaptureFix
     assert str(folder) in line
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [["play", "--seed", "1", "-q"], ["arena", "run", "--players", "mock,random", "--name", "r"]],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_a_store_path_that_is_not_utf8_is_refused_before_it_is_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """SQLite names its files in UTF-8: such a store was made, then failed to open."""
+    store = tmp_path / os.fsdecode(b"w\xff\xfe.sqlite3")
+    line = refused(capsys, tmp_path, *argv, "--store", str(store))
+    assert "w\\udcff\\udcfe.sqlite3: the path is not valid UTF-8" in line, line
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["games", "--store", "{folder}"],
+        ["play", "-q", "--view", "\x1b[2J\x07"],
+        ["replay", str(SAMPLE), "--html", "{folder}"],
+    ],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_control_characters_in_an_error_line_are_written_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """A path or value with an escape sequence is shown, not played on the terminal."""
+    folder = tmp_path / "a\x1b]0;title\x07\x1b[31m"
+    folder.mkdir()
+    argv = [word.replace("{folder}", str(folder)) for word in argv]
+    if "--store" not in argv:
+        argv += ["--store", str(tmp_path / "s" / "w.sqlite3")]
+    line = refused(capsys, tmp_path, *argv)
+    assert "\x1b" not in line
+    assert "\x07" not in line
+    assert "\\x1b" in line, line
+
+
 # -- outputs ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("option", ["--html", "--markdown"])
 def test_an_export_never_overwrites_its_input_or_a_log(

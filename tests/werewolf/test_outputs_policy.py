@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from werewolf.cli import main
+from werewolf.outputs import Kind, classify
 
 WRONG = ["store", "replay", "run", "cassette", "notes", "folder", "foreign"]
 """Files no output of a werewolf command may replace (each is also a wrong kind for
@@ -409,3 +410,180 @@ def test_arena_report_markdown_and_json_naming_one_file_are_refused(
     store = str(_path(site, "store"))
     argv = ["arena", "report", "other", "--store", store, "--markdown", out, "--json", out]
     assert "--json: names the Markdown report's file" in refused(capsys, site, *argv)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--seed", "1", "-q"],
+        ["games"],
+        ["arena", "run", "--players", "mock,random", "--games", "2", "--name", "f", "-q"],
+    ],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+@pytest.mark.parametrize(
+    ("kind", "what"),
+    [
+        ("replay", "a replay file"),
+        ("run", "an arena run file"),
+        ("cassette", "a cassette"),
+        ("html", "an HTML export of a replay"),
+    ],
+)
+def test_a_werewolf_file_given_as_the_store_is_named_for_what_it_is(
+    site: Path, capsys: pytest.CaptureFixture[str], argv: list[str], kind: str, what: str
+) -> None:
+    """Not "the store file is damaged ... recover it with sqlite3": it is no store at all."""
+    store = str(_path(site, kind))
+    line = refused(capsys, site, *argv, "--store", store)
+    assert f"{store} is {what}, not a store" in line, line
+
+
+# -- a path's folders ---------------------------------------------------------------------------
+OUTPUTS = {  # an output option, the command around it
+    "replay --html": ["replay", "{replay}", "--html"],
+    "replay --markdown": ["replay", "{replay}", "--markdown"],
+    "arena report --markdown": ["arena", "report", "k", "--store", "{store}", "--markdown"],
+    "arena report --json": ["arena", "report", "k", "--store", "{store}", "--json"],
+    "play --record": ["play", "-q", "--seat", "3=llm:m", "--store", "{store}", "--record"],
+}
+
+
+def _output_argv(site: Path, option: str, value: Path) -> list[str]:
+    where = {"{replay}": str(_path(site, "replay")), "{store}": str(_path(site, "store"))}
+    return [where.get(word, word) for word in OUTPUTS[option]] + [str(value)]
+
+
+@pytest.mark.parametrize("option", sorted(OUTPUTS))
+@pytest.mark.parametrize("kind", ["notes", "store", "cassette"])
+def test_an_output_through_a_folder_not_made_yet_is_the_file_it_leads_to(
+    site: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    option: str,
+    kind: str,
+) -> None:
+    """``new/../notes.txt`` is notes.txt once ``new`` is made: it was written over."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # play --record gets to its check
+    target = _path(site, kind)
+    line = refused(
+        capsys, site, *_output_argv(site, option, target.parent / "new" / ".." / target.name)
+    )
+    assert f"{option.split()[-1]}: " in line, line
+    assert "is what this command reads" in line or "left as it is" in line, line
+
+
+@pytest.mark.parametrize("option", sorted(OUTPUTS))
+def test_an_output_under_a_file_names_the_option_and_the_file(
+    site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    notes = _path(site, "notes")
+    line = refused(capsys, site, *_output_argv(site, option, notes / "sub" / "out.x"))
+    assert f"{option.split()[-1]}: " in line, line
+    assert f"{notes} is not a folder" in line, line
+
+
+@pytest.mark.parametrize("option", sorted(OUTPUTS))
+def test_an_output_that_is_a_symlink_loop_is_named_as_one(
+    site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    loop = site / "loop"
+    loop.symlink_to(loop.name)
+    line = refused(capsys, site, *_output_argv(site, option, loop))
+    assert "loop is a path that cannot be read (a symlink loop" in line, line
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["play", "--seed", "1", "-q"], ["arena", "run", "--players", "mock,random", "--name", "f"]],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+@pytest.mark.parametrize("kind", ["folder-not-made", "loop", "dangling", "under-a-file"])
+def test_a_store_path_that_leads_nowhere_is_refused_before_anything_is_made(
+    site: Path, capsys: pytest.CaptureFixture[str], argv: list[str], kind: str
+) -> None:
+    (site / "loop").symlink_to("loop")
+    (site / "dangling").symlink_to("gone/w.sqlite3")
+    store = {
+        "folder-not-made": site / "new" / ".." / "notes.txt",
+        "loop": site / "loop",
+        "dangling": site / "dangling",
+        "under-a-file": site / "notes.txt" / "w.sqlite3",
+    }[kind]
+    line = refused(capsys, site, *argv, "--store", str(store))
+    assert str(store) in line or f"{site / 'notes.txt'} is " in line, line
+    assert "unable to open" not in line, line
+    assert "File exists" not in line, line
+    assert "damaged" not in line, line
+
+
+def test_a_store_symlink_to_a_file_not_made_yet_makes_it_there(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only a symlink that leads nowhere is refused: one into a folder makes its store."""
+    link = site / "link.sqlite3"
+    link.symlink_to(site / "folder" / "w.sqlite3")
+    assert main(["play", "--seed", "1", "-q", "--store", str(link)]) == 0
+    capsys.readouterr()
+    assert classify(site / "folder" / "w.sqlite3") is Kind.STORE
+    assert link.is_symlink()
+
+
+def test_serve_refuses_a_symlink_loop_as_its_store(site: Path) -> None:
+    pytest.importorskip("uvicorn")
+    (site / "loop").symlink_to("loop")
+    line = refused_in_process_of_its_own(site, "serve", "--store", str(site / "loop"))
+    assert "--store: " in line
+    assert "symbolic links" in line
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["play", "--seed", "1", "-q"], ["arena", "run", "--players", "mock,random", "--name", "f"]],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_a_store_with_another_databases_wal_beside_it_is_left_as_it_is(
+    site: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """SQLite reads a WAL beside the file whatever database wrote it: the store then reads
+    as another program's file, and closing the connection that checked it checkpointed that
+    WAL into the store (its games gone, the file 8 KiB)."""
+    other = site / "other.db"
+    with contextlib.closing(sqlite3.connect(other)) as db:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA wal_autocheckpoint=0")
+        db.execute("CREATE TABLE t (x)")
+        db.commit()
+        store = _path(site, "store")
+        shutil.copy(site / "other.db-wal", store.with_name(store.name + "-wal"))
+    files = [store, store.with_name(store.name + "-wal")]
+    before = [path.read_bytes() for path in files]
+    code = main([*argv, "--store", str(store)])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "an SQLite file of another program" in err
+    assert [path.read_bytes() for path in files] == before
+
+
+@pytest.mark.parametrize("option", ["replay --html", "replay --markdown"])
+def test_an_output_that_cannot_be_written_names_the_option(
+    site: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    """/proc takes no new file, even from root: a folder this process may not write."""
+    line = refused(capsys, site, *_output_argv(site, option, Path("/proc/out.x")))
+    assert f"{option.split()[-1]}: /proc/out.x: cannot write it: " in line, line
+
+
+@pytest.mark.parametrize("option", sorted(OUTPUTS))
+def test_an_output_that_is_a_symlink_to_nothing_is_refused(
+    site: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """It was written through, making the folders it named (--html), or failed half-way in
+    the game naming the store (--record)."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    link = site / "link"
+    link.symlink_to(site / "gone" / "out.x")
+    line = refused(capsys, site, *_output_argv(site, option, link))
+    assert f"{option.split()[-1]}: {link} is a symlink to nothing" in line, line

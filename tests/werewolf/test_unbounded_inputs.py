@@ -230,6 +230,30 @@ def test_a_number_out_of_range_names_the_option_and_its_range(
     assert f"use {allowed}" in line or f"use PROMPT,COMPLETION, {allowed}" in line, line
 
 
+@pytest.mark.parametrize("value", ["٣", "１", "1_0"])
+@pytest.mark.parametrize(
+    "option",
+    [
+        "--pace",
+        "--lock-timeout",
+        "arena run --budget-usd",
+        "serve --idle-timeout",
+        "replay --price",
+    ],
+)
+def test_a_number_in_other_digits_or_with_separators_is_not_a_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str
+) -> None:
+    """``float`` reads ``٣`` as 3 and ``1_0`` as 10: a whole-number option refuses both."""
+    command, _allowed = NUMBER_OPTIONS[option]
+    flag = option.split()[-1]
+    if flag == "--price":
+        value = f"1,{value}"
+    line = refused(capsys, tmp_path, *command, f"{flag}={value}", "--store", STORE)
+    assert f"argument {flag}: " in line, line
+    assert "is not a number" in line or "is not two numbers" in line, line
+
+
 def test_numbers_in_range_are_taken(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = str(tmp_path / "w.sqlite3")
     assert (
@@ -237,6 +261,7 @@ def test_numbers_in_range_are_taken(tmp_path: Path, capsys: pytest.CaptureFixtur
         == 0
     )
     assert main(["replay", str(SAMPLE), "--price", "0,1000000", "--seat", "1", "--day", "1"]) == 0
+    assert main(["replay", str(SAMPLE), "--price", "0.5, 2", "--public"]) == 0
     capsys.readouterr()
 
 

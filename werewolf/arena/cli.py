@@ -51,7 +51,7 @@ from ..boards import BOARDS, board_config, with_board
 from ..config import GameConfig, parse_config
 from ..errors import ConfigError, GameFileError, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
-from ..outputs import Kind, check_output, classify, refuse, write_output
+from ..outputs import Kind, check_output, classify, one_file, refuse, write_output
 from ..players.ledger import BillLedger
 from ..players.prompting import LANGS
 from ..pricing import with_bundled
@@ -474,7 +474,7 @@ def _check_outputs(args: argparse.Namespace, name: str) -> None:
     kind, before anything is read or written (the record cache included)."""
     markdown, json_file = _report_files(args, name)
     inputs = [run_path(args.store, name), args.store]
-    if markdown.resolve() == json_file.resolve():
+    if one_file(markdown, json_file):
         raise ConfigError([("--json", "names the Markdown report's file: name another")])
     check_output(markdown, "--markdown", Kind.REPORT_MARKDOWN, inputs)
     check_output(json_file, "--json", Kind.REPORT_JSON, inputs)

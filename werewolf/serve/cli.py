@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pulse_core.limits import clip
+
 from ..argtypes import DEFAULT_STORE, int_in, number_in
 from ..errors import ConfigError
 from ..storefaults import open_store
@@ -43,6 +45,11 @@ def check_store(path: Path) -> None:
     """Open an existing ``path`` read-only once: a folder, a pipe or another program's
     file is refused at start (``pulse_core`` says which), with nothing written to it, and
     a full disk or a damaged file in the one line every other command gives."""
+    try:
+        path.stat()
+    except OSError as exc:  # a symlink loop, a name too long: never a store to serve
+        if not isinstance(exc, FileNotFoundError | NotADirectoryError):
+            raise ConfigError([("--store", f"{clip(path, 300)}: {exc.strerror}")]) from None
     if path.exists():
         open_store(path, read_only=True).close()
 
