@@ -19,6 +19,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "MAX_SEED",
     "MAX_WIDTH",
+    "add_lock_timeout",
     "int_in",
     "is_number",
     "number_in",
@@ -136,3 +137,15 @@ seed_number = int_in(0, MAX_SEED)
 
 width = int_in(1, MAX_WIDTH, "columns")
 """A drawing width in columns."""
+
+
+def add_lock_timeout(parser: argparse.ArgumentParser) -> None:
+    """``--lock-timeout``, for every command that writes a store (``play``, ``resume``,
+    ``arena run``)."""
+    parser.add_argument(
+        "--lock-timeout",
+        type=number_in(86_400, "seconds"),
+        metavar="SECONDS",
+        help="give up when another process holds the store's write lock this long "
+        "(default: wait, saying who holds it after a second)",
+    )

@@ -46,6 +46,7 @@ from .arena.cli import add_arena
 from .argtypes import (
     DEFAULT_STORE,
     EXIT_INTERRUPTED,
+    add_lock_timeout,
     int_in,
     is_number,
     number_in,
@@ -198,16 +199,6 @@ def _resume_command(game_id: str, args: argparse.Namespace) -> str:
     for seat in seats.values():
         words += ["--seat", seat]
     return shlex.join(words)
-
-
-def _add_lock_timeout(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--lock-timeout",
-        type=number_in(86_400, "seconds"),
-        metavar="SECONDS",
-        help="give up when another process holds the store's write lock this long "
-        "(default: wait, saying who holds it after a second)",
-    )
 
 
 def _open_store(
@@ -739,7 +730,7 @@ def add_play(subparsers: Any) -> None:
     )
     _add_seats(parser, resume=False)
     _add_store(parser)
-    _add_lock_timeout(parser)
+    add_lock_timeout(parser)
     _add_live_view(parser)
     _add_variants(parser)
     parser.add_argument(
@@ -855,7 +846,7 @@ def add_resume(subparsers: Any) -> None:
     parser.add_argument("game", type=_game_id, metavar="GAME", help="the game id")
     _add_seats(parser, resume=True)
     _add_store(parser)
-    _add_lock_timeout(parser)
+    add_lock_timeout(parser)
     _add_live_view(parser)
     parser.set_defaults(run=run_resume)
 

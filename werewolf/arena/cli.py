@@ -42,6 +42,7 @@ from pulse_core.limits import clip, read_document
 from ..argtypes import (
     DEFAULT_STORE,
     EXIT_INTERRUPTED,
+    add_lock_timeout,
     int_in,
     number_in,
     seed_number,
@@ -649,13 +650,7 @@ def _add_playing(parser: argparse.ArgumentParser, *, default_name: str) -> None:
         help="the language mock and LLM seats speak and think in (en)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    parser.add_argument(
-        "--lock-timeout",
-        type=number_in(86_400, "seconds"),
-        metavar="SECONDS",
-        help="give up when another process holds the store's write lock this long "
-        "(default: wait, saying who holds it after a second)",
-    )
+    add_lock_timeout(parser)
     _add_common(parser)
 
 
