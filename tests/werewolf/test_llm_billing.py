@@ -371,6 +371,8 @@ def test_answers_cut_off_on_their_way_have_their_prompt_estimated(
 
     def handler(body: dict[str, Any]) -> Reply:
         n = next(count)
+        if n >= 25:  # the first night's answers are enough, and each fault waits its backoff
+            return table(body)
         if n % 5 == 1:
             return Rewritten(table(body), lambda t: t[: len(t) // 2])
         if n % 5 == 3:
