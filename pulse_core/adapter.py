@@ -9,25 +9,26 @@ with the version it read. Everything it needs lives in the store, so a new rule 
 same store carries on where a killed one stopped; two rules on one store never both append
 a step, because the loser of the version race gets ``ConflictError``, which the rule
 absorbs: the winner's event arrives on its next read.
+
+Its parts: ``adapter_steps`` (a topic's snapshot, a role to run, a result made into a
+draft), ``adapter_roles`` (running a tick's roles at once) and ``adapter_traceback`` (the
+text of a failure's event).
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
-import traceback
-from collections.abc import Coroutine, Generator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, Generic, Literal, TypeVar, cast
 
+from .adapter_roles import run_roles
+from .adapter_steps import Prepared, Run, Topic, prepare
+from .adapter_traceback import portable_traceback
 from .errors import ConflictError, WorkflowError
-from .events import Draft, Event, Meta
+from .events import Event, Meta
 from .ids import IdSource
-from .objects import digest_of
 from .store import BatchAppend, EventStore, append_each
 from .workflow import (
-    ATTACHMENTS,
     END,
     ERROR,
     MODERATOR_FAILED,
@@ -43,64 +44,6 @@ __all__ = ["TopicStatus", "WorkflowRule"]
 S = TypeVar("S")
 
 TopicStatus = Literal["running", "ended", "failed"]
-
-
-def _portable_traceback(exc: BaseException) -> str:
-    """The traceback of ``exc`` with each file named from the import root that holds it
-    (``pulse_core/adapter.py``), never by an absolute path of this machine: the error
-    event's content travels in exported topic files."""
-    roots = sorted({os.path.abspath(p) for p in sys.path if p}, key=len, reverse=True)
-
-    def portable(filename: str) -> str:
-        for root in roots:
-            if filename.startswith(root + os.sep):
-                return filename[len(root) + 1 :]
-        return os.path.basename(filename) if os.path.isabs(filename) else filename
-
-    top = traceback.TracebackException.from_exception(exc)  # reads the source lines now
-    pending, seen = [top], set()
-    while pending:
-        current = pending.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        for frame in current.stack:
-            frame.filename = portable(frame.filename)
-        pending += [t for t in (current.__cause__, current.__context__) if t is not None]
-        pending += list(current.exceptions or [])
-    return "".join(top.format())
-
-
-@dataclass(slots=True)
-class _Topic(Generic[S]):
-    """One topic's snapshot: its chain, folded state and where it stands."""
-
-    state: S
-    chain: list[Event] = field(default_factory=list)  # dropped once the topic has ended
-    version: int = 0  # of the last event applied
-    last: Event | None = None  # the last workflow (non-control) event
-    failed: bool = False
-    ended: bool = False
-
-
-@dataclass(slots=True)  # not frozen: made once per event, never changed (a frozen init is slow)
-class _Prepared:
-    """A role's result made ready to append: its draft and the texts to store first, with
-    their hashes (made for the draft; a store need not hash them again)."""
-
-    draft: Draft
-    blobs: tuple[bytes, ...]
-    digests: tuple[str, ...]
-
-
-@dataclass(slots=True)  # not frozen: made once per event, never changed (a frozen init is slow)
-class _Run(Generic[S]):
-    """One role the moderator named for one topic, at the version it decided on."""
-
-    key: str
-    topic: _Topic[S]
-    role: str
-    version: int
 
 
 class WorkflowRule(Generic[S]):
@@ -127,7 +70,7 @@ class WorkflowRule(Generic[S]):
         self.cursor = 0
         self._batch = batch
         self._concurrency = concurrency
-        self._topics: dict[str, _Topic[S]] = {}
+        self._topics: dict[str, Topic[S]] = {}
         # topics whose snapshot changed since the moderator last saw it; a dict keeps the
         # order in which they changed, so roles are dispatched in a reproducible order
         self._changed: dict[str, None] = {}
@@ -177,7 +120,7 @@ class WorkflowRule(Generic[S]):
         """Topics that are neither ended nor failed."""
         return [k for k, t in self._topics.items() if not t.ended and not t.failed]
 
-    def _known(self, topic_id: str) -> _Topic[S]:
+    def _known(self, topic_id: str) -> Topic[S]:
         topic = self._topics.get(topic_id)
         if topic is None:
             raise WorkflowError(f"topic {topic_id} is not known to this rule: tick() first")
@@ -198,7 +141,7 @@ class WorkflowRule(Generic[S]):
     def _apply(self, event: Event) -> None:
         topic = self._topics.get(event.key)
         if topic is None:
-            topic = self._topics[event.key] = _Topic(state=self.workflow.initial)
+            topic = self._topics[event.key] = Topic(state=self.workflow.initial)
         if event.version != topic.version + 1:
             # a store that breaks the seq-follows-version contract: rebuild from its chain
             topic = self._rebuild(event.key, event.version - 1)
@@ -216,21 +159,21 @@ class WorkflowRule(Generic[S]):
             topic.last = event
         self._changed[event.key] = None
 
-    def _rebuild(self, key: str, upto: int) -> _Topic[S]:
-        topic = self._topics[key] = _Topic(state=self.workflow.initial)
+    def _rebuild(self, key: str, upto: int) -> Topic[S]:
+        topic = self._topics[key] = Topic(state=self.workflow.initial)
         for event in self.store.chain(key)[:upto]:
             self._apply(event)
         return topic
 
     # -- the loop -------------------------------------------------------------------------
-    def _decide(self) -> tuple[list[_Run[S]], int]:
+    def _decide(self) -> tuple[list[Run[S]], int]:
         """Ask the moderator about every changed topic.
 
         Returns the roles to run and how many failures (moderator errors, unknown roles)
         were recorded on the way.
         """
         changed, self._changed = list(self._changed), {}
-        runs: list[_Run[S]] = []
+        runs: list[Run[S]] = []
         recorded = 0
         try:
             for key in changed:
@@ -242,7 +185,7 @@ class WorkflowRule(Generic[S]):
             raise
         return runs, recorded
 
-    def _decide_one(self, key: str, runs: list[_Run[S]]) -> int:
+    def _decide_one(self, key: str, runs: list[Run[S]]) -> int:
         """Decide one changed topic: append its run to ``runs``; return failures recorded."""
         topic = self._topics[key]
         if topic.ended or topic.failed or topic.last is None:
@@ -258,7 +201,7 @@ class WorkflowRule(Generic[S]):
         if nxt not in self.workflow.roles:
             err = WorkflowError(f"moderator named unknown role {nxt!r}")
             return self._record_failure(key, topic, str(nxt), err, topic.version)
-        runs.append(_Run(key, topic, nxt, topic.version))
+        runs.append(Run(key, topic, nxt, topic.version))
         return 0
 
     async def tick(self) -> int:
@@ -278,14 +221,14 @@ class WorkflowRule(Generic[S]):
         cap = self._concurrency
         limit = asyncio.Semaphore(cap) if 0 < cap < len(runs) else None
         try:
-            results = await self._run_roles(runs, limit)
+            results = await run_roles(runs, self._run_role, limit, self.workflow.eager)
         except BaseException:
             self._retry_later(runs)
             raise
         ready = [
             (r, run.version)
             for run, r in zip(runs, results, strict=True)
-            if isinstance(r, _Prepared)
+            if isinstance(r, Prepared)
         ]
         try:
             written = self._write_batch(ready)
@@ -297,7 +240,7 @@ class WorkflowRule(Generic[S]):
         interrupt: BaseException | None = None
         for index, (run, result) in enumerate(zip(runs, results, strict=True)):
             try:
-                if isinstance(result, _Prepared):
+                if isinstance(result, Prepared):
                     continue
                 if isinstance(result, Exception):
                     appended += self._record_failure(
@@ -313,45 +256,12 @@ class WorkflowRule(Generic[S]):
             raise interrupt
         return appended
 
-    def _retry_later(self, runs: Sequence[_Run[S]]) -> None:
+    def _retry_later(self, runs: Sequence[Run[S]]) -> None:
         """Mark topics whose step was cut short as changed, so a later tick decides again."""
         for run in runs:
             self._changed[run.key] = None
 
-    async def _run_roles(
-        self, runs: Sequence[_Run[S]], limit: asyncio.Semaphore | None
-    ) -> list[_Prepared | BaseException]:
-        """Each run's result (a ``_Prepared``) or the exception it raised, as ``gather`` with
-        ``return_exceptions`` gives them. Roles of eager topics start inline: one that
-        finishes without waiting needs no task; one that waits carries on in a task."""
-        eager = self.workflow.eager
-        results: dict[int, _Prepared | BaseException] = {}
-        waiting: list[tuple[int, asyncio.Future[_Prepared]]] = []
-        try:
-            for index, run in enumerate(runs):
-                coro = self._run_role(run, limit)
-                if eager is None or not eager(run.key, run.topic.state):
-                    waiting.append((index, asyncio.ensure_future(coro)))
-                    continue
-                try:
-                    awaited = coro.send(None)
-                except StopIteration as stop:
-                    results[index] = stop.value
-                except (Exception, asyncio.CancelledError) as exc:  # noqa: BLE001 - as gather gives it
-                    results[index] = exc
-                else:
-                    waiting.append((index, asyncio.ensure_future(_carry_on(coro, awaited))))
-            if waiting:
-                done = await asyncio.gather(*(task for _, task in waiting), return_exceptions=True)
-                for (index, _), result in zip(waiting, done, strict=True):
-                    results[index] = result  # a _Prepared or what the role raised
-        except BaseException:
-            for _, task in waiting:
-                task.cancel()
-            raise
-        return [results[index] for index in range(len(runs))]
-
-    async def _run_role(self, run: _Run[S], limit: asyncio.Semaphore | None) -> _Prepared:
+    async def _run_role(self, run: Run[S], limit: asyncio.Semaphore | None) -> Prepared:
         chain = tuple(run.topic.chain)
         role = self.workflow.roles[run.role]
         if limit is None:
@@ -360,40 +270,9 @@ class WorkflowRule(Generic[S]):
             async with limit:
                 result = await role(chain, run.key, self.store)
         # checked and turned into a draft here, so a malformed result fails its own topic
-        return self._prepare(run.key, run.role, result)
+        return prepare(self.workflow, self.ids, self._kinds, run.key, run.role, result)
 
-    def _prepare(self, key: str, role: str, result: object) -> _Prepared:
-        """The draft of a role's result and the texts to store first; raises if malformed."""
-        if not isinstance(result, RoleResult):
-            raise WorkflowError(f"role {role!r} returned {type(result).__name__}, not RoleResult")
-        if not isinstance(result.content, str):
-            raise WorkflowError(
-                f"role {role!r} returned content of type {type(result.content).__name__}, not str"
-            )
-        if not isinstance(result.meta, dict):
-            raise WorkflowError(
-                f"role {role!r} returned meta of type {type(result.meta).__name__}, not dict"
-            )
-        content = result.content.encode("utf-8")
-        digest = digest_of(content)
-        blobs, digests = [content], [digest]
-        meta = result.meta
-        if result.attachments:
-            meta = _attach(role, meta, result.attachments, blobs, digests, result.canonical)
-        moment, event_id = self.ids.stamp()
-        kind = self._kinds.get(role)
-        if kind is None:
-            kind = self._kinds[role] = self.workflow.kind(role)
-        # the draft keeps a JSON copy of meta; it raises for meta that is not JSON
-        if role == START:  # the key may come from the caller: check everything
-            draft = Draft(event_id, moment, kind, key, digest, meta)
-        else:  # our own id, a kind of a role the workflow checked, a topic that began
-            draft = Draft.trusted(
-                event_id, moment, kind, key, digest, meta, canonical=result.canonical
-            )
-        return _Prepared(draft, tuple(blobs), tuple(digests))
-
-    def _write_batch(self, items: Sequence[tuple[_Prepared, int]]) -> list[Event | ConflictError]:
+    def _write_batch(self, items: Sequence[tuple[Prepared, int]]) -> list[Event | ConflictError]:
         """Store every item's content and append all of them: in one transaction where the
         store can (a group commit: one sync for a tick's contents and events), else the
         contents first, then the events one by one."""
@@ -414,7 +293,7 @@ class WorkflowRule(Generic[S]):
             known = self._capable[protocol] = (target, isinstance(target, protocol))
         return known[1]
 
-    def _write(self, prepared: _Prepared, expected_version: int) -> Event:
+    def _write(self, prepared: Prepared, expected_version: int) -> Event:
         """Store the content (and attachments), then append the event."""
         done = self._write_batch([(prepared, expected_version)])[0]
         if isinstance(done, ConflictError):
@@ -422,13 +301,14 @@ class WorkflowRule(Generic[S]):
         return done
 
     def _append(self, key: str, role: str, result: RoleResult, *, expected_version: int) -> Event:
-        return self._write(self._prepare(key, role, result), expected_version)
+        prepared = prepare(self.workflow, self.ids, self._kinds, key, role, result)
+        return self._write(prepared, expected_version)
 
     def _record_failure(
-        self, key: str, topic: _Topic[S], role: str, exc: Exception, version: int
+        self, key: str, topic: Topic[S], role: str, exc: Exception, version: int
     ) -> int:
         """Append ``__error__`` for a failed step: 1, or 0 when the topic moved on meanwhile."""
-        text = _portable_traceback(exc)
+        text = portable_traceback(exc)
         meta: dict[str, Any] = {"role": role, "error": f"{type(exc).__name__}: {exc}"}
         extra = getattr(exc, "failure_meta", None)  # e.g. what the failed step already spent
         if isinstance(extra, dict):
@@ -462,57 +342,3 @@ class WorkflowRule(Generic[S]):
                     return {k: self.status(k) for k in watched}
             if appended == 0:
                 await asyncio.sleep(poll_interval)
-
-
-def _attach(
-    role: str,
-    meta: Meta,
-    attachments: Mapping[str, str],
-    blobs: list[bytes],
-    digests: list[str],
-    canonical: bool,
-) -> Meta:
-    """A copy of ``meta`` naming the attachments' hashes (``meta[ATTACHMENTS]``), whose texts
-    and hashes are added to ``blobs`` and ``digests``. The copy of a canonical meta is kept
-    canonical: its keys in sorted order (``RoleResult.canonical``)."""
-    named: dict[str, str] = {}
-    for name, text in sorted(attachments.items()):
-        if not isinstance(text, str):
-            raise WorkflowError(
-                f"role {role!r} returned attachment {name!r} of type {type(text).__name__}, not str"
-            )
-        blobs.append(text.encode("utf-8"))
-        digests.append(digest_of(blobs[-1]))
-        named[name] = digests[-1]
-    meta = {**meta, ATTACHMENTS: named}
-    return dict(sorted(meta.items())) if canonical else meta
-
-
-class _CarryOn:
-    """Awaits what an inline-started coroutine waits for, then drives it to its end: what
-    its task would have done had it had one from the start."""
-
-    def __init__(self, coro: Coroutine[Any, Any, Any], awaited: Any) -> None:
-        self._coro = coro
-        self._awaited = awaited
-
-    def __await__(self) -> Generator[Any, Any, Any]:
-        coro, awaited = self._coro, self._awaited
-        while True:
-            try:
-                sent = yield awaited
-            except BaseException as exc:  # noqa: BLE001 - thrown in by the task: pass it on
-                try:
-                    awaited = coro.throw(exc)
-                except StopIteration as stop:
-                    return stop.value
-            else:
-                try:
-                    awaited = coro.send(sent)
-                except StopIteration as stop:
-                    return stop.value
-
-
-async def _carry_on(coro: Coroutine[Any, Any, _Prepared], awaited: Any) -> _Prepared:
-    result: _Prepared = await _CarryOn(coro, awaited)
-    return result

@@ -11,10 +11,18 @@
     ├── ImmutableLogError                  an attempt to update or delete an event
     ├── StoreLockedError(TimeoutError)     another process held a store's write lock
     │                                      past the writer's lock timeout
+    ├── LimitError(ValueError)             a file a user handed over that is over a limit,
+    │                                      or not a document at all (``pulse_core.limits``)
+    ├── NumberTooLargeError(ValueError)    a number over the limit, met inside a parser's
+    │                                      hook; the reader turns it into ``LimitError``
     └── WorkflowError                      a workflow definition or run that cannot go on
         ├── GraphError(ValueError)         a status graph with problems (see ``problems``)
         ├── TemplateError(ValueError)      a malformed template or an unknown reference
         ├── LLMError                       a chat-completion call that could not be made
+        │   ├── LLMEmptyAnswerError        one try answered ``200`` with no choices; retried,
+        │   │                              never raised out of a call
+        │   ├── LLMUnreadableAnswerError   one try answered ``200`` with a body that is not
+        │   │                              a chat completion; likewise
         │   ├── LLMUnavailableError(ConnectionError)  the endpoint stayed down (timeouts,
         │   │                              429, 5xx, empty answers) past the retries
         │   │   ├── LLMPatienceError       ...it asked to wait longer than the patience left
@@ -29,6 +37,11 @@ Callers catch ``PulseError`` for anything the core raises on purpose.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # errors.py imports nothing of pulse_core at run time
+    from .llm_outcome import LLMUsage
+
 __all__ = [
     "AgentError",
     "AgentTimeoutError",
@@ -37,12 +50,16 @@ __all__ = [
     "GraphError",
     "ImmutableLogError",
     "InvalidEventError",
+    "LLMEmptyAnswerError",
     "LLMError",
     "LLMPatienceError",
     "LLMRequestError",
     "LLMToolsRefusedError",
     "LLMUnavailableError",
     "LLMUnreachableError",
+    "LLMUnreadableAnswerError",
+    "LimitError",
+    "NumberTooLargeError",
     "ObjectNotFoundError",
     "PulseError",
     "StoreLockedError",
@@ -119,6 +136,18 @@ class StoreLockedError(PulseError, TimeoutError):
         self.waited = waited
 
 
+class LimitError(PulseError, ValueError):
+    """A file over a limit, or not a document at all: ``FILE[:LINE]: detail``."""
+
+    def __init__(self, source: str, line: int | None, detail: str) -> None:
+        super().__init__(f"{source}:{line}: {detail}" if line else f"{source}: {detail}")
+        self.source, self.line, self.detail = source, line, detail
+
+
+class NumberTooLargeError(PulseError, ValueError):
+    """A number over the limit, raised inside the JSON or TOML parser's hooks."""
+
+
 class WorkflowError(PulseError):
     """A workflow definition or run that cannot go on."""
 
@@ -142,6 +171,18 @@ class TemplateError(WorkflowError, ValueError):
 
 class LLMError(WorkflowError):
     """A chat-completion call that could not be made; never carries the API key."""
+
+
+class LLMEmptyAnswerError(LLMError):
+    """A ``200`` answer with no choices; its billed usage travels with it."""
+
+    def __init__(self, usage: LLMUsage) -> None:
+        super().__init__("answered with no choices")
+        self.usage = usage
+
+
+class LLMUnreadableAnswerError(LLMError):
+    """A ``200`` answer whose body is not a chat completion (a proxy's HTML page, say)."""
 
 
 class LLMUnavailableError(LLMError, ConnectionError):

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .errors import PulseError
+from .errors import LimitError, NumberTooLargeError
 
 __all__ = [
     "MAX_DEPTH",
@@ -48,22 +48,6 @@ MAX_LINE_BYTES = 16 << 20  # one event of a topic file (an LLM seat's exchange i
 MAX_TOPIC_BYTES = 64 << 20  # a whole topic file (an LLM game with every exchange: ~5 MB)
 CLIP = 60  # characters of a value an error message echoes
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # absent on Windows, which has no FIFOs to open
-
-
-def _where(source: str, line: int | None) -> str:
-    return f"{source}:{line}" if line else source
-
-
-class LimitError(PulseError, ValueError):
-    """A file over a limit, or not a document at all: ``FILE[:LINE]: detail``."""
-
-    def __init__(self, source: str, line: int | None, detail: str) -> None:
-        super().__init__(f"{_where(source, line)}: {detail}")
-        self.source, self.line, self.detail = source, line, detail
-
-
-class _TooLarge(ValueError):
-    """A number over the limit, raised inside the JSON parser's hooks."""
 
 
 def clip(value: object, limit: int = CLIP) -> str:
@@ -153,19 +137,19 @@ def bounded_lines(
 
 def _bounded_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_DIGITS:  # before int(): 10,000 digits cost quadratic time
-        raise _TooLarge(f"the number {clip(text, 24)} is too large")
+        raise NumberTooLargeError(f"the number {clip(text, 24)} is too large")
     return int(text)
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise _TooLarge(f"the number {clip(text, 24)} is too large")
+        raise NumberTooLargeError(f"the number {clip(text, 24)} is too large")
     return value
 
 
 def _no_constant(text: str) -> object:
-    raise _TooLarge(f"{text} is not a number this reads")
+    raise NumberTooLargeError(f"{text} is not a number this reads")
 
 
 def check_tree(value: object, source: str, line: int | None = None) -> None:
@@ -207,7 +191,7 @@ def parse_json(raw: bytes, source: str, line: int | None = None) -> Any:
             parse_float=_finite_float,
             parse_constant=_no_constant,
         )
-    except _TooLarge as exc:
+    except NumberTooLargeError as exc:
         raise LimitError(source, line, str(exc)) from None
     except RecursionError:
         raise LimitError(source, line, f"nested deeper than {MAX_DEPTH}") from None
@@ -223,7 +207,7 @@ def parse_toml(raw: bytes, source: str) -> dict[str, Any]:
     text = _text(raw, source, None, "TOML")
     try:
         value = tomllib.loads(text, parse_float=_finite_float)
-    except _TooLarge as exc:
+    except NumberTooLargeError as exc:
         raise LimitError(source, None, str(exc)) from None
     except RecursionError:
         raise LimitError(source, None, f"nested deeper than {MAX_DEPTH}") from None

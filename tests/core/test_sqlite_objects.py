@@ -26,8 +26,8 @@ from pulse_core import (
     digest_of,
     export_topic,
     import_topic,
+    sqlite_schema,
 )
-from pulse_core import sqlite_store as sqlite_module
 from pulse_core.chain import first_broken
 from pulse_core.sqlite_objects import INLINE_MAX, SQLiteObjectStore
 
@@ -149,7 +149,7 @@ def test_a_corrupted_inline_object_is_reported(tmp_path: Path) -> None:
 def _write_old_layout(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, list[Event]]:
     """A store as schema 3 wrote it (every object a file under ``objects/``)."""
     with monkeypatch.context() as patch:
-        patch.setattr(sqlite_module, "MIGRATIONS", sqlite_module.MIGRATIONS[:3])
+        patch.setattr(sqlite_schema, "MIGRATIONS", sqlite_schema.MIGRATIONS[:3])
         with SQLiteEventStore(path) as old:
             assert old.schema_version == 3
             key = IDS.new()
@@ -176,7 +176,7 @@ def test_a_store_of_the_file_layout_is_migrated_and_reads_its_objects(
             b"old two",
         ]
     with SQLiteEventStore(path) as store:
-        assert store.schema_version == len(sqlite_module.MIGRATIONS) == 4
+        assert store.schema_version == len(sqlite_schema.MIGRATIONS) == 4
         chain = store.chain(key)
         assert chain == written
         assert first_broken(chain) is None

@@ -23,7 +23,8 @@ from pulse_core import (
 from pulse_core.chain import GENESIS, chain_hash, first_broken
 from pulse_core.events import Event
 from pulse_core.sqlite_objects import INLINE_MAX
-from pulse_core.sqlite_store import MIGRATIONS, _load_meta
+from pulse_core.sqlite_rows import load_meta
+from pulse_core.sqlite_schema import MIGRATIONS
 
 IDS = IdSource()
 KIND = "sqlite.step"
@@ -221,7 +222,7 @@ def test_a_store_of_an_older_schema_is_migrated_and_keeps_its_events(tmp_path: P
     """A file made by schema 1 opens at the current schema with every event intact."""
     import sqlite3
 
-    from pulse_core.sqlite_store import MIGRATIONS
+    from pulse_core.sqlite_schema import MIGRATIONS
 
     path = tmp_path / "old.sqlite3"
     db = sqlite3.connect(path, isolation_level=None)
@@ -324,6 +325,6 @@ def test_meta_is_read_as_json_loads_reads_it(text: str) -> None:
         expected: object = json.loads(text)
     except ValueError as exc:
         with pytest.raises(type(exc), match=re.escape(str(exc))):
-            _load_meta(text)
+            load_meta(text)
     else:
-        assert _load_meta(text) == expected
+        assert load_meta(text) == expected
