@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from os import PathLike
 from pathlib import Path
 
+from rich.console import Console
+
 from ..errors import ConfigError
 from ..lineup import Price, load_lineup
 from ..outputs import Kind, check_output, one_file, write_output
@@ -96,11 +98,14 @@ def export_replay(
     return written
 
 
-def follow_game(store: str | PathLike[str], game_id: str, live: LiveReplay) -> None:
-    """Draw a game of ``store`` on ``live`` as it is played, until it ends."""
+def follow_game(
+    store: str | PathLike[str], game_id: str, console: Console, view: View = "public"
+) -> None:
+    """Draw a game of ``store`` on ``console`` as ``view`` sees it while it is played,
+    until it ends."""
     opened = open_game_store(Path(store), create=False, read_only=True)
     with closing(opened):
-        follow(opened, game_id, live)
+        follow(opened, game_id, LiveReplay(console, view_spec(view), store=opened, game_id=game_id))
 
 
 def list_saved_games(
