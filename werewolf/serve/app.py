@@ -43,6 +43,7 @@ from starlette.routing import Route
 
 from pulse_core import Event, PulseError, SQLiteEventStore, read_attachment
 
+from ..app import open_game_store
 from ..arena.metrics import tournament_metrics
 from ..arena.report import Report, report_json, report_markdown
 from ..arena.results import run_games
@@ -55,7 +56,6 @@ from ..replay.load import load_game
 from ..replay.page import PageBuilder, page_data, viewer_page
 from ..replay.views import ViewKind, ViewSpec, ViewStream
 from ..scope import TopicScope
-from ..storefaults import open_store
 from .hosts import HostCheck
 from .pages import arena_list_page, arena_report_page, esc, games_page
 
@@ -93,7 +93,7 @@ class _Store:
     def get(self) -> SQLiteEventStore | None:
         if self._store is None and self.path.is_file():
             try:
-                self._store = open_store(self.path, read_only=True)
+                self._store = open_game_store(self.path, create=False, read_only=True)
             except (WerewolfError, PulseError) as exc:
                 raise _Unopened(str(exc)) from None
             self.catalog = Catalog(self._store)
