@@ -17,12 +17,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pulse_core import ConflictError, Event, EventStore, WorkflowError, WorkflowRule
+from pulse_core import (
+    ConflictError,
+    Event,
+    EventStore,
+    SQLiteEventStore,
+    WorkflowError,
+    WorkflowRule,
+)
 
 from ..errors import GameFileError
 from ..game import werewolf_workflow
 from ..lineup import SeatSpec
 from ..players import SpecSeating, seating_from_specs
+from ..players.human import Terminal
 from ..players.ledger import BillLedger
 from ..players.llm import StatusSink
 from ..scope import TopicScope, floor_seq
@@ -70,6 +78,7 @@ class Table:
     watch: Watch | None = None
     on_retry: StatusSink | None = None
     notice: Notice | None = None
+    terminal: Terminal | None = None  # where a human seat plays (None: this terminal)
     recap: bool = True  # a human seat is told the story so far (False: a live view shows it)
     pace: float = 0.0  # seconds between two steps, to watch a mock game being played
 
@@ -103,7 +112,8 @@ def seat_table(
         budget=budget,
         spent=spent,
         record=None if table.record is None else str(table.record),
-        replay=cassette if cassette is None or not isinstance(cassette, Path) else str(cassette),
+        replay=str(cassette) if isinstance(cassette, Path) else cassette,
+        terminal=table.terminal,
         session=session,
         recap=table.recap,
         status=table.on_retry,
@@ -164,8 +174,7 @@ def run_game(
 
 
 def _path(store: EventStore) -> Path | None:
-    path = getattr(store, "path", None)
-    return path if isinstance(path, Path) else None
+    return store.path if isinstance(store, SQLiteEventStore) else None
 
 
 def resume_failed(rule: WorkflowRule[GameState | None], game_id: str, store: Path | None) -> None:

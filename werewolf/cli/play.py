@@ -14,7 +14,7 @@ from ..app.play import FRESH_SEEDS
 from ..argtypes import add_lock_timeout, number_in, seed_number
 from ..players.setup import play_specs
 from .common import add_live_view, add_store, check_seat, view_spec
-from .seats import add_seats, default_view, print_result, resume_command, table, watching
+from .seats import add_seats, default_view, print_result, resume_command, table_options, watching
 from .variants import add_variants, game_config
 
 __all__ = ["add_play", "run_play"]
@@ -45,7 +45,7 @@ def run_play(args: argparse.Namespace) -> int:
         seed=seed,
         store=args.store,
         lock_timeout=args.lock_timeout,
-        table=watching(args, console, specs, table(args, pace=args.pace or 0.0)),
+        table=watching(args, console, specs, table_options(args, pace=args.pace or 0.0)),
         continue_with=lambda game_id: resume_command(game_id, args),
     )
     return print_result(console, result, resume_command(result.game_id, args))

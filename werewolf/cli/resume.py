@@ -11,7 +11,7 @@ from ..app import Resumption, open_resume
 from ..argtypes import add_lock_timeout
 from ..lineup import load_lineup
 from .common import add_live_view, add_store, check_seat, game_id, view_spec
-from .seats import add_seats, default_view, print_result, resume_command, table, watching
+from .seats import add_seats, default_view, print_result, resume_command, table_options, watching
 
 __all__ = ["add_resume", "run_resume"]
 
@@ -24,7 +24,7 @@ def run_resume(args: argparse.Namespace) -> int:
         seat_args=args.seat,
         lineup=args.lineup,
         lock_timeout=args.lock_timeout,
-        table=table(args),
+        table=table_options(args),
         continue_with=lambda: resume_command(args.game, args),
     ) as resumed:
         if resumed.seats is None:  # ended: nothing of its seats matters any more

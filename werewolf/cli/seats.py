@@ -25,7 +25,14 @@ from ..pricing import with_bundled
 from ..replay import LiveReplay, ViewKind
 from .common import EXIT_FAILED, say, view_spec
 
-__all__ = ["add_seats", "default_view", "print_result", "resume_command", "table", "watching"]
+__all__ = [
+    "add_seats",
+    "default_view",
+    "print_result",
+    "resume_command",
+    "table_options",
+    "watching",
+]
 
 _ASKED_SEAT = re.compile(r"^\w+Error: seat (\d+)\b")  # a seat's failure names the seat
 _STOP_REASONS = {  # what a human is told, by the error's class
@@ -75,7 +82,7 @@ def resume_command(game_id: str, args: argparse.Namespace) -> str:
     return shlex.join(words)
 
 
-def table(args: argparse.Namespace, *, pace: float = 0.0) -> Table:
+def table_options(args: argparse.Namespace, *, pace: float = 0.0) -> Table:
     """The cassette, language and lock notices the options ask for (no live view yet)."""
     return Table(
         lang=args.lang,
