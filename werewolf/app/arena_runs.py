@@ -30,6 +30,7 @@ __all__ = [
     "check_report_files",
     "list_runs",
     "remove_run",
+    "run_files",
     "write_report",
 ]
 
@@ -109,7 +110,8 @@ class RunRow:
     problem: str = ""
 
 
-def _run_files(store: Path) -> list[Path]:
+def run_files(store: Path) -> list[Path]:
+    """The run files beside the store (``arena/NAME.json``), by name."""
     folder = run_path(store, "x").parent
     if not folder.is_dir():
         return []
@@ -130,7 +132,7 @@ def _ended_games(spec: RunSpec, store_path: Path) -> int:
 def list_runs(store: Path) -> list[RunRow]:
     """Every run beside the store, by name."""
     rows = []
-    for path in _run_files(store):
+    for path in run_files(store):
         try:
             spec = load_run(path)
         except WerewolfError as exc:

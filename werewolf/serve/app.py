@@ -44,6 +44,7 @@ from starlette.routing import Route
 from pulse_core import Event, PulseError, SQLiteEventStore, read_attachment
 
 from ..app import open_game_store
+from ..app.arena_runs import run_files
 from ..arena.metrics import tournament_metrics
 from ..arena.report import Report, report_json, report_markdown
 from ..arena.results import run_games
@@ -328,11 +329,8 @@ async def _live_stream(
 
 def _runs(store: Path) -> list[tuple[str, int]]:
     """The readable run files beside the store: (name, planned games), by name."""
-    folder = run_path(store, "x").parent
     runs = []
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        if path.name.endswith(".report.json"):
-            continue
+    for path in run_files(store):
         try:
             runs.append((path.stem, load_run(path).games))
         except (WerewolfError, PulseError):
