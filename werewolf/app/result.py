@@ -56,7 +56,8 @@ class GameResult:
     replay_file: Path | None = None  # where the game was exported, if it was
     prices: Mapping[str, Price] = field(default_factory=dict)  # the lineup's, for a cost
     humans: frozenset[int] = frozenset()  # the seats people played
-    _store: EventStore | None = field(default=None, repr=False, compare=False)
+    # the memory store a game played in memory lives in (its texts are read from it)
+    memory: EventStore | None = field(default=None, repr=False, compare=False)
 
     @property
     def ended(self) -> bool:
@@ -103,8 +104,8 @@ class GameResult:
     def log(self, *, trust: bool = True) -> GameLog:
         """The game's log with its texts, ready to draw (``werewolf.replay``); re-judged by
         the rules unless ``trust``."""
-        if self._store is not None:
-            return load_game(self._store, self.game_id, "memory", trust=trust)
+        if self.memory is not None:
+            return load_game(self.memory, self.game_id, "memory", trust=trust)
         if self.store_path is None:
             raise ValueError("a result without a store holds no texts")
         from .replay import load_log
@@ -139,5 +140,5 @@ def finish_game(
         replay_file=replay_file,
         prices=dict(prices or {}),
         humans=humans,
-        _store=store if store_path is None else None,
+        memory=store if store_path is None else None,
     )
