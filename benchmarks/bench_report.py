@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from werewolf.arena.cli import build_report
+from werewolf.app.arena_runs import build_report
 from werewolf.arena.metrics import tournament_metrics
 from werewolf.arena.record_cache import cache_path
 from werewolf.arena.spec import load_run, run_path

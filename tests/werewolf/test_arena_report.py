@@ -15,8 +15,9 @@ import pytest
 from rich.console import Console
 
 from pulse_core import SQLiteEventStore
+from werewolf.app.arena_runs import build_report
 from werewolf.arena import load_run, make_run, parse_players, run_games, run_path
-from werewolf.arena.cli import _ProgressView, build_report
+from werewolf.arena.cli.progress import ProgressView as _ProgressView
 from werewolf.arena.intervals import bootstrap_ratio, resamples
 from werewolf.arena.ratings import Match, bradley_terry, bradley_terry_estimates, elo
 from werewolf.arena.record_cache import cache_path

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from pulse_core import SQLiteEventStore, is_ulid
+from werewolf.app.arena import with_budget as _with_budget
+from werewolf.app.arena_runs import build_report
 from werewolf.arena import (
     game_id,
     load_run,
@@ -27,7 +29,6 @@ from werewolf.arena import (
     run_path,
     save_run,
 )
-from werewolf.arena.cli import _with_budget, build_report
 from werewolf.arena.report import report_json
 from werewolf.arena.seating import seat_player
 from werewolf.cast import Identity, Team

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from pulse_core import SQLiteEventStore
-from werewolf.cli import _resume_command, build_parser, main
+from werewolf.cli import build_parser, main
+from werewolf.cli.seats import resume_command as _resume_command
 from werewolf.players.setup import command_with, failure_hint
 from werewolf.replay.catalog import list_games
 

@@ -139,7 +139,7 @@ def test_the_loser_of_two_resumes_of_a_failed_game_is_told_another_process_resum
     assert main(["play", *argv, "-q"]) == 1
     capsys.readouterr()
     game, chain = _chain(store)
-    import werewolf.cli
+    import werewolf.app.resume
     from pulse_core import Draft, IdSource
 
     def resumed_meanwhile(*args: Any) -> None:  # another process wins the race here
@@ -149,7 +149,7 @@ def test_the_loser_of_two_resumes_of_a_failed_game_is_told_another_process_resum
             draft = Draft(ids.new(), ids.now(), "werewolf.__resume__", game, digest, {})
             other.append(draft, expected_version=len(chain))
 
-    monkeypatch.setattr(werewolf.cli, "check_objects", resumed_meanwhile)
+    monkeypatch.setattr(werewolf.app.resume, "check_objects", resumed_meanwhile)
     code = main(["resume", game, "--store", str(store), "--lineup", str(lineup), "-q"])
     _out, err = capsys.readouterr()
     assert code == 2

@@ -82,7 +82,7 @@ def test_the_cost_chart_needs_two_players_who_used_tokens(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("matplotlib")
-    from werewolf.arena.cli import build_report
+    from werewolf.app.arena_runs import build_report
     from werewolf.arena.spec import load_run, run_path
 
     monkeypatch.setenv("OPENAI_API_KEY", TEST_API_KEY)

@@ -43,6 +43,8 @@ from starlette.routing import Route
 
 from pulse_core import Event, PulseError, SQLiteEventStore, read_attachment
 
+from ..app import open_game_store
+from ..app.arena_runs import run_files
 from ..arena.metrics import tournament_metrics
 from ..arena.report import Report, report_json, report_markdown
 from ..arena.results import run_games
@@ -55,7 +57,6 @@ from ..replay.load import load_game
 from ..replay.page import PageBuilder, page_data, viewer_page
 from ..replay.views import ViewKind, ViewSpec, ViewStream
 from ..scope import TopicScope
-from ..storefaults import open_store
 from .hosts import HostCheck
 from .pages import arena_list_page, arena_report_page, esc, games_page
 
@@ -93,7 +94,7 @@ class _Store:
     def get(self) -> SQLiteEventStore | None:
         if self._store is None and self.path.is_file():
             try:
-                self._store = open_store(self.path, read_only=True)
+                self._store = open_game_store(self.path, create=False, read_only=True)
             except (WerewolfError, PulseError) as exc:
                 raise _Unopened(str(exc)) from None
             self.catalog = Catalog(self._store)
@@ -328,11 +329,8 @@ async def _live_stream(
 
 def _runs(store: Path) -> list[tuple[str, int]]:
     """The readable run files beside the store: (name, planned games), by name."""
-    folder = run_path(store, "x").parent
     runs = []
-    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        if path.name.endswith(".report.json"):
-            continue
+    for path in run_files(store):
         try:
             runs.append((path.stem, load_run(path).games))
         except (WerewolfError, PulseError):
