@@ -30,8 +30,10 @@ from . import (
 
 __all__ = [
     "UNTOLD",
+    "UNTOLD_KEY",
     "cause_label",
     "cause_labels",
+    "is_night",
     "kind_label",
     "meaning_of",
 ]
@@ -86,3 +88,9 @@ def kind_label(kind: str, lang: str = "en") -> str:
     """An event kind's name for people; the kind itself when none is registered."""
     spec = event_spec(kind)
     return kind if spec is None else spec.label(lang)
+
+
+def is_night(kind: str) -> bool:
+    """Whether events of ``kind`` belong to the night (its spec's ``night``)."""
+    spec = event_spec(kind)
+    return spec is not None and spec.night

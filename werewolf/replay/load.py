@@ -165,8 +165,7 @@ def _check_against_deal(kind: str, meta: BaseModel, start: StartMeta, where: str
     wolf = team_of(start.deal[target - 1]) is Team.WOLVES
     if said != wolf:
         raise GameFileError(
-            f"{where}: the seer's check of seat {target} says wolf={said}, "
-            f"but the deal says {wolf}"
+            f"{where}: the seer's check of seat {target} says wolf={said}, but the deal says {wolf}"
         )
 
 

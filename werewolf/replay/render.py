@@ -29,6 +29,8 @@ from ..boards import board_of
 from ..cast import Identity, Team, team_of
 from ..config import GameConfig
 from ..decisions import DecisionKind
+from ..events import UNTOLD_KEY, cause_label, is_night, kind_label, meaning_of
+from ..registry import Meaning
 from ..state import Cause, GameState
 from ..text import one_line, visible
 from ..visibility import SeatView
@@ -58,59 +60,34 @@ _WINNER_TEXT = {
     "draw": "A draw",
     "lovers": "Cupid and the lovers win",
 }
-_NIGHT_PHASES = frozenset(
-    {
-        "cupid-link",
-        "lovers-told",
-        "guard-protect",
-        "doctor-protect",
-        "wolf-night",
-        "witch-action",
-        "seer-check",
-    }
-)
-_CAUSES = {
-    Cause.WOLF: "killed by wolves, night {n}",
-    Cause.POISON: "poisoned, night {n}",
-    Cause.EXILE: "exiled, day {n}",
-    Cause.SHOT: "shot by the hunter, day {n}",
-    Cause.LOVE: "died of heartbreak, day {n}",
-}
 
 
 def god_fates(state: GameState) -> dict[int, str]:
-    """Each dead seat's fate with its cause, from the god's-eye state."""
-    return {d.seat: _CAUSES[d.cause].format(n=d.day) for d in state.deaths}
+    """Each dead seat's fate with its cause, from the god's-eye state (the fold's deaths)."""
+    return {d.seat: cause_label(d.cause).format(n=d.day) for d in state.deaths}
 
 
-SEEN_DIED = "died"
+SEEN_DIED = UNTOLD_KEY
 """How a seat died as the table learned it, when only the dawn told: no cause."""
 
 
 def seen_deaths(entries: Iterable[Entry]) -> dict[int, tuple[str, int]]:
-    """Each dead seat's death as the public learned it: ``(how, day)``, ``how`` being
-    ``died`` (at night: no cause), ``exile``, ``shot`` or ``heartbreak`` (a lover who died
-    with the exiled or shot partner). An idiot who showed his card lives: no death."""
+    """Each dead seat's death as the viewer learned it, from the entries' meanings:
+    ``(how, day)``, ``how`` being the cause the table was told (``exile``, ``shot``,
+    ``heartbreak``, ...) or ``died`` (at night: no cause). An idiot who showed his card
+    lives: no death."""
     deaths: dict[int, tuple[str, int]] = {}
     for e in entries:
-        if e.phase == "dawn":
-            for seat in e.diff.get("died", []):
-                deaths[seat] = (SEEN_DIED, e.day)
-        elif e.phase == "vote" and e.diff.get("revealed") is not None:
-            continue
-        elif e.phase == "vote" and e.diff.get("exiled") is not None:
-            deaths[e.diff["exiled"]] = (Cause.EXILE.value, e.day)
-        elif e.phase == "hunter-shot" and e.diff.get("target") is not None:
-            deaths[e.diff["target"]] = (Cause.SHOT.value, e.day)
-        for seat in e.diff.get("heartbroken", []):
-            deaths[seat] = (Cause.LOVE.value, e.day)
+        for seat, cause in meaning_of(e.phase, dict(e.diff), dict(e.detail)).deaths:
+            deaths[seat] = (cause or SEEN_DIED, e.day)
     return deaths
 
 
 def seen_fates(entries: Iterable[Entry]) -> dict[int, str]:
-    """Each dead seat's fate as the public learned it: when, and if exiled or shot."""
-    texts = {SEEN_DIED: "died, night {n}", **{str(c): t for c, t in _CAUSES.items()}}
-    return {seat: texts[how].format(n=day) for seat, (how, day) in seen_deaths(entries).items()}
+    """Each dead seat's fate as the public learned it: when, and its cause when told."""
+    return {
+        seat: cause_label(how).format(n=day) for seat, (how, day) in seen_deaths(entries).items()
+    }
 
 
 def variants_line(config: GameConfig) -> str:
@@ -215,7 +192,7 @@ class StoryRenderer:
     def _heading(self, entry: Entry) -> list[RenderableType]:
         if entry.phase.startswith("__") or entry.phase == "seat-swap":
             return []
-        night = entry.phase in _NIGHT_PHASES
+        night = is_night(entry.phase)
         section = (entry.day, 0 if night else 1)  # night N comes before day N
         if self._section is not None and section <= self._section:
             return []
@@ -266,14 +243,34 @@ class StoryRenderer:
     def entry(self, entry: Entry) -> list[RenderableType]:
         """The renderables of one entry, with a heading when a night or day begins."""
         entry = harmless_entry(entry)
+        meaning = meaning_of(entry.phase, dict(entry.diff), dict(entry.detail))
+        self._learn(meaning)  # what the entry shows, before it is drawn in those colours
         draw = getattr(self, "_" + entry.phase.strip("_").replace("-", "_"), None)
         self._drawn: set[str] = set()
+        self._meaning = meaning
         body: list[RenderableType] = draw(entry) if draw is not None else self._unknown(entry)
         return [*self._heading(entry), *body, *self._fallbacks(entry), *self._reasoning(entry)]
 
+    def _learn(self, meaning: Meaning) -> None:
+        """The cards and sides an entry shows its viewer (a shot, an idiot's reveal, what
+        death reveals, a check, the end): known from here on."""
+        for seat, what in meaning.revealed:
+            if what in _TEAMS:
+                self.teams.setdefault(seat, Team(what))
+            elif what in _IDENTITIES:
+                self.known.setdefault(seat, Identity(what))
+
     def _unknown(self, entry: Entry) -> list[RenderableType]:
+        """A kind without a drawing of its own: its label and the deaths it tells."""
         phase = one_line(entry.phase)
-        return [Text(f"({phase}: an event this version does not draw)", style="dim")]
+        label = kind_label(entry.phase)
+        if label == entry.phase:  # not registered
+            return [Text(f"({phase}: an event this version does not draw)", style="dim")]
+        out: list[RenderableType] = [Text(f"{one_line(label)}.", style="bold")]
+        for seat, cause in self._meaning.deaths:
+            fate = cause_label(cause).format(n=entry.day)
+            out.append(self._indented(Text.assemble(self.seat(seat), f": {one_line(fate)}.")))
+        return out
 
     def _wolf_night(self, e: Entry) -> list[RenderableType]:
         discussion: list[dict[str, Any]] = list(e.detail.get("discussion", []))
@@ -356,8 +353,6 @@ class StoryRenderer:
         if e.diff.get("target") is None:  # a failed answer under night_fallback = "nothing"
             return [Text.assemble(who, " checks nobody.")]
         target, wolf = int(e.diff["target"]), bool(e.diff["wolf"])
-        if self.spec.kind is ViewKind.SEAT and target not in self.known:
-            self.teams[target] = Team.WOLVES if wolf else Team.GOOD
         verdict = Text("a WOLF", style=TEAM_STYLES[Team.WOLVES]) if wolf else Text("good")
         identity = e.diff.get("identity")
         if identity is not None:  # seer_learns = "identity"
@@ -380,11 +375,9 @@ class StoryRenderer:
         out: list[RenderableType] = []
         for seat, what in e.detail.get("revealed") or []:
             seat = int(seat)
-            if what in (Team.WOLVES.value, Team.GOOD.value):
-                self.teams.setdefault(seat, Team(what))
+            if what in _TEAMS:
                 told = "a wolf" if what == Team.WOLVES.value else "good"
             else:
-                self.known.setdefault(seat, Identity(what))
                 told = f"the {what}"
             out.append(
                 self._indented(Text.assemble("Revealed: ", self.seat(seat), f" was {told}."))
@@ -407,7 +400,6 @@ class StoryRenderer:
 
     def _hunter_shot(self, e: Entry) -> list[RenderableType]:
         shooter, target = int(e.diff["shooter"]), e.diff.get("target")
-        self.known.setdefault(shooter, Identity.HUNTER)  # a shot reveals the card
         who = Text.assemble(Text("The hunter", style="bold"), " (", self.seat(shooter), ")")
         if target is None:
             return [Text.assemble(who, " keeps the bullet.")]
@@ -415,7 +407,7 @@ class StoryRenderer:
         return [shot, *self._revealed(e), *self._heartbreak(e)]
 
     def _heartbreak(self, e: Entry) -> list[RenderableType]:
-        broken = list(e.diff.get("heartbroken", []))
+        broken = [seat for seat, cause in self._meaning.deaths if cause == _LOVE]
         if not broken:
             return []
         return [Text.assemble(self.seats(broken), " dies of heartbreak.")]
@@ -453,9 +445,6 @@ class StoryRenderer:
     def _lovers_told(self, e: Entry) -> list[RenderableType]:
         a, b = e.diff["lovers"]
         shown = e.detail.get("identities")
-        if shown and self.spec.kind is ViewKind.SEAT:
-            for seat, identity in zip((a, b), shown, strict=True):
-                self.known.setdefault(seat, Identity(identity))
         line = Text.assemble(
             Text("The lovers", style="bold"), " ", self.seat(a), " and ", self.seat(b)
         )
@@ -497,7 +486,6 @@ class StoryRenderer:
             result = Text.assemble("Tie between ", self.seats(pk), ": a PK round follows.")
         elif e.diff.get("revealed") is not None:
             idiot = int(e.diff["revealed"])
-            self.known.setdefault(idiot, Identity.IDIOT)  # the reveal shows the card
             result = Text.assemble(
                 self.seat(idiot), " is exiled, reveals the idiot card and stays alive (no vote)."
             )
@@ -550,9 +538,6 @@ class StoryRenderer:
         return [table]
 
     def _game_end(self, e: Entry) -> list[RenderableType]:
-        identities = [Identity(i) for i in e.detail.get("identities", [])]
-        for seat, identity in enumerate(identities, start=1):
-            self.known[seat] = identity  # the end reveals every card
         winner = str(e.diff.get("winner", "draw"))
         style = {"wolves": TEAM_STYLES[Team.WOLVES], "good": TEAM_STYLES[Team.GOOD]}.get(
             winner, "bold"
@@ -615,6 +600,9 @@ def harmless_entry(entry: Entry) -> Entry:
     )  # beliefs are numbers: nothing to make harmless
 
 
+_TEAMS = frozenset(team.value for team in Team)
+_IDENTITIES = frozenset(identity.value for identity in Identity)
+_LOVE = Cause.LOVE.value
 _DECISION_ORDER = {kind.value: i for i, kind in enumerate(DecisionKind)}
 
 

@@ -33,12 +33,9 @@
       ms: "{0} ms", calls: "{0} call(s)", audience: "seen by {0}", unfinished: "The log ends here: the game is not over.",
       "wolf-talk": "wolf talk", "wolf-kill": "wolf kill", "last-words": "last words", hunter_d: "hunter",
       seen_by_all: "public",
-      fate_wolf: "killed by wolves, night {0}", fate_poison: "poisoned, night {0}", fate_exile: "exiled, day {0}",
-      fate_shot: "shot by the hunter, day {0}", fate_died: "died, night {0}",
+      bids: "Bids for speech {0}", speaks: "speaks.", beliefs: "Day {0} beliefs: P(wolf) reported with the vote", by: "By",
       public_view: "public view", god_view: "god view", seat_n: "seat {0}",
-      werewolf: "werewolf", villager: "villager", witch_r: "witch", seer_r: "seer", hunter_r: "hunter",
-      guard: "guard", idiot: "idiot", wolves: "wolves", good: "good", games: "games",
-      cupid: "cupid", doctor: "doctor", guard_a: "The guard", doctor_a: "The doctor", protects: "protects", saved: "learns her protection saved",
+      wolves: "wolves", good: "good", games: "games", guard_a: "The guard", doctor_a: "The doctor", protects: "protects", saved: "learns her protection saved",
       cupid_a: "Cupid", links: "links", and: "and", as_lovers: "as lovers.", lovers_told: "The lovers",
       learn: "learn of each other", with_cards: "with their cards", heartbreak: "dies of heartbreak.",
       reveals_idiot: "is exiled, reveals the idiot card and stays alive (no vote).", lovers_win: "Cupid and the lovers win",
@@ -69,21 +66,17 @@
       ms: "{0} 毫秒", calls: "{0} 次调用", audience: "可见：{0}", unfinished: "日志到此为止：对局未结束。",
       "wolf-talk": "狼人夜聊", "wolf-kill": "狼人刀人", "last-words": "遗言", hunter_d: "猎人开枪",
       seen_by_all: "公开",
-      fate_wolf: "第{0}夜被狼人杀害", fate_poison: "第{0}夜被毒杀", fate_exile: "第{0}天被放逐",
-      fate_shot: "第{0}天被猎人带走", fate_died: "第{0}夜死亡",
+      bids: "第{0}次发言竞言", speaks: "发言。", beliefs: "第{0}天投票时报告的狼人概率", by: "报告者",
       public_view: "公开视角", god_view: "上帝视角", seat_n: "{0}号玩家视角",
-      werewolf: "狼人", villager: "村民", witch_r: "女巫", seer_r: "预言家", hunter_r: "猎人",
-      guard: "守卫", idiot: "白痴", wolves: "狼人阵营", good: "好人阵营", games: "对局列表",
-      cupid: "丘比特", doctor: "医生", guard_a: "守卫", doctor_a: "医生", protects: "守护", saved: "得知其保护救下了",
+      wolves: "狼人阵营", good: "好人阵营", games: "对局列表", guard_a: "守卫", doctor_a: "医生", protects: "守护", saved: "得知其保护救下了",
       cupid_a: "丘比特", links: "连接", and: "和", as_lovers: "为情侣。", lovers_told: "情侣",
       learn: "互相得知", with_cards: "并知道身份", heartbreak: "殉情。",
       reveals_idiot: "被放逐，翻开白痴牌免死（此后无投票权）。", lovers_win: "丘比特与情侣胜利",
     },
   };
-  const DECISIONS = { witch: "witch_r", seer: "seer_r", hunter: "hunter_d", speech: "speech_d", vote: "vote_d" };
+  const DECISIONS = { hunter: "hunter_d", speech: "speech_d", vote: "vote_d" };
   Object.assign(LABELS.en, { vote_d: "vote", speech_d: "speech" });
   Object.assign(LABELS.zh, { vote_d: "投票", speech_d: "发言" });
-  const ROLES = { witch: "witch_r", seer: "seer_r", hunter: "hunter_r" };
   let lang = pick("werewolf-lang", data.game.lang === "zh" ? "zh" : "en");
 
   function pick(key, fallback) {
@@ -96,7 +89,17 @@
     const text = LABELS[lang][key] ?? LABELS.en[key] ?? key;
     return text.replace(/\{(\d)\}/g, (_, i) => String(args[Number(i)]));
   }
-  function roleName(identity) { return t(ROLES[identity] || identity); }
+  // what the registry declares (kinds, causes of death, identities) comes with the data
+  function named(group, key) {
+    const words = data.labels || {};
+    return (words[lang] || {})[group]?.[key] ?? (words.en || {})[group]?.[key] ?? null;
+  }
+  function roleName(identity) { return named("identities", identity) ?? identity; }
+  function fateText(how, day) { return (named("causes", how) ?? how).replace(/\{0\}/g, String(day)); }
+  function meaningOf(e) { return e.meaning || { deaths: [], revealed: [] }; }
+  function teamOf(what) {  // a card shown, or a side shown
+    return what === "wolves" || what === "good" ? what : (data.labels?.teams || {})[what];
+  }
 
   // -- building the page with text nodes only -------------------------------------------
   function el(tag, props, ...children) {
@@ -123,27 +126,16 @@
     known = {}; teams = {};
     for (const c of cast) if (c.identity) { known[c.seat] = c.identity; teams[c.seat] = c.team; }
     for (const e of data.entries.slice(0, limit)) {
-      if (e.phase === "hunter-shot") { known[e.diff.shooter] = known[e.diff.shooter] || "hunter"; teams[e.diff.shooter] = teams[e.diff.shooter] || "good"; }
-      if (e.phase === "seer-check" && data.view.kind === "seat" && e.diff.target != null && !(e.diff.target in teams)) teams[e.diff.target] = e.diff.wolf ? "wolves" : "good";
-      if (e.phase === "seer-check" && data.view.kind === "seat" && e.diff.identity != null) known[e.diff.target] = known[e.diff.target] || e.diff.identity;
-      for (const [seat, what] of e.detail.revealed || []) {  // reveal_on_death: the dead's team or card, public
-        if (what === "wolves" || what === "good") teams[seat] = teams[seat] || what;
-        else { known[seat] = known[seat] || what; teams[seat] = teams[seat] || (what === "werewolf" ? "wolves" : "good"); }
+      for (const [seat, what] of meaningOf(e).revealed) {  // what the entry showed its viewer
+        if (what !== "wolves" && what !== "good") known[seat] = known[seat] || what;
+        teams[seat] = teams[seat] || teamOf(what);
       }
-      if (e.phase === "vote" && e.diff.revealed != null) { known[e.diff.revealed] = known[e.diff.revealed] || "idiot"; teams[e.diff.revealed] = teams[e.diff.revealed] || "good"; }
-      if (e.phase === "lovers-told" && data.view.kind === "seat" && e.detail.identities) e.diff.lovers.forEach((s, i) => { known[s] = known[s] || e.detail.identities[i]; teams[s] = teams[s] || (e.detail.identities[i] === "werewolf" ? "wolves" : "good"); });
-      if (e.phase === "game-end") (e.detail.identities || []).forEach((id, i) => { known[i + 1] = id; teams[i + 1] = id === "werewolf" ? "wolves" : "good"; });
     }
   }
 
   function deathsUntil(limit) {
     const dead = new Set();
-    for (const e of data.entries.slice(0, limit)) {
-      if (e.phase === "dawn") (e.diff.died || []).forEach((s) => dead.add(s));
-      if (e.phase === "vote" && e.diff.exiled != null && e.diff.revealed == null) dead.add(e.diff.exiled);
-      if (e.phase === "hunter-shot" && e.diff.target != null) dead.add(e.diff.target);
-      (e.diff.heartbroken || []).forEach((s) => dead.add(s));
-    }
+    for (const e of data.entries.slice(0, limit)) for (const [seat] of meaningOf(e).deaths) dead.add(seat);
     return dead;
   }
 
@@ -179,7 +171,7 @@
 
   // -- decisions (god view): reasoning, exchanges, cost, fallback -----------------------
   function decisionNode(d) {
-    const label = t(DECISIONS[d.decision] || d.decision);
+    const label = DECISIONS[d.decision] ? t(DECISIONS[d.decision]) : named("identities", d.decision) ?? t(d.decision);
     const summary = el("summary", {}, chip(d.seat), " ", label, " · ", t("reasoning"));
     if (d.usage) {
       const u = d.usage;
@@ -302,9 +294,15 @@
       else result = [t("nobody_exiled")];
       const title = e.detail.round === 2 ? t("revote", e.day) : t("vote", e.day);
       const out = [el("div", { class: "what" }, title), el("div", { class: "votes" }, rows), el("div", { class: "result" }, "→ ", result), ...drawNote(e), ...revealed(e), ...heartbreak(e)];
-      out.push(...takeDecisions(e, null, ["vote"]));
+      out.push(...beliefs(e), ...takeDecisions(e, null, ["vote"]));
       const seats = (e.detail.ballots || []).flat().filter((s) => s != null);
       return [out, seats];
+    },
+    "floor-bid"(e) {
+      const bids = e.detail.bids || [];
+      return [[el("div", { class: "line bids" }, el("span", { class: "what" }, t("bids", e.detail.speech ?? "?")), ": ",
+        bids.flatMap(([seat, bid], i) => [i ? ", " : "", chip(seat), " " + String(bid)]), " → ", chip(e.diff.floor), " ", t("speaks"))],
+        [e.diff.floor]];
     },
     "hunter-shot"(e) {
       const body = e.diff.target == null ? [t("keeps")] : [t("shoots"), " ", chip(e.diff.target), "."];
@@ -350,8 +348,26 @@
         what === "wolves" || what === "good" ? t(what) : roleName(what)));
   }
   function heartbreak(e) {
-    const broken = e.diff.heartbroken || [];
+    const broken = meaningOf(e).deaths.filter(([, cause]) => cause === "heartbreak").map(([seat]) => seat);
     return broken.length ? [el("div", { class: "line" }, chips(broken), " ", t("heartbreak"))] : [];
+  }
+  // a kind without a drawing of its own: its name and the deaths it tells
+  function told(e) {
+    const deaths = meaningOf(e).deaths;
+    const lines = deaths.map(([seat, cause]) => el("div", { class: "line" }, chip(seat), ": ", fateText(cause ?? "died", e.day)));
+    return [[el("div", { class: "what" }, named("kinds", e.phase) ?? e.phase), ...lines], deaths.map(([seat]) => seat)];
+  }
+  // the god view's belief reports with a vote: who gave each seat what P(wolf)
+  function beliefs(e) {
+    if (!e.beliefs || !e.beliefs.length) return [];
+    const targets = [...new Set(e.beliefs.flatMap(([, told]) => told.map(([target]) => target)))].sort((a, b) => a - b);
+    const head = el("tr", {}, el("th", {}, t("by")), targets.map((target) => el("th", {}, String(target))));
+    const rows = e.beliefs.map(([believer, told]) => {
+      const given = new Map(told);
+      return el("tr", {}, el("td", {}, withRole(believer)), targets.map((target) => el("td",
+        { class: teams[target] === "wolves" ? "team-wolves" : "" }, given.has(target) ? given.get(target).toFixed(2) : "")));
+    });
+    return [el("details", { class: "beliefs" }, el("summary", {}, t("beliefs", e.day)), el("table", {}, el("thead", {}, head), el("tbody", {}, rows)))];
   }
   function speech(e, label, kind) {
     const seat = e.diff.speaker;
@@ -362,7 +378,7 @@
 
   function entryNode(e) {
     for (const d of e.decisions || []) d.used = false;
-    const draw = DRAW[e.phase] || (() => [[el("div", { class: "empty" }, e.phase)], []]);
+    const draw = DRAW[e.phase] || told;
     const [body, seats] = draw(e);
     const rest = takeDecisions(e, null, null);
     const cls = ["item", e.phase.replace(/_/g, ""), e.section[0] === "n" ? "night" : "day"];
@@ -429,7 +445,7 @@
       const identity = known[c.seat];
       const team = teams[c.seat];
       const death = data.fates[c.seat];
-      const fate = !dead.has(c.seat) ? t("alive") : death ? t("fate_" + death.how, death.day) : "†";
+      const fate = !dead.has(c.seat) ? t("alive") : death ? fateText(death.how, death.day) : "†";
       const cls = [dead.has(c.seat) ? "dead" : "", focus === c.seat ? "focus" : ""].join(" ").trim();
       return el("tr", { class: cls, data: { seat: String(c.seat) } },
         el("td", {}, String(c.seat)),
