@@ -269,13 +269,22 @@ def embed_json(data: Any) -> str:
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
+_SCRIPT_PARTS = ("labels.js", "core.js", "entries.js", "viewer.js")
+
+
+def _script() -> str:
+    """The viewer's script: its parts, in order, in one function whose scope they share."""
+    parts = "\n".join(_asset(name) for name in _SCRIPT_PARTS)
+    return f'"use strict";\n(function () {{\n{parts}}})();\n'
+
+
 def viewer_page(data: Mapping[str, Any], *, title: str) -> str:
     """The standalone page: the viewer's HTML with its CSS, the data and its script inline."""
     parts = {
         "title": html.escape(one_line(title)),
         "style": _asset("viewer.css"),
         "data": embed_json(data),
-        "script": _asset("viewer.js"),
+        "script": _script(),
     }
     # one pass over the template: an inserted text is never scanned for marks again
     return _MARK.sub(lambda m: parts[m.group(1)], _asset("page.html"))
