@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .cast import Identity, Team
 
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .state import GameState
 
 __all__ = [
+    "NO_MEANING",
     "DayStep",
     "DecisionSpec",
     "EventSpec",
@@ -116,11 +117,11 @@ class IdentitySpec:
     events: tuple[str, ...] = ()  # the event kinds its phases write
 
 
-@dataclass(frozen=True, slots=True)
-class Meaning:
-    """What an event tells whoever sees it: the deaths it announces (seat, cause or None
-    when the table is not told the cause) and the cards it shows (seat, identity or team),
-    to its audience (None: everyone)."""
+class Meaning(NamedTuple):
+    """What an event tells whoever sees it (its audience): the deaths it announces (seat,
+    cause, or None when the table is not told the cause) and the cards it shows (seat,
+    identity or team). A tuple, not a dataclass: made for every event that tells anything,
+    and a tuple is the cheapest immutable record to make."""
 
     deaths: tuple[tuple[int, str | None], ...] = ()
     revealed: tuple[tuple[int, str], ...] = ()

@@ -1,7 +1,8 @@
 """Game state as the fold of the phase events' diffs.
 
 ``GameState`` is never mutated and never stored: ``initial_state(start_meta)`` reads the start
-event, and ``evolve(state, phase, diff)`` applies one phase event's diff. Consequences that
+event, and ``evolve(state, phase, diff)`` applies one phase event's diff with its kind's fold
+step (``werewolf/events/<kind>.py``, found through the registry). Consequences that
 follow from the rules (causes of death, who may shoot, who gives last words, the winner) are
 derived here from the god's-eye state, so a public event never has to carry a secret.
 Folding never re-validates: the phase roles decided, the fold only applies.
@@ -10,7 +11,6 @@ Folding never re-validates: the phase roles decided, the fold only applies.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -19,10 +19,10 @@ from .cast import Identity, Team, team_of
 from .config import GameConfig, parse_config
 from .errors import GameStateError, UnknownSeatError
 from .records import replace
-from .win import Outcome, winner
+from .registry import Fold, event_spec, event_specs
+from .win import Outcome
 
 __all__ = [
-    "NIGHT_PHASES",
     "Cause",
     "Check",
     "Death",
@@ -55,18 +55,8 @@ class Phase(StrEnum):
     GAME_END = "game-end"
 
 
-NIGHT_PHASES = frozenset(
-    {
-        Phase.CUPID,
-        Phase.LOVERS,
-        Phase.GUARD,
-        Phase.DOCTOR,
-        Phase.WOLF_NIGHT,
-        Phase.WITCH,
-        Phase.SEER,
-    }
-)
-"""The phases of a night: the first of them that runs begins the night."""
+# NIGHT_PHASES (module ``__getattr__``): the kinds whose spec says ``night``; the first of
+# them that runs begins the night.
 
 
 class Stage(StrEnum):
@@ -80,6 +70,10 @@ class Stage(StrEnum):
 
 
 class Cause(StrEnum):
+    """The causes of death the built-in events write. A ``Death``'s cause is a string: an
+    identity of one's own may write another (the event that writes it declares it in its
+    ``EventSpec.causes`` with its wording, which is how every reader words it)."""
+
     WOLF = "wolf"
     POISON = "poison"
     EXILE = "exile"
@@ -91,7 +85,7 @@ class Cause(StrEnum):
 class Death:
     seat: int
     day: int  # the night or day number the death belongs to
-    cause: Cause
+    cause: str  # a Cause member for the built-in causes
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +204,7 @@ class GameState:
             return next(s for s in self.lovers if s != seat)
         return None
 
-    def cause_of_death(self, seat: int) -> Cause | None:
+    def cause_of_death(self, seat: int) -> str | None:
         for death in self.deaths:
             if death.seat == seat:
                 return death.cause
@@ -253,47 +247,6 @@ def _parse_start(meta: dict[str, Any]) -> GameState:
     )
 
 
-def _kill(state: GameState, deaths: list[Death]) -> tuple[GameState, list[Death]]:
-    """Apply a batch of deaths (with the lovers who die of heartbreak at once) and the win
-    check that follows every batch; returns the state and the whole batch."""
-    dying = {d.seat for d in deaths}
-    for death in list(deaths):
-        partner = state.partner(death.seat)
-        if partner is not None and partner in state.alive and partner not in dying:
-            deaths.append(Death(partner, death.day, Cause.LOVE))
-            dying.add(partner)
-    alive = state.alive - dying
-    state = replace(state, alive=alive, deaths=state.deaths + tuple(deaths))
-    return replace(state, winner=winner(state)), deaths
-
-
-def _shoots(state: GameState, death: Death) -> bool:
-    if state.identity(death.seat) is not Identity.HUNTER or state.hunter_fired:
-        return False
-    if death.cause is Cause.LOVE:
-        return state.config.heartbroken_hunter_shoots
-    return death.cause in (Cause.WOLF, Cause.EXILE)
-
-
-def _after_deaths(
-    state: GameState, deaths: list[Death], *, last_words: tuple[int, ...]
-) -> GameState:
-    """Who shoots and who speaks after a batch of deaths, unless the game is decided."""
-    if state.winner is not None:  # the game ends at once: note what the deaths would have led to
-        skipped = [(Phase.HUNTER.value, d.seat) for d in deaths if _shoots(state, d)]
-        skipped += [(Phase.LAST_WORDS.value, s) for s in (*state.last_words_due, *last_words)]
-        return replace(
-            state, hunter_due=None, last_words_due=(), skipped=state.skipped + tuple(skipped)
-        )
-    hunter_due = state.hunter_due
-    for death in deaths:
-        if _shoots(state, death):
-            hunter_due = death.seat
-    return replace(
-        state, hunter_due=hunter_due, last_words_due=state.last_words_due + tuple(last_words)
-    )
-
-
 def _begin_night(state: GameState) -> GameState:
     return replace(
         state,
@@ -313,151 +266,38 @@ def _begin_night(state: GameState) -> GameState:
 
 
 def evolve(state: GameState, phase: str, diff: dict[str, Any]) -> GameState:
-    """Apply one phase event's diff. Pure and total over well-formed diffs."""
-    if phase in NIGHT_PHASES:
+    """Apply one phase event's diff: its kind's fold step (``werewolf.events``). Pure and
+    total over well-formed diffs."""
+    step = _STEPS.get(phase)
+    if step is None:
+        step = _step(phase)
+    night, fold = step
+    if night:
         if state.stage is not _NIGHT:  # the first night phase that runs begins it
             state = _begin_night(state)
         state = replace(state, acted=state.acted | {phase})
-    apply = _APPLY.get(phase)
-    # lovers-told only tells; events of other kinds (seat swaps, notes) change no game
-    return state if apply is None else apply(state, diff)
+    # lovers-told only tells; seat swaps and kinds not registered change no game
+    return state if fold is None else fold(state, diff)
 
 
-# -- night actions: the phase's diff, after it is marked as taken tonight
-def _wolves(state: GameState, diff: dict[str, Any]) -> GameState:
-    return replace(state, wolf_target=diff.get("target"))
+_Step = tuple[bool, Fold | None]
+# each kind's (night, fold), read from the registry once: one lookup per event, no chain of
+# comparisons (each read of an enum member passes the metaclass's __getattr__ on 3.11)
+_STEPS: dict[str, _Step] = {}
 
 
-def _guard(state: GameState, diff: dict[str, Any]) -> GameState:
-    return replace(state, guarded=diff.get("target"))
+def _step(phase: str) -> _Step:
+    spec = event_spec(phase)
+    if spec is None:  # not kept: a kind may be registered later
+        return (False, None)
+    step = _STEPS[phase] = (spec.night, spec.fold)
+    return step
 
 
-def _doctor(state: GameState, diff: dict[str, Any]) -> GameState:
-    return replace(state, protected=diff.get("target"))
+def __getattr__(name: str) -> Any:
+    if name == "NIGHT_PHASES":  # read from the registry, which loads the event modules
+        return frozenset(spec.kind for spec in event_specs() if spec.night)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _cupid(state: GameState, diff: dict[str, Any]) -> GameState:
-    return replace(state, lovers=tuple(sorted(int(s) for s in diff["lovers"])))
-
-
-def _witch(state: GameState, diff: dict[str, Any]) -> GameState:
-    save = bool(diff.get("save"))
-    poisoned = diff.get("poison")
-    return replace(
-        state,
-        saved=state.wolf_target if save else None,
-        poisoned=poisoned,
-        antidote=state.antidote and not save,
-        poison=state.poison and poisoned is None,
-    )
-
-
-def _seer(state: GameState, diff: dict[str, Any]) -> GameState:
-    if diff.get("target") is None:  # no check (a failed answer, night_fallback)
-        return state
-    check = Check(state.night, int(diff["target"]), bool(diff["wolf"]))
-    return replace(state, checks=(*state.checks, check))
-
-
-def _night_cause(state: GameState, seat: int) -> Cause:
-    if seat == state.poisoned:
-        return Cause.POISON
-    return Cause.WOLF if seat == state.wolf_target else Cause.LOVE
-
-
-# -- the day's events
-def _dawn(state: GameState, diff: dict[str, Any]) -> GameState:
-    died = tuple(int(s) for s in diff.get("died", []))
-    deaths = [Death(s, state.night, _night_cause(state, s)) for s in died]
-    state = replace(state, stage=Stage.MORNING, spoken=(), pk=(), dawn_died=died)
-    state, deaths = _kill(state, deaths)
-    if state.winner is None:
-        state = replace(state, doctor_told_due=_doctor_saved(state, died))
-    first = state.night == 1 and state.config.last_words
-    words = tuple(sorted(d.seat for d in deaths)) if first else ()
-    return _after_deaths(state, deaths, last_words=words)
-
-
-def _doctor_saved(state: GameState, died: tuple[int, ...]) -> int | None:
-    """The wolves' victim the living doctor protected and who lives, when the config tells
-    her of it (``doctor_told_save``), else None."""
-    target = state.wolf_target
-    doctor = state.seat_of(Identity.DOCTOR)
-    if not state.config.doctor_told_save or target is None or target in died:
-        return None
-    if doctor is None or doctor not in state.alive or state.protected != target:
-        return None
-    return target
-
-
-def _doctor_told(state: GameState, diff: dict[str, Any]) -> GameState:
-    return replace(state, doctor_told_due=None)
-
-
-def _shot(state: GameState, diff: dict[str, Any]) -> GameState:
-    state = replace(state, hunter_due=None, hunter_fired=True)
-    target = diff.get("target")
-    if target is None:
-        return state
-    state, deaths = _kill(state, [Death(int(target), state.night, Cause.SHOT)])
-    return _after_deaths(state, deaths[1:], last_words=())
-
-
-def _last_words(state: GameState, diff: dict[str, Any]) -> GameState:
-    speaker = int(diff["speaker"])
-    return replace(state, last_words_due=tuple(s for s in state.last_words_due if s != speaker))
-
-
-def _speech(state: GameState, diff: dict[str, Any]) -> GameState:
-    stage = _DISCUSSION if state.stage is _MORNING else state.stage
-    spoken = (*state.spoken, int(diff["speaker"]))
-    return replace(state, stage=stage, spoken=spoken, floor=None)
-
-
-def _bid(state: GameState, diff: dict[str, Any]) -> GameState:
-    stage = _DISCUSSION if state.stage is _MORNING else state.stage
-    return replace(state, stage=stage, floor=int(diff["floor"]))
-
-
-def _vote(state: GameState, diff: dict[str, Any]) -> GameState:
-    pk = tuple(int(s) for s in diff.get("pk", []))
-    if pk:
-        return replace(state, stage=Stage.PK, pk=pk, spoken=())
-    exiled = diff.get("exiled")
-    state = replace(state, stage=Stage.EVENING, exiles=(*state.exiles, (state.night, exiled)))
-    if exiled is None:
-        return state
-    if exiled == state.idiot and not state.idiot_revealed:
-        # he shows his card and lives on; the win is checked as after deaths, since a
-        # revealed idiot may no longer keep the gods alive (idiot_counts_as_god = false)
-        state = replace(state, idiot_revealed=True)
-        return replace(state, winner=winner(state))
-    state, deaths = _kill(state, [Death(int(exiled), state.night, Cause.EXILE)])
-    # the exiled speaks, then a lover who dies of heartbreak with him (殉情时可以有遗言)
-    words = tuple(d.seat for d in deaths) if state.config.last_words else ()
-    return _after_deaths(state, deaths, last_words=words)
-
-
-def _game_end(state: GameState, diff: dict[str, Any]) -> GameState:
-    return replace(state, winner=Outcome(diff["winner"]), ended=True, stage=Stage.OVER)
-
-
-# one entry per phase that changes the state: a lookup, not a chain of comparisons with
-# enum members (each read of one passes the enum metaclass's __getattr__ hook on 3.11)
-_APPLY: dict[str, Callable[[GameState, dict[str, Any]], GameState]] = {
-    Phase.WOLF_NIGHT: _wolves,
-    Phase.GUARD: _guard,
-    Phase.DOCTOR: _doctor,
-    Phase.CUPID: _cupid,
-    Phase.WITCH: _witch,
-    Phase.SEER: _seer,
-    Phase.DAWN: _dawn,
-    Phase.DOCTOR_TOLD: _doctor_told,
-    Phase.HUNTER: _shot,
-    Phase.LAST_WORDS: _last_words,
-    Phase.SPEECH: _speech,
-    Phase.BID: _bid,
-    Phase.VOTE: _vote,
-    Phase.GAME_END: _game_end,
-}
-_NIGHT, _MORNING, _DISCUSSION = Stage.NIGHT, Stage.MORNING, Stage.DISCUSSION
+_NIGHT = Stage.NIGHT

@@ -20,8 +20,9 @@ from pulse_core.workflow import is_control
 from .cast import Identity, Team, team_of
 from .config import GameConfig
 from .errors import GameStateError
+from .events import meaning_of
 from .records import slot_setters
-from .state import GameState, Phase, initial_state
+from .state import GameState, initial_state
 
 __all__ = ["Observation", "SeatView", "ViewCache", "can_see", "view"]
 
@@ -75,18 +76,10 @@ def can_see(event: Event, seat: int) -> bool:
     return audience is None or seat in audience
 
 
-def _public_deaths(observation: Observation) -> list[int]:
-    diff = observation.diff
-    if observation.phase == Phase.DAWN:
-        return [int(s) for s in diff.get("died", [])]
-    # a lover who dies of heartbreak by day is named in the vote or the shot
-    broken = [int(s) for s in diff.get("heartbroken", [])]
-    if observation.phase == Phase.VOTE and diff.get("exiled") is not None:
-        # an idiot who shows his card is exiled but stays alive
-        return [] if diff.get("revealed") is not None else [int(diff["exiled"]), *broken]
-    if observation.phase == Phase.HUNTER and diff.get("target") is not None:
-        return [int(diff["target"]), *broken]
-    return []
+def _public_deaths(observation: Observation) -> tuple[int, ...]:
+    """The seats whose death the event tells its audience (its kind's meaning)."""
+    told = meaning_of(observation.phase, observation.diff, observation.detail).deaths
+    return tuple(seat for seat, _cause in told) if told else ()
 
 
 def _observe(event: Event) -> Observation:
@@ -167,7 +160,7 @@ class ViewCache:
                 audience = event.meta.get("visible_to")
                 seen_by = None if audience is None else frozenset(audience)
                 observed = _observe(event)
-                deaths = tuple(_public_deaths(observed))
+                deaths = _public_deaths(observed)
                 self._seen.append((event, observed, seen_by, deaths))
         record = self._seats.get(seat)
         if record is None:

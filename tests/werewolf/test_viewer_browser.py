@@ -223,3 +223,41 @@ def test_a_seed_past_2_53_is_shown_exactly(browser: Any, tmp_path: Path) -> None
     page, problems = open_page(browser, write_page(tmp_path, "big.html", replay_html(log)))
     assert page.locator("#rules").inner_text().endswith(f" · seed {seed}")
     assert problems == []
+
+
+def test_heartbreak_is_worded_from_the_page_data(browser: Any, tmp_path: Path) -> None:
+    """The cause words come with the page data: the viewer once showed the raw key
+    ``fate_heartbreak`` for a lover who died of heartbreak."""
+    log = load_replay_file(ROOT / "replays" / "cupid-10.jsonl")
+    broken = next(d for d in log.state.deaths if d.cause == "heartbreak")
+    for spec in (ViewSpec(), ViewSpec(ViewKind.PUBLIC)):
+        page, problems = open_page(browser, write_page(tmp_path, "c.html", replay_html(log, spec)))
+        page.click(f'#steps button:has-text("Day {broken.day}")')
+        assert fate(page, broken.seat) == f"died of heartbreak, day {broken.day}"
+        assert problems == []
+
+
+def test_floor_bids_and_belief_reports_are_drawn(browser: Any, tmp_path: Path) -> None:
+    """Bidding discussions: each bid is one line of bids (it was an italic box holding the
+    word floor-bid); the god view shows the belief reports with each vote, no other view."""
+    store, config = tmp_path / "werewolf.sqlite3", tmp_path / "beliefs.toml"
+    config.write_text("beliefs = true\n", encoding="utf-8")
+    args = ["play", "-q", "--seed", "7", "--board", "cupid-10", "--discussion", "bidding"]
+    assert off_loop(main, [*args, "--config", str(config), "--store", str(store)]) == 0
+    with SQLiteEventStore(store, read_only=True) as opened:
+        [game] = opened.topics()
+        log = load_game(opened, game)
+    page, problems = open_page(browser, write_page(tmp_path, "god.html", replay_html(log)))
+    page.click('#steps button:has-text("Day 1")')
+    bid = page.locator(".item.floor-bid").first
+    assert bid.inner_text().startswith("Bids for speech 1: ")
+    assert " speaks." in bid.inner_text()
+    assert page.locator("#section-body .empty").count() == 0
+    beliefs = page.locator(".item.vote details.beliefs").first
+    assert "beliefs: P(wolf) reported with the vote" in beliefs.inner_text()
+    assert problems == []
+    public = replay_html(log, ViewSpec(ViewKind.PUBLIC))
+    page, problems = open_page(browser, write_page(tmp_path, "public.html", public))
+    assert page.locator(".item.floor-bid").count() > 0
+    assert page.locator("details.beliefs").count() == 0
+    assert problems == []

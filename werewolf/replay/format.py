@@ -1,5 +1,9 @@
 """The replay format as pydantic models: one model per event kind's ``meta``, and the lines.
 
+An event kind's ``diff`` and ``detail`` are modelled once, beside its fold step, as the
+TypedDicts of its ``EventSpec`` (``werewolf/events``); the meta models here put them on
+the parts every phase event shares (day, audience, fallbacks, usage, attachments).
+
 A replay file is a pulse topic file (``pulse_core.transfer``): a header line, then one line
 per event with its content and attachments inline. These models pin what a werewolf game
 writes into each event's ``meta``; ``replay_schema()`` exports them as the JSON Schema
@@ -13,14 +17,12 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     Strict,
     TypeAdapter,
     ValidationError,
-    ValidationInfo,
     create_model,
 )
 
@@ -30,6 +32,8 @@ from ..cast import Identity
 from ..config import GameConfig
 from ..decisions import DecisionKind
 from ..errors import GameFileError
+from ..events.types import Count, Seat
+from ..registry import EventSpec, event_specs
 
 __all__ = [
     "CONTROL_KINDS",
@@ -53,25 +57,6 @@ the lovers' win and the referee's record; 3 the kaggle-8 fields (the seer's iden
 recorded random draws, the doctor told of a save). Every older log is a valid version-3 log."""
 KIND_PREFIX = "werewolf."
 """Every event of a werewolf game has a kind starting with this."""
-
-
-def _seat_of_the_game(seat: int, info: ValidationInfo) -> int:
-    """With ``context={"seats": n}`` (the game's seat count), a seat past n is refused."""
-    seats = (info.context or {}).get("seats")
-    if seats is not None and seat > seats:
-        raise ValueError(f"no seat {seat}: the game has {seats} seats")
-    return seat
-
-
-# strict: a forged ``true`` or ``"3"`` is refused, not read as seat 1 or 3
-Seat = Annotated[
-    int,
-    Strict(),
-    Field(ge=1, le=20, description="a seat number, 1-based"),
-    AfterValidator(_seat_of_the_game),
-]
-Count = Annotated[int, Strict(), Field(ge=0)]
-Flag = Annotated[bool, Strict()]
 
 
 class _Strict(BaseModel):
@@ -149,283 +134,35 @@ class StartMeta(_Strict):
     visible_to: list[Seat] = Field(description="always empty: the start event is god-only")
 
 
-# -- phases --------------------------------------------------------------------------------
-class WolfLine(_Strict):
-    seat: Seat
-    text: str
-
-
-class WolfNightDiff(_Strict):
-    target: Seat | None
-
-
-class Draw(_Strict):
-    """A random draw the rules called for (a tie broken, a vote for nobody), taken from the
-    game's seed and recorded, so a replay needs no random generator."""
-
-    key: str = Field(description="the decision it settled, e.g. d2.vote.r1")
-    among: list[Seat] = Field(min_length=1, description="the seats it picked among, by seat")
-    drawn: Seat
-
-
-DRAW_HELP = "only when a random draw settled the result (a tie; a vote for nobody)"
-
-
-class WolfNightDetail(_Strict):
-    discussion: list[WolfLine]
-    proposals: list[list[tuple[Seat, Seat | None]]] = Field(
-        description="per round, [wolf, proposed target] pairs (wolf_kill = vote: one "
-        "round of ballots)"
-    )
-    draw: Draw | None = Field(None, description=DRAW_HELP)
-
-
+# -- phases: each kind's diff and detail are its EventSpec's shapes (werewolf/events) -------
 class _NightMeta(_PhaseMeta):
     """A night action: never public."""
 
     visible_to: list[Seat] = Field(description="the audience: the acting seats")
 
 
-class WolfNightMeta(_NightMeta):
-    phase: Literal["wolf-night"]
-    diff: WolfNightDiff
-    detail: WolfNightDetail
-
-
-class WitchDiff(_Strict):
-    save: Flag
-    poison: Seat | None
-
-
-class WitchDetail(_Strict):
-    told_target: Seat | None = Field(description="the victim she was told, if any")
-    can_save: Flag
-
-
-class WitchMeta(_NightMeta):
-    phase: Literal["witch-action"]
-    diff: WitchDiff
-    detail: WitchDetail
-
-
-class SeerDiff(_Strict):
-    target: Seat | None = Field(description="null: no check (night_fallback = nothing)")
-    wolf: Flag | None
-    identity: str | None = Field(
-        None, description="the target's identity (written when seer_learns = identity)"
-    )
-
-
-class Empty(_Strict):
-    pass
-
-
-class SeerMeta(_NightMeta):
-    phase: Literal["seer-check"]
-    diff: SeerDiff
-    detail: Empty
-
-
-class DawnDiff(_Strict):
-    died: list[Seat] = Field(description="sorted; no causes")
-
-
-Revealed = list[tuple[Seat, str]]
-REVEALED_HELP = (
-    "only when the config reveals the dead (reveal_on_death): [seat, team or identity], public"
-)
-
-
-class Reveals(_Strict):
-    revealed: Revealed | None = Field(None, description=REVEALED_HELP)
-
-
-class DawnMeta(_PhaseMeta):
-    phase: Literal["dawn"]
-    diff: DawnDiff
-    detail: Reveals
-
-
-class HunterDiff(_Strict):
-    shooter: Seat
-    target: Seat | None
-    heartbroken: list[Seat] = Field(
-        default_factory=list, description="lovers who died of heartbreak (written when any)"
-    )
-
-
-class HunterMeta(_PhaseMeta):
-    phase: Literal["hunter-shot"]
-    diff: HunterDiff
-    detail: Reveals
-
-
-class SpeakerDiff(_Strict):
-    speaker: Seat
-
-
-class LastWordsDetail(_Strict):
-    text: str
-
-
-class LastWordsMeta(_PhaseMeta):
-    phase: Literal["last-words"]
-    diff: SpeakerDiff
-    detail: LastWordsDetail
-
-
-class SpeechDetail(_Strict):
-    text: str
-    pk: Flag = Field(description="a PK speech (the tied players speak again)")
-
-
-class SpeechMeta(_PhaseMeta):
-    phase: Literal["day-speech"]
-    diff: SpeakerDiff
-    detail: SpeechDetail
-
-
-class BidDiff(_Strict):
-    floor: Seat = Field(description="the seat that won the floor: it speaks next")
-
-
-class BidDetail(_Strict):
-    speech: int = Field(ge=1, description="the speech of the day the floor was bid for")
-    bids: list[tuple[Seat, Literal[0, 1, 2, 3]]] = Field(description="[seat, bid], by seat")
-
-
-class BidMeta(_PhaseMeta):
-    """Bidding discussions (config discussion = bidding): the bids for the next speech."""
-
-    phase: Literal["floor-bid"]
-    diff: BidDiff
-    detail: BidDetail
-
-
-class VoteDiff(_Strict):
-    exiled: Seat | None
-    pk: list[Seat] = Field(description="the tied seats; non-empty: a PK round follows")
-    revealed: Seat | None = Field(
-        None, description="the exiled idiot, who shows his card and lives (written when so)"
-    )
-    heartbroken: list[Seat] = Field(
-        default_factory=list, description="lovers who died of heartbreak (written when any)"
-    )
-
-
-class VoteDetail(_Strict):
-    round: Literal[1, 2] = Field(description="2 is the PK re-vote")
-    ballots: list[tuple[Seat, Seat | None]] = Field(description="[voter, target or null]")
-    counts: list[tuple[Seat, Count]] = Field(description="[seat, votes], by seat")
-    draw: Draw | None = Field(None, description=DRAW_HELP)
-    revealed: Revealed | None = Field(None, description=REVEALED_HELP)
-
-
-class VoteMeta(_PhaseMeta):
-    phase: Literal["vote"]
-    diff: VoteDiff
-    detail: VoteDetail
-
-
-class GameEndDiff(_Strict):
-    winner: Literal["wolves", "good", "draw", "lovers"]
-
-
-class SkippedStep(_Strict):
-    phase: Literal["hunter-shot", "last-words"]
-    seat: Seat
-
-
-class GameEndDetail(_Strict):
-    identities: list[Identity] = Field(description="revealed: the identity of each seat")
-    reason: str
-    alive: list[Seat]
-    skipped: list[SkippedStep] = Field(
-        default_factory=list,
-        description="with referee_record: the shots and last words the deaths that decided "
-        "the game would have led to, not run",
-    )
-
-
-class GameEndMeta(_PhaseMeta):
-    phase: Literal["game-end"]
-    diff: GameEndDiff
-    detail: GameEndDetail
-
-
-# -- the identities beyond the nine-player board ---------------------------------------------
-class ProtectDiff(_Strict):
-    target: Seat | None = Field(
-        description="the protected seat; null: nobody (the guard, or a doctor's failed "
-        "answer under night_fallback = nothing)"
-    )
-
-
-class GuardMeta(_PhaseMeta):
-    phase: Literal["guard-protect"]
-    diff: ProtectDiff
-    detail: Empty
-
-
-class DoctorMeta(_PhaseMeta):
-    phase: Literal["doctor-protect"]
-    diff: ProtectDiff
-    detail: Empty
-
-
-class DoctorToldDiff(_Strict):
-    saved: Seat = Field(description="the wolves' victim her protection saved")
-
-
-class DoctorToldMeta(_PhaseMeta):
-    """``doctor_told_save``: after the dawn, the doctor alone learns her protection saved
-    the wolves' victim."""
-
-    phase: Literal["doctor-told"]
-    diff: DoctorToldDiff
-    detail: Empty
-
-
-class LoversDiff(_Strict):
-    lovers: tuple[Seat, Seat] = Field(description="the two lovers, sorted")
-
-
-class CupidMeta(_PhaseMeta):
-    phase: Literal["cupid-link"]
-    diff: LoversDiff
-    detail: Empty
-
-
-class LoversDetail(_Strict):
-    identities: tuple[Identity, Identity] | None = Field(
-        description="the lovers' identities when the config tells them, else null"
-    )
-
-
-class LoversMeta(_PhaseMeta):
-    phase: Literal["lovers-told"]
-    diff: LoversDiff
-    detail: LoversDetail
-
-
-# -- seat swaps (werewolf resume --seat N=KIND) ---------------------------------------------
-class SeatSwapDetail(_Strict):
-    seat: Seat
-    was: str = Field(alias="from", description="who played the seat: a label, e.g. llm:gpt-4o")
-    to: str = Field(description="who plays it now: a label, e.g. mock")
-    player: dict[str, Any] = Field(
-        description="the new player's public spec: kind, model, personality, name"
-    )
-
-
-class SeatSwapMeta(_Strict):
+class _SwapMeta(_Strict):
     """Another player took a seat when the game was resumed; the game goes on."""
 
-    phase: Literal["seat-swap"]
     day: int = Field(ge=0, description="the night number when the swap was made")
     visible_to: None = Field(description="always null: a swap is public")
-    diff: Empty
-    detail: SeatSwapDetail
+
+
+def _meta_model(spec: EventSpec) -> type[BaseModel]:
+    """The meta model of one event kind, made from its spec: the kind's diff and detail
+    shapes on the parts every phase event shares."""
+    name = "".join(part.capitalize() for part in spec.kind.split("-")) + "Meta"
+    base = _SwapMeta if spec.kind == "seat-swap" else _NightMeta if spec.night else _PhaseMeta
+    phase: Any = Literal[spec.kind]  # a literal made at run time
+    model: type[BaseModel] = create_model(
+        name,
+        __base__=base,
+        __doc__=spec.label.en,
+        phase=(phase, ...),
+        diff=(spec.diff, ...),
+        detail=(spec.detail, ...),
+    )
+    return model
 
 
 # -- the adapter's control events ------------------------------------------------------------
@@ -447,22 +184,7 @@ class ResumeMeta(BaseModel):
 
 META_MODELS: dict[str, type[BaseModel]] = {
     "werewolf.__start__": StartMeta,
-    "werewolf.cupid-link": CupidMeta,
-    "werewolf.lovers-told": LoversMeta,
-    "werewolf.guard-protect": GuardMeta,
-    "werewolf.doctor-protect": DoctorMeta,
-    "werewolf.doctor-told": DoctorToldMeta,
-    "werewolf.wolf-night": WolfNightMeta,
-    "werewolf.witch-action": WitchMeta,
-    "werewolf.seer-check": SeerMeta,
-    "werewolf.dawn": DawnMeta,
-    "werewolf.hunter-shot": HunterMeta,
-    "werewolf.last-words": LastWordsMeta,
-    "werewolf.day-speech": SpeechMeta,
-    "werewolf.floor-bid": BidMeta,
-    "werewolf.vote": VoteMeta,
-    "werewolf.game-end": GameEndMeta,
-    "werewolf.seat-swap": SeatSwapMeta,
+    **{KIND_PREFIX + spec.kind: _meta_model(spec) for spec in event_specs()},
     "werewolf.__error__": ErrorMeta,
     "werewolf.__resume__": ResumeMeta,
 }

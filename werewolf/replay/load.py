@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -137,7 +137,7 @@ def _check_structure(chain: Sequence[Event], where: Callable[[Event], str]) -> N
             raise GameFileError(f"{where(event)}: a second start event")
         # every seat a later event names must be one of the game's: a reader indexes by them
         meta = check_meta(event.kind, event.meta, where(event), seats=seats)
-        _check_against_deal(meta, start, where(event))
+        _check_against_deal(event.role, meta, start, where(event))
         if is_control(event):
             continue
         try:
@@ -146,28 +146,26 @@ def _check_structure(chain: Sequence[Event], where: Callable[[Event], str]) -> N
             raise GameFileError(f"{where(event)}: the game cannot apply this event: {exc}") from exc
 
 
-def _check_against_deal(meta: BaseModel, start: StartMeta, where: str) -> None:
+def _check_against_deal(kind: str, meta: BaseModel, start: StartMeta, where: str) -> None:
     """What the deal decides: the wolves' night is told to the wolves, and a seer's check
     says what the deal says of its target. A forged file that contradicts it is refused."""
-    from .format import SeerMeta, WolfNightMeta
-
     wolves = [seat for seat, i in enumerate(start.deal, start=1) if team_of(i) is Team.WOLVES]
-    if isinstance(meta, WolfNightMeta) and sorted(meta.visible_to) != wolves:
-        raise GameFileError(
-            f"{where}: the wolves' night is told to {meta.visible_to}, not {wolves}"
-        )
-    if not isinstance(meta, SeerMeta):
+    if kind == "wolf-night":
+        audience = getattr(meta, "visible_to", None)
+        if sorted(audience or ()) != wolves:
+            raise GameFileError(f"{where}: the wolves' night is told to {audience}, not {wolves}")
+    if kind != "seer-check":
         return
-    target = meta.diff.target
+    diff: dict[str, Any] = getattr(meta, "diff", {})  # its shape: events.seer.SeerDiff
+    target, said = diff.get("target"), diff.get("wolf")
     if target is None:  # no check (night_fallback = "nothing"): nothing is said
-        if meta.diff.wolf is not None:
-            raise GameFileError(f"{where}: the seer checked nobody, yet wolf={meta.diff.wolf}")
+        if said is not None:
+            raise GameFileError(f"{where}: the seer checked nobody, yet wolf={said}")
         return
     wolf = team_of(start.deal[target - 1]) is Team.WOLVES
-    if meta.diff.wolf != wolf:
+    if said != wolf:
         raise GameFileError(
-            f"{where}: the seer's check of seat {target} says wolf={meta.diff.wolf}, "
-            f"but the deal says {wolf}"
+            f"{where}: the seer's check of seat {target} says wolf={said}, but the deal says {wolf}"
         )
 
 

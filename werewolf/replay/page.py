@@ -24,8 +24,10 @@ from importlib import resources
 from typing import Any
 
 from ..cast import team_of
+from ..events import is_night, meaning_of
 from ..state import Cause, GameState
 from ..text import one_line
+from .labels import page_labels
 from .load import GameLog
 from .render import SEEN_DIED, harmless, seen_deaths, variants_line
 from .views import Entry, ViewKind, ViewSpec, ViewStream
@@ -34,17 +36,6 @@ __all__ = ["PAGE_DATA_VERSION", "entry_data", "page_data", "viewer_page"]
 
 PAGE_DATA_VERSION = 1
 _MARK = re.compile(r"\{\{(title|style|data|script)\}\}")
-_NIGHT_PHASES = frozenset(
-    {
-        "cupid-link",
-        "lovers-told",
-        "guard-protect",
-        "doctor-protect",
-        "wolf-night",
-        "witch-action",
-        "seer-check",
-    }
-)
 
 
 def _parts(name: str) -> tuple[int, str]:
@@ -98,7 +89,7 @@ class _Sections:
 
     def of(self, entry: Entry) -> str:
         if not (entry.phase.startswith("__") or entry.phase == "seat-swap"):
-            section = (entry.day, 0 if entry.phase in _NIGHT_PHASES else 1)
+            section = (entry.day, 0 if is_night(entry.phase) else 1)
             self.current = max(self.current, section)
         day, half = self.current
         return f"{'nd'[half]}{day}"
@@ -114,6 +105,18 @@ def entry_data(entry: Entry, section: str, *, god: bool) -> dict[str, Any]:
         "diff": dict(entry.diff),
         "detail": dict(entry.detail),
     }
+    # what the entry tells its viewer, as the event's kind says (the page re-derives none)
+    deaths, revealed = meaning_of(entry.phase, data["diff"], data["detail"])
+    if deaths or revealed:
+        data["meaning"] = {
+            "deaths": [list(d) for d in deaths],
+            "revealed": [list(r) for r in revealed],
+        }
+    if god and entry.beliefs:  # believer -> [[target, P(wolf)], ...], as pairs
+        data["beliefs"] = [
+            [believer, [[t, p] for t, p in sorted(told.items())]]
+            for believer, told in sorted(entry.beliefs.items())
+        ]
     if god:
         data["audience"] = None if entry.audience is None else list(entry.audience)
         data["decisions"] = _decisions(entry)
@@ -186,6 +189,7 @@ class PageBuilder:
             ),
             "view": {"kind": str(self.spec.kind), "seat": self.spec.seat},
             "cast": _cast(self.spec, start, self.stream),
+            "labels": page_labels(),
         }
 
     def _shows_seed(self) -> bool:
@@ -265,13 +269,22 @@ def embed_json(data: Any) -> str:
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
+_SCRIPT_PARTS = ("labels.js", "core.js", "entries.js", "viewer.js")
+
+
+def _script() -> str:
+    """The viewer's script: its parts, in order, in one function whose scope they share."""
+    parts = "\n".join(_asset(name) for name in _SCRIPT_PARTS)
+    return f'"use strict";\n(function () {{\n{parts}}})();\n'
+
+
 def viewer_page(data: Mapping[str, Any], *, title: str) -> str:
     """The standalone page: the viewer's HTML with its CSS, the data and its script inline."""
     parts = {
         "title": html.escape(one_line(title)),
         "style": _asset("viewer.css"),
         "data": embed_json(data),
-        "script": _asset("viewer.js"),
+        "script": _script(),
     }
     # one pass over the template: an inserted text is never scanned for marks again
     return _MARK.sub(lambda m: parts[m.group(1)], _asset("page.html"))

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from ...cast import Identity, Team
 from ...config import GameConfig, Reveal
+from ...events import meaning_of
 from ...visibility import Observation, SeatView
 from .grammar import parse_speech
 from .table import Ballot, Table, Utterance
@@ -123,7 +124,8 @@ class _Fold:
             self.lovers = tuple(int(s) for s in obs.diff.get("lovers", []))
 
     def _dawn(self, order: int, obs: Observation) -> None:
-        died = tuple(int(s) for s in obs.diff.get("died", []))
+        # the night's dead as the dawn's meaning tells them (no causes)
+        died = tuple(seat for seat, _ in meaning_of(obs.phase, obs.diff, obs.detail).deaths)
         self.night_deaths = {**self.night_deaths, obs.day: died}
 
     def _shot(self, order: int, obs: Observation) -> None:

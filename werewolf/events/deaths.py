@@ -1,0 +1,56 @@
+"""The fold steps every killing event shares: a batch of deaths (with the lovers who die of
+heartbreak at once) and what follows it (a due shot, due last words), or, when the batch
+decides the game, the record of what it would have led to."""
+
+from __future__ import annotations
+
+from ..cast import Identity
+from ..records import replace
+from ..state import Cause, Death, GameState, Phase
+from ..win import winner
+
+__all__ = ["after_deaths", "kill", "shoots"]
+
+_HUNTER, _LAST_WORDS = Phase.HUNTER.value, Phase.LAST_WORDS.value
+
+
+def kill(state: GameState, deaths: list[Death]) -> tuple[GameState, list[Death]]:
+    """Apply a batch of deaths (with the lovers who die of heartbreak at once) and the win
+    check that follows every batch; returns the state and the whole batch."""
+    dying = {d.seat for d in deaths}
+    for death in list(deaths):
+        partner = state.partner(death.seat)
+        if partner is not None and partner in state.alive and partner not in dying:
+            deaths.append(Death(partner, death.day, Cause.LOVE))
+            dying.add(partner)
+    alive = state.alive - dying
+    state = replace(state, alive=alive, deaths=state.deaths + tuple(deaths))
+    return replace(state, winner=winner(state)), deaths
+
+
+def shoots(state: GameState, death: Death) -> bool:
+    """Whether this death gives the hunter his shot."""
+    if state.identity(death.seat) is not Identity.HUNTER or state.hunter_fired:
+        return False
+    if death.cause is Cause.LOVE:
+        return state.config.heartbroken_hunter_shoots
+    return death.cause in (Cause.WOLF, Cause.EXILE)
+
+
+def after_deaths(
+    state: GameState, deaths: list[Death], *, last_words: tuple[int, ...]
+) -> GameState:
+    """Who shoots and who speaks after a batch of deaths, unless the game is decided."""
+    if state.winner is not None:  # the game ends at once: note what the deaths would have led to
+        skipped = [(_HUNTER, d.seat) for d in deaths if shoots(state, d)]
+        skipped += [(_LAST_WORDS, s) for s in (*state.last_words_due, *last_words)]
+        return replace(
+            state, hunter_due=None, last_words_due=(), skipped=state.skipped + tuple(skipped)
+        )
+    hunter_due = state.hunter_due
+    for death in deaths:
+        if shoots(state, death):
+            hunter_due = death.seat
+    return replace(
+        state, hunter_due=hunter_due, last_words_due=state.last_words_due + tuple(last_words)
+    )

@@ -1,0 +1,208 @@
+"""Drawing the day's events: the dawn, the talk, the bids, the vote, the shot, the end,
+and what they reveal; and the adapter's control events (a failure, a resume)."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..cast import Team
+from ..state import Cause
+from ..text import one_line
+from .drawbase import TEAM_STYLES, Drawing
+from .views import Entry
+
+__all__ = ["DayDrawing"]
+
+_WINNER_TEXT = {
+    "wolves": "The wolves win",
+    "good": "The good side wins",
+    "draw": "A draw",
+    "lovers": "Cupid and the lovers win",
+}
+
+_TEAMS = frozenset(team.value for team in Team)
+_LOVE = Cause.LOVE.value
+
+
+class DayDrawing(Drawing):
+    """The drawings of the day's kinds (``_<kind>``, found by the entry's phase)."""
+
+    def _dawn(self, e: Entry) -> list[RenderableType]:
+        died = list(e.diff.get("died", []))
+        if not died:
+            return [Text.assemble(Text("Dawn.", style="bold"), " A peaceful night: nobody died.")]
+        return [
+            Text.assemble(
+                Text("Dawn.", style="bold"), " Died in the night: ", self.seats(died), "."
+            ),
+            *self._revealed(e),
+        ]
+
+    def _revealed(self, e: Entry) -> list[RenderableType]:
+        """What the config revealed of the dead (``reveal_on_death``): known to every seat."""
+        out: list[RenderableType] = []
+        for seat, what in e.detail.get("revealed") or []:
+            seat = int(seat)
+            if what in _TEAMS:
+                told = "a wolf" if what == Team.WOLVES.value else "good"
+            else:
+                told = f"the {what}"
+            out.append(
+                self._indented(Text.assemble("Revealed: ", self.seat(seat), f" was {told}."))
+            )
+        return out
+
+    def _floor_bid(self, e: Entry) -> list[RenderableType]:
+        bids = Text(", ").join(
+            Text.assemble(self.seat(int(s)), f" {b}") for s, b in e.detail.get("bids", [])
+        )
+        return [
+            Text.assemble(
+                Text(f"Bids for speech {e.detail.get('speech', '?')}: ", style="dim"),
+                bids,
+                " → ",
+                self.seat(int(e.diff["floor"])),
+                " speaks.",
+            )
+        ]
+
+    def _hunter_shot(self, e: Entry) -> list[RenderableType]:
+        shooter, target = int(e.diff["shooter"]), e.diff.get("target")
+        who = Text.assemble(Text("The hunter", style="bold"), " (", self.seat(shooter), ")")
+        if target is None:
+            return [Text.assemble(who, " keeps the bullet.")]
+        shot = Text.assemble(who, " shows the hunter card and shoots ", self.seat(target), ".")
+        return [shot, *self._revealed(e), *self._heartbreak(e)]
+
+    def _heartbreak(self, e: Entry) -> list[RenderableType]:
+        broken = [seat for seat, cause in self._meaning.deaths if cause == _LOVE]
+        if not broken:
+            return []
+        return [Text.assemble(self.seats(broken), " dies of heartbreak.")]
+
+    def _speech_block(self, label: str, e: Entry, decision: str) -> list[RenderableType]:
+        speaker = int(e.diff["speaker"])
+        head = Text.assemble(Text(label, style="bold"), self.seat(speaker, role=True), ":")
+        body = self._indented(Text(e.detail["text"]))
+        return [head, body, *self._reasoning_of(e, speaker, decision)]
+
+    def _last_words(self, e: Entry) -> list[RenderableType]:
+        return self._speech_block("Last words of ", e, "last-words")
+
+    def _day_speech(self, e: Entry) -> list[RenderableType]:
+        return self._speech_block("PK speech of " if e.detail.get("pk") else "", e, "speech")
+
+    def _vote(self, e: Entry) -> list[RenderableType]:
+        pk_round = e.detail.get("round") == 2
+        title = f"Day {e.day} PK re-vote" if pk_round else f"Day {e.day} vote"
+        by_target: dict[int | None, list[int]] = {}
+        for voter, target in e.detail.get("ballots", []):
+            by_target.setdefault(target, []).append(voter)
+        table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
+        table.add_column("Votes", justify="right")
+        table.add_column("Against")
+        table.add_column("Voters", overflow="fold")
+        targets = sorted(
+            (t for t in by_target if t is not None), key=lambda t: (-len(by_target[t]), t)
+        )
+        for target in targets:
+            voters = by_target[target]
+            table.add_row(Text(str(len(voters))), self.seat(target), self.seats(voters))
+        if None in by_target:
+            table.add_row(Text("-"), Text("(abstained)"), self.seats(by_target[None]))
+        exiled, pk = e.diff.get("exiled"), list(e.diff.get("pk", []))
+        if pk:
+            result = Text.assemble("Tie between ", self.seats(pk), ": a PK round follows.")
+        elif e.diff.get("revealed") is not None:
+            idiot = int(e.diff["revealed"])
+            result = Text.assemble(
+                self.seat(idiot), " is exiled, reveals the idiot card and stays alive (no vote)."
+            )
+        elif exiled is not None:
+            result = Text.assemble(self.seat(exiled), " is exiled.")
+        else:
+            result = Text("Nobody is exiled.")
+        drawn = e.detail.get("draw")
+        if drawn is not None:  # a tie or a vote for nobody, settled by a recorded draw
+            why = "a tie between " if e.detail.get("counts") else "nobody voted; drawn among "
+            result.right_crop(1)  # the sentence's full stop goes after the note
+            result.append_text(
+                Text.assemble(" (", why, self.seats(drawn["among"]), ", drawn at random).")
+            )
+        return [
+            Text(""),
+            table,
+            Text.assemble("→ ", result),
+            *self._revealed(e),
+            *self._heartbreak(e),
+            *self._beliefs(e),
+        ]
+
+    def _beliefs(self, e: Entry) -> list[RenderableType]:
+        """The god view's belief reports with a vote: who gave each seat what P(wolf); a
+        report about a wolf is drawn in the wolves' colour. Vote after vote, the tables are
+        the belief trajectory of the game."""
+        if not e.beliefs:
+            return []
+        targets = sorted({t for told in e.beliefs.values() for t in told})
+        table = Table(
+            title=f"Day {e.day} beliefs: P(wolf) reported with the vote",
+            box=box.SIMPLE_HEAD,
+            title_justify="left",
+            pad_edge=False,
+        )
+        table.add_column("By")
+        for t in targets:
+            table.add_column(str(t), justify="right")
+        for believer in sorted(e.beliefs):
+            told = e.beliefs[believer]
+            cells = [
+                Text(
+                    "" if t not in told else f"{told[t]:.2f}",
+                    style=TEAM_STYLES[Team.WOLVES] if self.team(t) is Team.WOLVES else "",
+                )
+                for t in targets
+            ]
+            table.add_row(self.seat(believer, role=True), *cells)
+        return [table]
+
+    def _game_end(self, e: Entry) -> list[RenderableType]:
+        winner = str(e.diff.get("winner", "draw"))
+        style = {"wolves": TEAM_STYLES[Team.WOLVES], "good": TEAM_STYLES[Team.GOOD]}.get(
+            winner, "bold"
+        )
+        body = Text.assemble(
+            Text(_WINNER_TEXT.get(winner, winner), style=f"bold {style}"),
+            f": {e.detail.get('reason', '')}.",
+        )
+        alive = [int(s) for s in e.detail.get("alive", [])]
+        survivors = Text.assemble("Survivors: ", self.seats(alive), ".")
+        return [
+            Text(""),
+            Panel(Group(body, survivors), title=f"Result, day {e.day}", title_align="left"),
+        ]
+
+    def _seat_swap(self, e: Entry) -> list[RenderableType]:
+        seat = int(e.detail["seat"])
+        return [
+            Text.assemble(
+                Text("Seat swap: ", style="bold"),
+                self.seat(seat),
+                f" is now played by {e.detail.get('to', '?')} (was {e.detail.get('from', '?')}).",
+            )
+        ]
+
+    def _error(self, e: Entry) -> list[RenderableType]:
+        role = e.detail.get("role", "?")
+        line = Text(
+            f"! The game stopped: phase {one_line(str(role))} failed: {one_line(e.note)}",
+            style="bold red",
+        )
+        return [line]
+
+    def _resume(self, e: Entry) -> list[RenderableType]:
+        return [Text("The game was resumed.", style="bold")]

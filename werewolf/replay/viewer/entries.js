@@ -1,0 +1,232 @@
+// The replay viewer, 3 of 4: one entry, and in the god view the decisions behind it.
+// werewolf/replay/page.py puts the four parts, in this order, into one function: they
+// share its scope. The viewer reads the page data (JSON in #game-data), never HTML: every
+// text goes into the page through textContent, so nothing from a game can become markup.
+
+  // -- decisions (god view): reasoning, exchanges, cost, fallback -----------------------
+  function decisionNode(d) {
+    const label = DECISIONS[d.decision] ? t(DECISIONS[d.decision]) : named("identities", d.decision) ?? t(d.decision);
+    const summary = el("summary", {}, chip(d.seat), " ", label, " · ", t("reasoning"));
+    if (d.usage) {
+      const u = d.usage;
+      summary.append(el("span", { class: "cost" },
+        [t("tokens", u.prompt_tokens, u.completion_tokens), t("ms", Math.round(u.latency_ms)), t("calls", u.calls)].join(" · ")));
+    }
+    if (d.fallback) summary.append(el("span", { class: "tag fallback" }, t("fallback")));
+    const body = [];
+    if (d.fallback) body.push(el("p", { class: "problems" }, `${t("fell_back")}: ${d.fallback.reason ?? ""} (${d.fallback.key ?? ""})`));
+    if (d.reasoning) body.push(el("p", { class: "reasoning" }, d.reasoning));
+    if (d.exchanges && d.exchanges.length) body.push(exchangeNode(d.exchanges));
+    const node = el("details", { class: "decision" + (d.fallback ? " fallback" : ""), data: { seats: String(d.seat) } }, summary, body);
+    return node;
+  }
+  function exchangeNode(attempts) {
+    const parts = attempts.map((a, i) => {
+      if (typeof a !== "object" || a === null) return el("pre", {}, String(a));
+      const head = [t("attempt", i + 1), a.model, a.mode, a.tool].filter(Boolean).join(" · ");
+      const messages = (a.messages || []).map((m) => {
+        let content = m.content;
+        if (typeof content !== "string") content = JSON.stringify(content, null, 2);
+        const extra = m.tool_calls ? "\n" + JSON.stringify(m.tool_calls, null, 2) : "";
+        return el("div", { class: "msg" }, el("div", { class: "who" }, String(m.role ?? "?")), el("pre", {}, (content ?? "") + extra));
+      });
+      const problems = (a.problems || []).map((p) => el("div", { class: "problems" }, "! " + String(p)));
+      return el("div", { class: "attempt" }, el("div", { class: "what" }, head), problems, messages);
+    });
+    return el("details", { class: "exchange" }, el("summary", {}, t("exchange", attempts.length)), parts);
+  }
+  function takeDecisions(e, seat, kinds) {
+    const out = [];
+    for (const d of e.decisions || []) {
+      if (!d.used && (seat === null || d.seat === seat) && (kinds === null || kinds.includes(d.decision))) {
+        d.used = true; out.push(decisionNode(d));
+      }
+    }
+    return out;
+  }
+
+  // -- one entry ------------------------------------------------------------------------
+  const DRAW = {
+    "wolf-night"(e) {
+      const rounds = e.detail.proposals || [];
+      if (!(e.detail.discussion || []).length && rounds.length === 1) return wolfBallots(e, rounds[0]);
+      const wolves = (e.detail.discussion || []).map((l) => l.seat);
+      const out = [el("div", { class: "what" }, t("wolves_talk"), ": ", chips([...new Set(wolves)]))];
+      for (const line of e.detail.discussion || []) {
+        out.push(el("div", { class: "line" }, chip(line.seat), ": ", el("span", { class: "text" }, line.text)));
+        out.push(...takeDecisions(e, line.seat, ["wolf-talk"]));
+      }
+      (e.detail.proposals || []).forEach((round, i) => {
+        out.push(el("div", { class: "line" }, t("proposals", i + 1), ": ",
+          round.flatMap(([w, target], j) => [j ? ", " : "", chip(w), " → ", target == null ? t("abstained") : chip(target)])));
+      });
+      out.push(el("div", { class: "line what" }, t("target"), ": ", e.diff.target == null ? t("no_kill") : chip(e.diff.target)));
+      return [out, [...wolves, e.diff.target]];
+    },
+    "witch-action"(e) {
+      const witch = e.audience ? e.audience[0] : data.view.seat;
+      const told = e.detail.told_target;
+      const acts = [];
+      if (e.diff.save) acts.push([t("saves"), " ", chip(told)]);
+      if (e.diff.poison != null) acts.push([t("poisons"), " ", chip(e.diff.poison)]);
+      const action = acts.length ? acts.flatMap((a, i) => (i ? [" · ", ...a] : a)) : [t("no_potion")];
+      return [[el("div", {}, el("span", { class: "what" }, t("witch")), " ", witch ? chip(witch) : "", " ",
+        told != null ? [t("told"), " ", chip(told)] : t("told_none"), "; ", action)], [witch, told, e.diff.poison]];
+    },
+    "seer-check"(e) {
+      const seer = e.audience ? e.audience[0] : data.view.seat;
+      // night_fallback = nothing: a seer who never answered validly checks nobody
+      if (e.diff.target == null) return [[el("div", {}, el("span", { class: "what" }, t("seer")), " ", seer ? chip(seer) : "", " ", t("checks"), " ", chip(null), ".")], [seer]];
+      let verdict = e.diff.wolf ? el("span", { class: "verdict-wolf" }, t("is_wolf")) : el("span", { class: "verdict-good" }, t("is_good"));
+      if (e.diff.identity != null) verdict = [roleName(e.diff.identity), " (", verdict, ")"];  // seer_learns = identity
+      return [[el("div", {}, el("span", { class: "what" }, t("seer")), " ", seer ? chip(seer) : "", " ", t("checks"), " ", chip(e.diff.target), ": ", verdict)], [seer, e.diff.target]];
+    },
+    "guard-protect"(e) { return protect(e, t("guard_a")); },
+    "doctor-protect"(e) { return protect(e, t("doctor_a")); },
+    "doctor-told"(e) {
+      const doctor = e.audience ? e.audience[0] : data.view.seat;
+      return [[el("div", {}, el("span", { class: "what" }, t("doctor_a")), " ", doctor ? chip(doctor) : "", " ", t("saved"), " ", chip(e.diff.saved), ".")], [doctor, e.diff.saved]];
+    },
+    "cupid-link"(e) {
+      const cupid = e.audience ? e.audience[0] : data.view.seat;
+      const [a, b] = e.diff.lovers;
+      return [[el("div", {}, el("span", { class: "what" }, t("cupid_a")), " ", cupid ? chip(cupid) : "", " ", t("links"), " ", chip(a), " ", t("and"), " ", chip(b), " ", t("as_lovers"))], [cupid, a, b]];
+    },
+    "lovers-told"(e) {
+      const [a, b] = e.diff.lovers;
+      const cards = e.detail.identities ? [", ", t("with_cards"), " (", roleName(e.detail.identities[0]), ", ", roleName(e.detail.identities[1]), ")"] : [];
+      return [[el("div", {}, el("span", { class: "what" }, t("lovers_told")), " ", chip(a), " ", t("and"), " ", chip(b), " ", t("learn"), cards, ".")], [a, b]];
+    },
+    dawn(e) {
+      const died = e.diff.died || [];
+      const body = died.length ? [t("died"), ": ", chips(died)] : [t("peaceful")];
+      return [[el("div", {}, el("span", { class: "what" }, t("dawn"), ". "), body), ...revealed(e)], died];
+    },
+    "last-words"(e) { return speech(e, t("last_words"), "last-words"); },
+    "day-speech"(e) { return speech(e, e.detail.pk ? t("pk_speech") : t("speech"), "speech"); },
+    vote(e) {
+      const byTarget = new Map();
+      for (const [voter, target] of e.detail.ballots || []) {
+        if (!byTarget.has(target)) byTarget.set(target, []);
+        byTarget.get(target).push(voter);
+      }
+      const targets = [...byTarget.keys()].filter((x) => x !== null).sort((a, b) => byTarget.get(b).length - byTarget.get(a).length || a - b);
+      const most = Math.max(1, ...[...byTarget.values()].map((v) => v.length));
+      const rows = [];
+      for (const target of targets) {
+        const voters = byTarget.get(target);
+        rows.push(el("span", { class: "count" }, String(voters.length)), el("span", {}, chip(target)),
+          el("span", { class: "bar" }, el("span", { class: "pip", style: `width:${Math.round((voters.length / most) * 4)}rem` }), voters.map(chip)));
+      }
+      if (byTarget.has(null)) {
+        rows.push(el("span", { class: "count" }, "–"), el("span", {}, t("abstained")), el("span", { class: "bar" }, byTarget.get(null).map(chip)));
+      }
+      let result;
+      if ((e.diff.pk || []).length) result = [t("tie"), " ", chips(e.diff.pk)];
+      else if (e.diff.revealed != null) result = [chip(e.diff.revealed), " ", t("reveals_idiot")];
+      else if (e.diff.exiled != null) result = [chip(e.diff.exiled), " ", t("exiled")];
+      else result = [t("nobody_exiled")];
+      const title = e.detail.round === 2 ? t("revote", e.day) : t("vote", e.day);
+      const out = [el("div", { class: "what" }, title), el("div", { class: "votes" }, rows), el("div", { class: "result" }, "→ ", result), ...drawNote(e), ...revealed(e), ...heartbreak(e)];
+      out.push(...beliefs(e), ...takeDecisions(e, null, ["vote"]));
+      const seats = (e.detail.ballots || []).flat().filter((s) => s != null);
+      return [out, seats];
+    },
+    "floor-bid"(e) {
+      const bids = e.detail.bids || [];
+      return [[el("div", { class: "line bids" }, el("span", { class: "what" }, t("bids", e.detail.speech ?? "?")), ": ",
+        bids.flatMap(([seat, bid], i) => [i ? ", " : "", chip(seat), " " + String(bid)]), " → ", chip(e.diff.floor), " ", t("speaks"))],
+        [e.diff.floor]];
+    },
+    "hunter-shot"(e) {
+      const body = e.diff.target == null ? [t("keeps")] : [t("shoots"), " ", chip(e.diff.target), "."];
+      return [[el("div", {}, el("span", { class: "what" }, t("hunter")), " ", chip(e.diff.shooter), " ", body), ...revealed(e), ...heartbreak(e)], [e.diff.shooter, e.diff.target]];
+    },
+    "game-end"(e) {
+      const winner = e.diff.winner;
+      const text = { wolves: t("wolves_win"), good: t("good_wins"), lovers: t("lovers_win") }[winner] || t("draw");
+      return [[el("div", { class: "what winner-" + winner }, `${t("result")}: ${text}`),
+        el("div", {}, e.detail.reason || ""), el("div", {}, t("survivors"), ": ", chips(e.detail.alive || []))], []];
+    },
+    "seat-swap"(e) {
+      return [[el("div", {}, el("span", { class: "what" }, t("swap")), ": ", chip(e.detail.seat), " ", t("swap_text", e.detail.to ?? "?", e.detail.from ?? "?"))], [e.detail.seat]];
+    },
+    __error__(e) { return [[el("div", { class: "what" }, t("error", e.detail.role ?? "?")), el("pre", { class: "text" }, e.note || "")], []]; },
+    __resume__() { return [[el("div", { class: "what" }, t("resumed"))], []]; },
+  };
+  function protect(e, who) {
+    const actor = e.audience ? e.audience[0] : data.view.seat;
+    return [[el("div", {}, el("span", { class: "what" }, who), " ", actor ? chip(actor) : "", " ", t("protects"), " ", chip(e.diff.target), ".")], [actor, e.diff.target]];
+  }
+  // wolf_kill = vote: one ballot per wolf in seat order, no talk; a tie drawn at random
+  function wolfBallots(e, ballots) {
+    const wolves = ballots.map(([w]) => w);
+    const out = [el("div", { class: "what" }, t("wolves_vote"), ": ", chips(wolves))];
+    out.push(el("div", { class: "line" }, t("ballots"), ": ",
+      ballots.flatMap(([w, target], j) => [j ? ", " : "", chip(w), " → ", target == null ? t("abstained") : chip(target)])));
+    out.push(el("div", { class: "line what" }, t("target"), ": ", e.diff.target == null ? t("no_kill") : chip(e.diff.target)), ...drawNote(e));
+    out.push(...takeDecisions(e, null, ["wolf-kill"]));
+    return [out, [...wolves, e.diff.target]];
+  }
+  function drawNote(e) {  // the recorded random draw that settled a tie (or a vote for nobody)
+    const drawn = e.detail.draw;
+    if (!drawn) return [];
+    // nobody voted for anyone: the day vote's counts are empty, the wolves all abstained
+    const wolvesAbstained = e.phase === "wolf-night" && (e.detail.proposals || [[]])[0].every(([, tg]) => tg == null);
+    const why = (e.phase === "vote" && !(e.detail.counts || []).length) || wolvesAbstained ? t("drawn_none") : t("drawn_tie");
+    return [el("div", { class: "line" }, why, " ", chips(drawn.among), ".")];
+  }
+  function revealed(e) {  // reveal_on_death: the dead's team or identity, told to everyone
+    return (e.detail.revealed || []).map(([seat, what]) =>
+      el("div", { class: "line" }, t("revealed"), ": ", chip(seat), " · ",
+        what === "wolves" || what === "good" ? t(what) : roleName(what)));
+  }
+  function heartbreak(e) {
+    const broken = meaningOf(e).deaths.filter(([, cause]) => cause === "heartbreak").map(([seat]) => seat);
+    return broken.length ? [el("div", { class: "line" }, chips(broken), " ", t("heartbreak"))] : [];
+  }
+  // a kind without a drawing of its own: its name and the deaths it tells
+  function told(e) {
+    const deaths = meaningOf(e).deaths;
+    const lines = deaths.map(([seat, cause]) => el("div", { class: "line" }, chip(seat), ": ", fateText(cause ?? "died", e.day)));
+    return [[el("div", { class: "what" }, named("kinds", e.phase) ?? e.phase), ...lines], deaths.map(([seat]) => seat)];
+  }
+  // the god view's belief reports with a vote: who gave each seat what P(wolf)
+  function beliefs(e) {
+    if (!e.beliefs || !e.beliefs.length) return [];
+    const targets = [...new Set(e.beliefs.flatMap(([, told]) => told.map(([target]) => target)))].sort((a, b) => a - b);
+    const head = el("tr", {}, el("th", {}, t("by")), targets.map((target) => el("th", {}, String(target))));
+    const rows = e.beliefs.map(([believer, told]) => {
+      const given = new Map(told);
+      return el("tr", {}, el("td", {}, withRole(believer)), targets.map((target) => el("td",
+        { class: teams[target] === "wolves" ? "team-wolves" : "" }, given.has(target) ? given.get(target).toFixed(2) : "")));
+    });
+    return [el("details", { class: "beliefs" }, el("summary", {}, t("beliefs", e.day)), el("table", {}, el("thead", {}, head), el("tbody", {}, rows)))];
+  }
+  function speech(e, label, kind) {
+    const seat = e.diff.speaker;
+    const out = [el("div", {}, el("span", { class: "what" }, label), " ", withRole(seat)), el("p", { class: "text" }, e.detail.text)];
+    out.push(...takeDecisions(e, seat, [kind]));
+    return [out, [seat]];
+  }
+
+  function entryNode(e) {
+    for (const d of e.decisions || []) d.used = false;
+    const draw = DRAW[e.phase] || told;
+    const [body, seats] = draw(e);
+    const rest = takeDecisions(e, null, null);
+    const cls = ["item", e.phase.replace(/_/g, ""), e.section[0] === "n" ? "night" : "day"];
+    if (e.phase === "game-end") cls.push("end");
+    if (e.phase === "__error__") cls.push("error");
+    if (e.phase === "day-speech" || e.phase === "last-words") cls.push("speech");
+    if (god && e.audience) cls.push("private");
+    const acting = new Set(seats.filter((s) => s != null));
+    for (const d of e.decisions || []) acting.add(d.seat);
+    const node = el("article", { class: cls.join(" "), data: { seats: [...acting].join(" "), v: String(e.v) } }, body, rest);
+    if (god && e.audience) {
+      const who = e.audience.map((s) => `${s} ${names[s] ?? "?"}`).join(", ");
+      node.append(el("div", { class: "audience" }, t("audience", who)));
+    }
+    return node;
+  }
+
