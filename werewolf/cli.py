@@ -56,7 +56,7 @@ from .argtypes import (
 )
 from .boards import BOARDS, with_board
 from .config import MAX_SEATS, GameConfig, field_range, parse_config
-from .errors import ConfigError, GameFileError, WerewolfError
+from .errors import ConfigError, GameFileError, StoreFault, WerewolfError
 from .game import fold_chain, start_game, werewolf_workflow
 from .lineup import KINDS, MAX_PRICE, Price, SeatSpec, load_lineup
 from .outputs import (
@@ -94,7 +94,6 @@ from .serve.cli import add_serve
 from .state import GameState
 from .storefaults import (
     STORAGE_ERRORS,
-    StoreFault,
     check_chain,
     check_objects,
     explain,

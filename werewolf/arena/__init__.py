@@ -7,12 +7,13 @@ index), ``seating`` and ``runner`` (playing), ``results`` (reading the games bac
 JSON, plots) and ``cli`` (``werewolf arena``). ``docs/arena.md`` describes it all.
 """
 
+from ..errors import ArenaError
 from .intervals import Estimate, wilson
 from .metrics import GameRecord, PlayerMetrics, TournamentMetrics, game_record, tournament_metrics
 from .ratings import BradleyTerry, Match, bradley_terry, elo
 from .results import RunGames, run_games
 from .roster import ArenaBudget, ArenaPlayer, Roster, load_roster, parse_players
-from .runner import ArenaError, RunProgress, RunResult, play_run
+from .runner import RunProgress, RunResult, play_run
 from .schedule import GamePlan, game_id, plan_game
 from .spec import RunSpec, Schedule, load_run, make_run, run_path, save_run
 

@@ -50,13 +50,13 @@ from ..argtypes import (
 )
 from ..boards import BOARDS, board_config, with_board
 from ..config import GameConfig, parse_config
-from ..errors import ConfigError, GameFileError, WerewolfError
+from ..errors import ConfigError, GameFileError, StoreFault, WerewolfError
 from ..lineup import Lineup, SeatSpec, load_lineup
 from ..outputs import Kind, check_output, classify, one_file, refuse, write_output
 from ..players.ledger import BillLedger
 from ..players.prompting import LANGS
 from ..pricing import with_bundled
-from ..storefaults import STORAGE_ERRORS, StoreFault, explain, refuse_damaged
+from ..storefaults import STORAGE_ERRORS, explain, refuse_damaged
 from .metrics import tournament_metrics
 from .record_cache import cache_path
 from .report import (

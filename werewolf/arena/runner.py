@@ -31,18 +31,17 @@ from pathlib import Path
 from pulse_core import ConflictError, Event, EventStore, SQLiteEventStore, WorkflowRule
 from pulse_core.limits import clip
 
-from ..errors import ConfigError, WerewolfError
+from ..errors import ArenaError, ConfigError, StoreFault
 from ..game import WORKFLOW, start_meta, werewolf_workflow
 from ..players.ledger import BillLedger
 from ..scope import TopicScope, floor_seq, scoped_rule
 from ..state import GameState
-from ..storefaults import STORAGE_ERRORS, StoreFault, explain, lock_notice, open_store
+from ..storefaults import STORAGE_ERRORS, explain, lock_notice, open_store
 from .schedule import GamePlan, game_id, plan_game
 from .seating import SeatFactory, forkable, run_seating, seat_player
 from .spec import RunSpec, load_run
 
 __all__ = [
-    "ArenaError",
     "RunProgress",
     "RunResult",
     "Tally",
@@ -52,10 +51,6 @@ __all__ = [
     "open_run_store",
     "play_run",
 ]
-
-
-class ArenaError(WerewolfError):
-    """A run that could not be played (a worker process that died)."""
 
 
 _ERROR = f"{WORKFLOW}.__error__"

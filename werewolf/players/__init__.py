@@ -15,11 +15,16 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..errors import ConfigError
+from ..errors import (
+    BudgetExceededError,
+    ConfigError,
+    SeatError,
+    SeatLeftError,
+    SeatUnavailableError,
+)
 from ..lineup import SeatSpec
 from ..state import GameState
 from .base import Player
-from .errors import BudgetExceededError, SeatError, SeatLeftError, SeatUnavailableError
 from .human import ConsoleTerminal, HumanPlayer, Terminal
 from .llm import BACKOFF, ClientPool, LLMPlayer, StatusSink, TokenMeter, TransportFactory
 

@@ -63,9 +63,9 @@ from pulse_core.errors import (
 
 from ..config import Discussion, WolfKill
 from ..decisions import Answer, NoAnswer, Request, Usage
+from ..errors import BudgetExceededError, SeatUnavailableError
 from ..lineup import SeatSpec
 from ..text import one_line
-from .errors import BudgetExceededError, SeatUnavailableError
 from .prompting import build_messages, default_personality, history_lines, system_prompt
 from .schema import DecisionTool, decision_tool, stable_tools
 

@@ -8,7 +8,7 @@ spectator or one seat; ``LiveReplay`` draws a game as it is played; ``replay_htm
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import ReplayOptionError
+from ..errors import ReplayOptionError
 from .live import LiveReplay, follow
 from .load import (
     GameLog,

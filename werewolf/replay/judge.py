@@ -39,7 +39,7 @@ from ..acts import IDENTITY_PHASES
 from ..config import NightFallback
 from ..decisions import Answer, Choice, DecisionKind, Request, Speech, WitchChoice
 from ..decisions import fallback as fallback_of
-from ..errors import GameFileError, GameStateError
+from ..errors import GameFileError, GameStateError, UnrecordedDecisionError
 from ..lineup import SeatSpec
 from ..moderator import next_phase
 from ..phases import PHASES, PhaseContext
@@ -56,10 +56,6 @@ _COMPARED = ("phase", "day", "visible_to", "diff", "detail")
 record how the decisions were reached and are not the rules' to give."""
 
 _Key = tuple[DecisionKind, int | None]  # a decision kind, and the seat (None: the holder's)
-
-
-class _Unrecorded(GameFileError):
-    """A decision the phase asks for that its event does not record."""
 
 
 class _Recorded:
@@ -81,7 +77,7 @@ class _Recorded:
                 if answer is not None:
                     self.asked.append((request, answer))
                     return answer
-        raise _Unrecorded(
+        raise UnrecordedDecisionError(
             f"seat {request.seat} is asked for a {request.kind.value} decision the event "
             "does not record"
         )
@@ -315,7 +311,7 @@ def _judge(
     run = _RUN[Phase(phase)]
     try:
         result = _finish(run(ctx))
-    except _Unrecorded as exc:
+    except UnrecordedDecisionError as exc:
         raise GameFileError(f"{where}: does not follow from the rules: {exc}") from exc
     illegal = _illegal(event.meta, result)
     if illegal is not None:
