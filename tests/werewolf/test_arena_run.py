@@ -28,7 +28,7 @@ from werewolf.arena import (
     save_run,
 )
 from werewolf.arena.cli import _with_budget, build_report
-from werewolf.arena.report import report_json
+from werewolf.arena.report_json import report_json
 from werewolf.arena.seating import seat_player
 from werewolf.cast import Identity, Team
 from werewolf.cli import main

@@ -59,29 +59,17 @@ from ..pricing import with_bundled
 from ..storefaults import STORAGE_ERRORS, explain, refuse_damaged
 from .metrics import tournament_metrics
 from .record_cache import cache_path
-from .report import (
-    CHARTS,
-    Report,
-    render_report,
-    report_json_text,
-    report_markdown,
-    require_matplotlib,
-    write_plots,
-)
+from .report import Report
+from .report_json import report_json_text
+from .report_plots import CHARTS, require_matplotlib, write_plots
+from .report_tables import render_report, report_markdown
 from .results import run_games
 from .roster import ArenaBudget, ArenaPlayer, Roster, load_roster, parse_players
-from .runner import (
-    RunProgress,
-    RunResult,
-    Tally,
-    check_play,
-    check_store_path,
-    open_run_store,
-    play_run,
-)
+from .runner import RunResult, check_play, check_store_path, open_run_store, play_run
 from .schedule import game_id
 from .seating import RunSeats, SeatFactory, check_keys, mock_seats
 from .spec import RunSpec, Schedule, balance_unit, load_run, make_run, run_path, save_run
+from .tally import RunProgress, Tally
 
 __all__ = ["BASELINE_PLAYERS", "add_arena", "build_report", "seat_factory"]
 

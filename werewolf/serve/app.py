@@ -44,7 +44,9 @@ from starlette.routing import Route
 from pulse_core import Event, PulseError, SQLiteEventStore, read_attachment
 
 from ..arena.metrics import tournament_metrics
-from ..arena.report import Report, report_json, report_markdown
+from ..arena.report import Report
+from ..arena.report_json import report_json
+from ..arena.report_tables import report_markdown
 from ..arena.results import run_games
 from ..arena.spec import load_run, run_path
 from ..argtypes import is_number
