@@ -31,7 +31,7 @@ Failures, from the smallest:
   fails, the game waits for ``werewolf resume`` (maybe with ``--seat N=mock``).
 
 Every token the endpoint billed is counted as the answers arrive, at the HTTP layer
-(``cassette.measured``): refused answers, empty answers that were retried and the requests
+(``bills.measured``): refused answers, empty answers that were retried and the requests
 of a decision that then failed included. A failing decision's ``SeatError`` carries its
 ``usage``, which the failed phase records with its error. Each answer is also handed to
 ``bill`` as it arrives (the store's bill ledger, ``ledger``), so a killed process loses
@@ -75,7 +75,7 @@ if TYPE_CHECKING:  # openai and httpx2 are loaded with the first LLM seat: a sec
 
     from pulse_core.llm import RetryNotice, RetryPolicy, ToolCallOutcome
 
-    from .cassette import Billed
+    from .bills import Billed
 
 __all__ = [
     "DEFAULT_BASE_URL",
@@ -399,7 +399,7 @@ class LLMPlayer:
             )
 
     async def decide(self, request: Request) -> Answer:
-        from .cassette import measured
+        from .bills import measured
 
         self.meter.check(self.seat)
         note = self.bill

@@ -24,7 +24,8 @@ from .llm import BACKOFF, ClientPool, LLMPlayer, StatusSink, TokenMeter, Transpo
 
 if TYPE_CHECKING:
     from ..decisions import Request
-    from .cassette import Billed, CassetteRecorder, CassetteTransport
+    from .bills import Billed
+    from .cassette import CassetteRecorder, CassetteTransport
     from .ledger import BillLedger
 from .mock import MockPlayer
 from .random_player import RandomPlayer
