@@ -69,8 +69,8 @@ from .outputs import (
     write_output,
 )
 from .players import SpecSeating, seating_from_specs
+from .players.endpoints import SeatRetry, retry_line
 from .players.ledger import BillLedger, recovered_tokens
-from .players.llm import SeatRetry, retry_line
 from .players.prompting import LANGS
 from .players.setup import failure_hint, play_specs, resume_specs, tokens_spent, usage_lines
 from .players.swaps import append_swaps

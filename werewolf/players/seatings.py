@@ -19,8 +19,9 @@ from ..errors import ConfigError
 from ..lineup import SeatSpec
 from ..state import GameState
 from .base import Player
+from .endpoints import BACKOFF, ClientPool, StatusSink, TokenMeter, TransportFactory
 from .human import ConsoleTerminal, HumanPlayer, Terminal
-from .llm import BACKOFF, ClientPool, LLMPlayer, StatusSink, TokenMeter, TransportFactory
+from .llm import LLMPlayer
 
 if TYPE_CHECKING:
     from ..decisions import Request
