@@ -5,8 +5,7 @@ Pure game logic lives in ``config``, ``cast``, ``state``, ``rules``, ``visibilit
 LLM or human players; ``replay`` renders logs; ``cli`` is the ``werewolf`` command.
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .errors import (
     ConfigError,
@@ -16,6 +15,7 @@ from .errors import (
     UnknownSeatError,
     WerewolfError,
 )
+from .lazy import lazy_names
 
 if TYPE_CHECKING:
     from .cast import GODS, Identity, Team, team_of
@@ -49,18 +49,7 @@ first use (PEP 562), so that importing the rules or the state loads no player, r
 arena module (nor the LLM client and rich they bring)."""
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value  # loaded once: the next lookup is the module's own
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOMES})
-
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)
 
 __all__ = [
     "GODS",

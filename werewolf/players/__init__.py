@@ -9,10 +9,10 @@ Every name here is loaded on first use (PEP 562): importing one module of the pa
 (``players.base`` from the phases, say) loads neither the LLM client nor the mock minds.
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import BudgetExceededError, SeatError, SeatLeftError, SeatUnavailableError
+from ..lazy import lazy_names
 
 if TYPE_CHECKING:
     from .base import Player
@@ -60,18 +60,7 @@ _HOMES = {
 """Where each name of the package is defined, by module of ``werewolf.players``."""
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value  # loaded once: the next lookup is the module's own
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOMES})
-
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)
 
 __all__ = [
     "PLAYER_KINDS",
