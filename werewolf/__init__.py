@@ -5,9 +5,8 @@ Pure game logic lives in ``config``, ``cast``, ``state``, ``rules``, ``visibilit
 LLM or human players; ``replay`` renders logs; ``cli`` is the ``werewolf`` command.
 """
 
-from .cast import GODS, Identity, Team, team_of
-from .config import GameConfig, SelfSave, TiePolicy, WinRule, parse_config
-from .decisions import Answer, Choice, DecisionKind, Request, Speech, Usage, WitchChoice
+from typing import TYPE_CHECKING
+
 from .errors import (
     ConfigError,
     GameFileError,
@@ -16,12 +15,41 @@ from .errors import (
     UnknownSeatError,
     WerewolfError,
 )
-from .game import fold_chain, start_game, werewolf_workflow
-from .moderator import next_phase
-from .players.base import Player
-from .ruletext import rules_text
-from .state import Cause, GameState, Outcome, Phase, Stage, evolve, initial_state
-from .visibility import Observation, SeatView, view
+from .lazy import lazy_names
+
+if TYPE_CHECKING:
+    from .cast import GODS, Identity, Team, team_of
+    from .config import GameConfig, SelfSave, TiePolicy, WinRule, parse_config
+    from .decisions import Answer, Choice, DecisionKind, Request, Speech, Usage, WitchChoice
+    from .game import fold_chain, start_game, werewolf_workflow
+    from .moderator import next_phase
+    from .players.base import Player
+    from .ruletext import rules_text
+    from .state import Cause, GameState, Outcome, Phase, Stage, evolve, initial_state
+    from .visibility import Observation, SeatView, view
+
+_HOMES = {
+    **dict.fromkeys(("GODS", "Identity", "Team", "team_of"), "cast"),
+    **dict.fromkeys(("GameConfig", "SelfSave", "TiePolicy", "WinRule", "parse_config"), "config"),
+    **dict.fromkeys(
+        ("Answer", "Choice", "DecisionKind", "Request", "Speech", "Usage", "WitchChoice"),
+        "decisions",
+    ),
+    **dict.fromkeys(("fold_chain", "start_game", "werewolf_workflow"), "game"),
+    "next_phase": "moderator",
+    "Player": "players.base",
+    "rules_text": "ruletext",
+    **dict.fromkeys(
+        ("Cause", "GameState", "Outcome", "Phase", "Stage", "evolve", "initial_state"), "state"
+    ),
+    **dict.fromkeys(("Observation", "SeatView", "view"), "visibility"),
+}
+"""Where each name of the package is defined, by module of ``werewolf``: a name is loaded on
+first use (PEP 562), so that importing the rules or the state loads no player, replay or
+arena module (nor the LLM client and rich they bring)."""
+
+
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)
 
 __all__ = [
     "GODS",

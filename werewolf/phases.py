@@ -37,9 +37,9 @@ from .decisions import (
     problem,
     storable,
 )
+from .errors import SeatError
 from .identities import idiot
 from .players.base import Player
-from .players.errors import SeatError
 from .records import slot_setters
 from .rules import (
     BIDS,

@@ -33,12 +33,11 @@ from pulse_core.limits import clip
 from pulse_core.sqlite_objects import SQLiteObjectStore
 from pulse_core.sqlite_room import ROOM, free_bytes
 
-from .errors import WerewolfError
+from .errors import StoreFault
 from .outputs import Kind, classify, file_in_the_way
 
 __all__ = [
     "STORAGE_ERRORS",
-    "StoreFault",
     "check_chain",
     "check_objects",
     "explain",
@@ -52,10 +51,6 @@ _NOT_STORES = frozenset(Kind) - {Kind.MISSING, Kind.EMPTY, Kind.STORE, Kind.OTHE
 """What a store path may hold and be named for before SQLite opens it: a folder, a device,
 an unusable path or one of werewolf's other files (a file of the user's goes on to SQLite,
 which tells a damaged store from no store)."""
-
-
-class StoreFault(WerewolfError):
-    """The store could not be read or written; the message says what to do."""
 
 
 def _kind(exc: BaseException) -> str:

@@ -1,22 +1,20 @@
 """Who has won: a pure function of the deal, the config and who is alive.
 
-It reads a ``GameState`` but imports ``state.py`` for typing only, so ``state`` (which
-checks the win after every batch of deaths) and ``rules`` both import it without a cycle.
-``Outcome`` lives here for that reason; ``state`` re-exports it.
+It reads a ``GameState`` through ``Table``, the few members it needs, and does not import
+``state.py`` at all: ``state`` (which checks the win after every batch of deaths) and
+``rules`` both import it, and it imports neither. ``Outcome`` lives here for that reason;
+``state`` re-exports it.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .cast import GODS, Identity
-from .config import WinRule
+from .config import GameConfig, WinRule
 
-if TYPE_CHECKING:
-    from .state import GameState
-
-__all__ = ["Outcome", "third_side", "winner"]
+__all__ = ["Outcome", "Table", "third_side", "winner"]
 
 # the gods of 屠边: cupid is neither god nor villager there (the common online rule)
 _SIDE_GODS = GODS - {Identity.CUPID}
@@ -29,7 +27,26 @@ class Outcome(StrEnum):
     LOVERS = "lovers"  # the third side (人狼恋): only cupid and the lovers are left
 
 
-def third_side(state: GameState) -> frozenset[int]:
+class Table(Protocol):
+    """What the win reads of a game (``state.GameState`` is one)."""
+
+    @property
+    def config(self) -> GameConfig: ...
+    @property
+    def identities(self) -> tuple[Identity, ...]: ...
+    @property
+    def alive(self) -> frozenset[int]: ...
+    @property
+    def lovers(self) -> tuple[int, ...]: ...
+    @property
+    def idiot_revealed(self) -> bool: ...
+    @property
+    def seats(self) -> range: ...
+    def identity(self, seat: int) -> Identity: ...
+    def seat_of(self, identity: Identity) -> int | None: ...
+
+
+def third_side(state: Table) -> frozenset[int]:
     """Cupid and the lovers when the lovers are a wolf and a good player (人狼恋): they play
     for themselves. Empty otherwise (lovers of one side simply play for it)."""
     if len(state.lovers) != 2:
@@ -41,7 +58,7 @@ def third_side(state: GameState) -> frozenset[int]:
     return frozenset(state.lovers) | ({cupid} if cupid is not None else set())
 
 
-def winner(state: GameState) -> Outcome | None:
+def winner(state: Table) -> Outcome | None:
     """Who has won given who is alive, or None. Both sides at once: wolves (狼刀在先).
 
     With a third side (人狼恋) its members count for neither camp: it wins when only its

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field, replace
 import pytest
 
 from pulse_core import Event, MemoryEventStore, WorkflowRule
+from werewolf.arena.game_records import game_record
 from werewolf.arena.intervals import Estimate, bootstrap_ratio, percentile, resamples, wilson
-from werewolf.arena.metrics import TournamentMetrics, game_record, tournament_metrics
+from werewolf.arena.metrics import TournamentMetrics, tournament_metrics
 from werewolf.arena.ratings import (
     ELO_BASE,
     BradleyTerry,

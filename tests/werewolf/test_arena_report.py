@@ -21,8 +21,8 @@ from werewolf.arena.cli.progress import ProgressView as _ProgressView
 from werewolf.arena.intervals import bootstrap_ratio, resamples
 from werewolf.arena.ratings import Match, bradley_terry, bradley_terry_estimates, elo
 from werewolf.arena.record_cache import cache_path
-from werewolf.arena.report import render_report
-from werewolf.arena.runner import RunProgress
+from werewolf.arena.report_tables import render_report
+from werewolf.arena.tally import RunProgress
 from werewolf.cli import main
 
 INTERVAL = re.compile(r"\[[0-9.,-]+, ?[0-9.,-]+\]")

@@ -29,7 +29,7 @@ from werewolf.arena import (
     run_path,
     save_run,
 )
-from werewolf.arena.report import report_json
+from werewolf.arena.report_json import report_json
 from werewolf.arena.seating import seat_player
 from werewolf.cast import Identity, Team
 from werewolf.cli import main

@@ -14,7 +14,8 @@ import pytest
 from pulse_core import MemoryEventStore, WorkflowRule
 from pulse_core.workflow import read_attachment
 from werewolf.arena.beliefs import BeliefRecord, belief_records
-from werewolf.arena.metrics import GameRecord, SeatRecord, tournament_metrics
+from werewolf.arena.game_records import GameRecord, SeatRecord
+from werewolf.arena.metrics import tournament_metrics
 from werewolf.cast import Identity
 from werewolf.cli import main
 from werewolf.config import parse_config

@@ -41,7 +41,8 @@ from tests.werewolf.test_llm_player import _early_chain
 from werewolf.cli import main
 from werewolf.decisions import DecisionKind, Request
 from werewolf.players import SeatUnavailableError
-from werewolf.players.llm import ClientPool, LLMPlayer
+from werewolf.players.endpoints import ClientPool
+from werewolf.players.llm import LLMPlayer
 from werewolf.replay import load_replay_file, replay_text
 from werewolf.visibility import view
 

@@ -35,7 +35,8 @@ from tests.werewolf.test_llm_player import _early_chain
 from werewolf.cli import main
 from werewolf.decisions import Choice, DecisionKind, Request
 from werewolf.players import SeatUnavailableError
-from werewolf.players.llm import ClientPool, LLMPlayer, SeatRetry, retry_line
+from werewolf.players.endpoints import ClientPool, SeatRetry, retry_line
+from werewolf.players.llm import LLMPlayer
 from werewolf.replay import ViewKind, ViewSpec, load_replay_file, replay_text
 from werewolf.visibility import view
 

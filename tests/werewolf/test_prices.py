@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.openai_server import TEST_API_KEY, OpenAIServer
-from werewolf.arena.report import Report, write_plots
+from werewolf.arena.report import Report
+from werewolf.arena.report_plots import write_plots
 from werewolf.cli import main
 from werewolf.lineup import Price, load_lineup
 from werewolf.pricing import bundled_prices, with_bundled

@@ -170,7 +170,7 @@ class _DownOnTheFirstVote:
         self.inner = make_player("random", game_seed=5, seat=seat)
 
     async def decide(self, request: Any) -> Any:
-        from werewolf.players.errors import SeatUnavailableError
+        from werewolf.errors import SeatUnavailableError
 
         if request.key.startswith("d1.vote"):
             raise SeatUnavailableError(self.seat, "the endpoint is down")

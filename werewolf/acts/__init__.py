@@ -1,26 +1,18 @@
 """The phase roles of the identities beyond the nine-player board, one module each.
 
 Each module asks its identity's holder for the night's decision (the legal options come
-from ``werewolf.identities``) and returns the private event. ``IDENTITY_PHASES`` joins the
-core ``phases.PHASES`` in the workflow (``game.werewolf_workflow``).
+from ``werewolf.identities``) and returns the private event. ``IDENTITY_PHASES``
+(``registry``) joins the core ``phases.PHASES`` in the workflow (``game.werewolf_workflow``);
+it is loaded on first use, so that importing one of the modules loads no other.
 """
 
-from __future__ import annotations
+from typing import TYPE_CHECKING
 
-from collections.abc import Awaitable, Callable
+from ..lazy import lazy_names
 
-from pulse_core import RoleResult
+if TYPE_CHECKING:
+    from .registry import IDENTITY_PHASES
 
-from ..phases import PhaseContext
-from ..state import Phase
-from . import cupid, doctor, guard
+__getattr__, __dir__ = lazy_names(__name__, {"IDENTITY_PHASES": "registry"})
 
 __all__ = ["IDENTITY_PHASES"]
-
-IDENTITY_PHASES: dict[Phase, Callable[[PhaseContext], Awaitable[RoleResult]]] = {
-    Phase.CUPID: cupid.cupid_link,
-    Phase.LOVERS: cupid.lovers_told,
-    Phase.GUARD: guard.guard_protect,
-    Phase.DOCTOR: doctor.doctor_protect,
-    Phase.DOCTOR_TOLD: doctor.doctor_told,
-}

@@ -30,25 +30,19 @@ from pydantic import ValidationError
 from pulse_core.limits import read_document
 
 from ..arena.roster import ArenaBudget, ArenaPlayer, Roster, load_roster, parse_players
-from ..arena.runner import (
-    RunProgress,
-    RunResult,
-    check_play,
-    check_store_path,
-    open_run_store,
-    play_run,
-)
+from ..arena.runner import RunResult, check_play, check_store_path, open_run_store, play_run
 from ..arena.seating import RunSeats, SeatFactory, check_keys, mock_seats
 from ..arena.spec import RunSpec, Schedule, balance_unit, load_run, make_run, run_path, save_run
+from ..arena.tally import RunProgress
 from ..argtypes import DEFAULT_STORE
 from ..boards import board_config, with_board
 from ..config import GameConfig, parse_config
-from ..errors import ConfigError
+from ..errors import ConfigError, StoreFault
 from ..lineup import Lineup, SeatSpec, load_lineup
 from ..outputs import Kind, classify, refuse
 from ..players.ledger import BillLedger
 from ..pricing import with_bundled
-from ..storefaults import STORAGE_ERRORS, StoreFault, explain, refuse_damaged
+from ..storefaults import STORAGE_ERRORS, explain, refuse_damaged
 
 __all__ = [
     "PreparedRun",

@@ -14,11 +14,15 @@ from pathlib import Path
 
 from ..arena.metrics import tournament_metrics
 from ..arena.record_cache import cache_path
-from ..arena.report import CHARTS, Report, report_json_text, report_markdown, write_plots
+from ..arena.report import Report
+from ..arena.report_json import report_json_text
+from ..arena.report_plots import CHARTS, write_plots
+from ..arena.report_tables import report_markdown
 from ..arena.results import run_games
-from ..arena.runner import Tally, open_run_store
+from ..arena.runner import open_run_store
 from ..arena.schedule import game_id
 from ..arena.spec import RunSpec, load_run, run_path
+from ..arena.tally import Tally
 from ..errors import ConfigError, GameFileError, WerewolfError
 from ..outputs import Kind, check_output, classify, one_file, refuse, write_output
 from ..pricing import with_bundled

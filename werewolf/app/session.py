@@ -30,9 +30,9 @@ from ..errors import GameFileError
 from ..game import werewolf_workflow
 from ..lineup import SeatSpec
 from ..players import SpecSeating, seating_from_specs
+from ..players.endpoints import StatusSink
 from ..players.human import Terminal
 from ..players.ledger import BillLedger
-from ..players.llm import StatusSink
 from ..scope import TopicScope, floor_seq
 from ..state import GameState
 from .store import Notice

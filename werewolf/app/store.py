@@ -15,11 +15,10 @@ from pathlib import Path
 
 from pulse_core import EventStore, SQLiteEventStore
 
-from ..errors import GameFileError
+from ..errors import GameFileError, StoreFault
 from ..outputs import Kind, classify, refuse
 from ..storefaults import (
     STORAGE_ERRORS,
-    StoreFault,
     explain,
     lock_notice,
     open_store,

@@ -26,7 +26,7 @@ from pulse_core.limits import parse_json, read_bounded
 from ..cast import Identity
 from ..state import Outcome
 from .beliefs import BeliefRecord
-from .metrics import GameRecord, SeatRecord
+from .game_records import GameRecord, SeatRecord
 
 __all__ = ["RecordCache", "cache_path", "code_fingerprint"]
 

@@ -1,29 +1,17 @@
-"""A tournament's report: rich tables, Markdown, a JSON file with every figure, PNG charts.
+"""A tournament's report: what it says, as titled sections of rows, from ``TournamentMetrics``.
 
-Every figure comes from ``TournamentMetrics``; the JSON holds them all with their
-intervals (``value``, ``low``, ``high``, ``n`` and, for rates, ``hits``), and nothing that
-depends on when or how fast the games were played, so the same games give the same file.
-Charts need matplotlib (``pip install 'pulse-werewolf[plot]'``).
+``report_tables`` draws the sections as rich tables and Markdown, ``report_json`` writes
+every figure with its interval to a JSON file, ``report_plots`` draws PNG charts (they need
+matplotlib: ``pip install 'pulse-werewolf[plot]'``).
 """
 
 from __future__ import annotations
 
-import importlib
-import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from rich import box
-from rich.console import Console, Group, RenderableType
-from rich.table import Table
-from rich.text import Text
-
-from pulse_core.redact import public_url
-
 from ..cast import Identity
-from ..errors import ConfigError
 from ..lineup import Price
 from ..pricing import bundled_prices, with_bundled
 from .intervals import NONE, Estimate, wilson
@@ -31,20 +19,7 @@ from .metrics import ROLES, PlayerMetrics, RoleMetrics, TournamentMetrics
 from .results import RunGames, Spent
 from .spec import RunSpec
 
-__all__ = [
-    "CHARTS",
-    "REPORT_FORMAT",
-    "Report",
-    "render_report",
-    "report_json",
-    "report_json_text",
-    "report_markdown",
-    "require_matplotlib",
-    "write_json",
-    "write_plots",
-]
-
-REPORT_FORMAT = 1
+__all__ = ["Report", "Section", "report_prices", "sections", "spent_json", "summary"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +62,7 @@ def _usd(e: Estimate) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class _Section:
+class Section:
     title: str
     headers: tuple[str, ...]
     rows: list[tuple[str, ...]]
@@ -99,7 +74,7 @@ def _role(player: PlayerMetrics, role: str) -> RoleMetrics:
     return held if held is not None else RoleMetrics(0, wilson(0, 0), wilson(0, 0))
 
 
-def _sections(report: Report) -> list[_Section]:
+def sections(report: Report) -> list[Section]:
     m = report.metrics
     ranked = report.ranked()
     # the roles of the nine-player board the run dealt, then any other identity it dealt
@@ -108,7 +83,7 @@ def _sections(report: Report) -> list[_Section]:
     roles += sorted(dealt - set(roles))
     witch = Identity.WITCH.value in dealt or not dealt  # no witch (kaggle-8): no potions
     sections = [
-        _Section(
+        Section(
             "Leaderboard (win rates in %, 95% intervals in brackets)",
             ("Player", "Games", "Win rate", "Bradley-Terry", "Elo"),
             [
@@ -122,7 +97,7 @@ def _sections(report: Report) -> list[_Section]:
                 for p in ranked
             ],
         ),
-        _Section(
+        Section(
             "By team",
             ("Player", "Win as wolves", "Win as good", "Survival", "Draws"),
             [
@@ -136,17 +111,17 @@ def _sections(report: Report) -> list[_Section]:
                 for p in ranked
             ],
         ),
-        _Section(
+        Section(
             "Win rate by role",
             ("Player", *roles),
             [(p.name, *(_pct(_role(p, r).win) for r in roles)) for p in ranked],
         ),
-        _Section(
+        Section(
             "Survival by role",
             ("Player", *roles),
             [(p.name, *(_pct(_role(p, r).survival) for r in roles)) for p in ranked],
         ),
-        _Section(
+        Section(
             "Judgement",
             ("Player", "Votes on wolves", "Exiles of wolves", "Seer checks on wolves"),
             [
@@ -160,7 +135,7 @@ def _sections(report: Report) -> list[_Section]:
             ],
             "Votes and exiles: while holding good seats.",
         ),
-        _Section(
+        Section(
             "Potions and wolves",
             ("Player", "Witch saves of good", "Witch poisons on wolves", "Wolf days survived"),
             [
@@ -174,7 +149,7 @@ def _sections(report: Report) -> list[_Section]:
             ],
         )
         if witch
-        else _Section(
+        else Section(
             "Wolves",
             ("Player", "Wolf days survived"),
             [(p.name, _num(p.wolf_days, 2)) for p in ranked],
@@ -185,7 +160,7 @@ def _sections(report: Report) -> list[_Section]:
     sections += _belief_sections(report)
     if m.matchups:
         sections.append(
-            _Section(
+            Section(
                 "Head to head",
                 ("Match", "Games", "Wins", "Draws", "First's win rate"),
                 [
@@ -203,14 +178,14 @@ def _sections(report: Report) -> list[_Section]:
     return sections
 
 
-def _belief_sections(report: Report) -> list[_Section]:
+def _belief_sections(report: Report) -> list[Section]:
     """Detection, deception and calibration, when the games carry belief reports."""
     m, ranked = report.metrics, report.ranked()
     if not m.calibration:
         return []
     roles = [r.value for r in ROLES if r is not Identity.WEREWOLF]
     return [
-        _Section(
+        Section(
             "Beliefs: detection (Brier, log-loss: lower is better) and deception",
             ("Player", "Reports", "Brier", "Log-loss", "Deception"),
             [
@@ -226,7 +201,7 @@ def _belief_sections(report: Report) -> list[_Section]:
             "Good seats' P(wolf) reports against the truth; deception: how strongly good "
             "seats believed the player's wolves were good (1 - P(wolf)).",
         ),
-        _Section(
+        Section(
             "Beliefs: Brier by day",
             ("Player", "Day 1", "Day 2", "Day 3+"),
             [
@@ -234,12 +209,12 @@ def _belief_sections(report: Report) -> list[_Section]:
                 for p in ranked
             ],
         ),
-        _Section(
+        Section(
             "Beliefs: Brier by the believer's identity",
             ("Player", *roles),
             [(p.name, *(_num(p.brier_by_identity.get(r, NONE), 3) for r in roles)) for p in ranked],
         ),
-        _Section(
+        Section(
             "Calibration (every good seat's reports)",
             ("P(wolf)", "Reports", "Mean belief", "Wolf rate"),
             [
@@ -277,7 +252,7 @@ def _price_note(report: Report) -> str:
     )
 
 
-def _cost_sections(ranked: Sequence[PlayerMetrics], price_note: str = "") -> list[_Section]:
+def _cost_sections(ranked: Sequence[PlayerMetrics], price_note: str = "") -> list[Section]:
     tokens = any(p.calls for p in ranked)
     note = "" if tokens else "No player used tokens: tokens, cost and latency are for LLM players."
     guessed = [p.name for p in ranked if p.estimated_tokens]
@@ -285,7 +260,7 @@ def _cost_sections(ranked: Sequence[PlayerMetrics], price_note: str = "") -> lis
         estimated = f"Tokens of {', '.join(guessed)} are estimated (no usage reported)."
         price_note = f"{price_note} {estimated}".strip()
     return [
-        _Section(
+        Section(
             "Decisions",
             ("Player", "Decisions", "Fallback rate", "Latency ms"),
             [
@@ -294,7 +269,7 @@ def _cost_sections(ranked: Sequence[PlayerMetrics], price_note: str = "") -> lis
             ],
             note,
         ),
-        _Section(
+        Section(
             "Tokens and cost",
             ("Player", "Tokens/game", "Tokens/decision", "Cost/game", "Cost/decision"),
             [
@@ -312,7 +287,7 @@ def _cost_sections(ranked: Sequence[PlayerMetrics], price_note: str = "") -> lis
     ]
 
 
-def _summary(report: Report) -> list[str]:
+def summary(report: Report) -> list[str]:
     spec, games, m = report.spec, report.games, report.metrics
     names = ", ".join(p.name for p in spec.players)
     lines = [
@@ -326,13 +301,13 @@ def _summary(report: Report) -> list[str]:
     return lines + _spent_lines(report)
 
 
-def _prices(report: Report) -> dict[str, Price]:
+def report_prices(report: Report) -> dict[str, Price]:
     """The prices the report's costs are at (the run's, then the bundled table)."""
     spec = report.spec
     return with_bundled(spec.prices, (p.spec.model for p in spec.players if p.uses_tokens))
 
 
-def _spent_json(spent: Spent, prices: Mapping[str, Price]) -> dict[str, Any]:
+def spent_json(spent: Spent, prices: Mapping[str, Price]) -> dict[str, Any]:
     return {"tokens": spent.tokens, "estimated_tokens": spent.estimated, "cost": spent.cost(prices)}
 
 
@@ -340,7 +315,7 @@ def _spent_lines(report: Report) -> list[str]:
     """What the run spent: in all (what its budget counts) and in the ended games (what
     the figures below are of), when they differ; estimated tokens are said so."""
     games = report.games
-    spent_all, prices = games.spent, _prices(report)
+    spent_all, prices = games.spent, report_prices(report)
     if not spent_all.tokens:
         return []
 
@@ -363,279 +338,3 @@ def _spent_lines(report: Report) -> list[str]:
             "reported no usage."
         )
     return [line]
-
-
-# -- rich -----------------------------------------------------------------------------------------
-_GAP = 2  # columns between table columns: one padding space and the (blank) divider
-
-
-def render_report(console: Console, report: Report) -> None:
-    """Print the report's tables, each fitted to the console's width."""
-    parts: list[RenderableType] = [Text(line) for line in _summary(report)]
-    for section in _sections(report):
-        table = Table(
-            title=section.title,
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-            show_edge=False,
-            padding=(0, 0, 0, _GAP - 1),
-            pad_edge=False,
-        )
-        for i, header in enumerate(section.headers):
-            table.add_column(header, justify="left" if i == 0 else "right")
-        for row in _fitted(section, console.width):
-            table.add_row(*row)
-        parts.append(table)
-        if section.note:
-            parts.append(Text(section.note, style="dim"))
-        parts.append(Text(""))
-    console.print(Group(*parts))
-
-
-def _fitted(section: _Section, width: int) -> list[tuple[str, ...]]:
-    """The rows, fitted to ``width`` without ever breaking an interval inside (``[62.6,``
-    then ``70.8]``): first the intervals of the widest columns move under their values,
-    then, if it is still too wide, intervals lose the space after their comma."""
-    if not section.rows:
-        return []
-    columns = [list(col) for col in zip(*section.rows, strict=True)]
-    header_words = [max(len(w) for w in h.split()) for h in section.headers]
-
-    def column_width(i: int) -> int:
-        lines = [line for cell in columns[i] for line in cell.split("\n")]
-        return max([header_words[i], *(len(line) for line in lines)])
-
-    def too_wide() -> bool:
-        return sum(map(column_width, range(len(columns)))) + _GAP * (len(columns) - 1) > width
-
-    while too_wide():
-        splittable = [i for i, col in enumerate(columns) if any(" [" in c for c in col)]
-        if not splittable:
-            break
-        widest = max(splittable, key=column_width)
-        columns[widest] = [c.replace(" [", "\n[", 1) for c in columns[widest]]
-    if too_wide():
-        columns = [[c.replace(", ", ",") if "[" in c else c for c in col] for col in columns]
-    return [tuple(row) for row in zip(*columns, strict=True)]
-
-
-# -- Markdown -------------------------------------------------------------------------------------
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def report_markdown(report: Report) -> str:
-    lines = [f"# Arena run `{report.spec.name}`", ""]
-    lines += [line + "  " for line in _summary(report)]
-    for section in _sections(report):
-        lines += ["", f"## {section.title}", ""]
-        lines.append("| " + " | ".join(section.headers) + " |")
-        lines.append("|" + "|".join(["---"] + ["---:"] * (len(section.headers) - 1)) + "|")
-        lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in section.rows]
-        if section.note:
-            lines += ["", f"_{section.note}_"]
-    lines += [
-        "",
-        "Intervals are 95%: Wilson for rates, a bootstrap over games for ratings, means and "
-        "ratios. Definitions: docs/arena.md.",
-        "",
-    ]
-    return "\n".join(lines)
-
-
-# -- JSON -----------------------------------------------------------------------------------------
-def _player_json(p: PlayerMetrics) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name in p.__slots__:  # a slotted dataclass names its fields here
-        value = getattr(p, name)
-        if isinstance(value, Estimate):
-            out[name] = value.as_dict()
-        elif name == "win_as" or name in ("brier_by_day", "brier_by_identity"):
-            out[name] = {k: v.as_dict() for k, v in value.items()}
-        elif name == "calibration":
-            out[name] = [b.as_dict() for b in value]
-        elif name == "roles":
-            out[name] = {
-                k: {"seats": r.seats, "win": r.win.as_dict(), "survival": r.survival.as_dict()}
-                for k, r in value.items()
-            }
-        else:
-            out[name] = value
-    return out
-
-
-def _shown_player(player: dict[str, Any]) -> dict[str, Any]:
-    """A player of the run as a report (a file meant to be shared) shows it: its endpoint
-    without the password or query values a roster's base_url may hold."""
-    seat = player.get("spec")
-    if isinstance(seat, dict) and isinstance(seat.get("base_url"), str):
-        player = {**player, "spec": {**seat, "base_url": public_url(seat["base_url"])}}
-    return player
-
-
-def report_json(report: Report) -> dict[str, Any]:
-    spec, m = report.spec, report.metrics
-    return {
-        "format": REPORT_FORMAT,
-        "run": {
-            "name": spec.name,
-            "schedule": spec.schedule.value,
-            "seed": spec.seed,
-            "players": [_shown_player(p.model_dump(mode="json")) for p in spec.players],
-            "lineup": list(spec.lineup) if spec.lineup else None,
-            "config": spec.config.model_dump(mode="json"),
-            "prices": {k: v.model_dump(mode="json") for k, v in spec.prices.items()},
-        },
-        "games": {
-            "planned": spec.games,
-            "ended": m.games,
-            "unfinished": list(report.games.unfinished),
-            "missing": list(report.games.missing),
-            "wolves_win": m.wolves_win.as_dict(),
-            "draws": m.draws,
-        },
-        "spent": {  # all: every game, as the budget counts; ended: the games reported on
-            "all": _spent_json(report.games.spent, _prices(report)),
-            "ended": _spent_json(report.games.ended_spent, _prices(report)),
-        },
-        "ratings": {
-            "bradley_terry": {k: v.as_dict() for k, v in m.bradley_terry.items()},
-            "elo": {k: v.as_dict() for k, v in m.elo.items()},
-            "wolf_edge": m.wolf_edge.as_dict(),
-        },
-        "players": {name: _player_json(p) for name, p in m.players.items()},
-        "calibration": [b.as_dict() for b in m.calibration],
-        "matchups": [
-            {
-                "first": x.first,
-                "second": x.second,
-                "games": x.games,
-                "first_wins": x.first_wins,
-                "second_wins": x.second_wins,
-                "draws": x.draws,
-                "first_win_rate": x.first_win_rate.as_dict(),
-            }
-            for x in m.matchups
-        ],
-    }
-
-
-def report_json_text(report: Report) -> str:
-    """The JSON file's text."""
-    return json.dumps(report_json(report), indent=2) + "\n"
-
-
-def write_json(report: Report, path: Path) -> None:
-    path.write_text(report_json_text(report), encoding="utf-8")
-
-
-# -- charts ---------------------------------------------------------------------------------------
-def require_matplotlib() -> Any:
-    """``matplotlib.pyplot`` (drawing to files), or a ConfigError saying how to install it."""
-    try:  # imported by name: matplotlib is an optional extra, typed or not installed
-        matplotlib = importlib.import_module("matplotlib")
-        matplotlib.use("Agg")  # files only: never open a window
-        plt = importlib.import_module("matplotlib.pyplot")
-    except ImportError:
-        raise ConfigError(
-            [("--plot", "charts need matplotlib: pip install 'pulse-werewolf[plot]'")]
-        ) from None
-    return plt
-
-
-CHARTS = ("ratings.png", "rating-vs-cost.png", "calibration.png")
-"""The files ``write_plots`` may write into its folder."""
-
-
-def write_plots(report: Report, folder: Path) -> list[Path]:
-    """``ratings.png`` (Bradley-Terry and Elo with intervals, per player); when two or more
-    players used tokens (something to compare), ``rating-vs-cost.png``; with belief reports,
-    ``calibration.png``; returns the files written."""
-    plt = require_matplotlib()
-    folder.mkdir(parents=True, exist_ok=True)
-    ranked = list(reversed(report.ranked()))  # best at the top of a horizontal chart
-    m = report.metrics
-    written = [folder / CHARTS[0]]
-    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.5 * len(ranked)))
-    for offset, (label, ratings) in (
-        (-0.15, ("Bradley-Terry", m.bradley_terry)),
-        (0.15, ("Elo", m.elo)),
-    ):
-        _errorbars(ax, ranked, ratings, offset, label, horizontal=True)
-    ax.set_yticks(range(len(ranked)), [p.name for p in ranked])
-    ax.set_xlabel("rating (95% interval)")
-    ax.set_title(f"Arena run {report.spec.name}: {m.games} games")
-    ax.legend(loc="best")
-    fig.tight_layout()
-    fig.savefig(written[0], dpi=120)
-    plt.close(fig)
-    spenders = [p for p in ranked if p.calls]
-    if len(spenders) >= 2:  # one point has nothing to be compared with
-        priced = all(p.cost_per_game.value is not None for p in spenders)
-        cost: Callable[[PlayerMetrics], float] = (
-            (lambda p: p.cost_per_game.value or 0.0)
-            if priced
-            else (lambda p: p.tokens_per_game.value or 0.0)
-        )
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        for p in spenders:
-            e = m.bradley_terry[p.name]
-            assert e.value is not None  # ratings are always defined
-            low, high = e.low if e.low is not None else e.value, e.high or e.value
-            ax.errorbar([cost(p)], [e.value], yerr=[[e.value - low], [high - e.value]], fmt="o")
-            ax.annotate(p.name, (cost(p), e.value), textcoords="offset points", xytext=(6, 4))
-        ax.set_xlabel("USD per game" if priced else "tokens per game")
-        ax.set_ylabel("Bradley-Terry rating (95% interval)")
-        ax.set_title("Rating against cost")
-        fig.tight_layout()
-        written.append(folder / CHARTS[1])
-        fig.savefig(written[-1], dpi=120)
-        plt.close(fig)
-    if m.calibration:
-        written.append(_calibration_chart(plt, report, folder / CHARTS[2]))
-    return written
-
-
-def _calibration_chart(plt: Any, report: Report, path: Path) -> Path:
-    """The reliability diagram: per player, the wolf rate of its reports against their mean
-    belief, bin by bin (a calibrated player lies on the diagonal)."""
-    fig, ax = plt.subplots(figsize=(5.5, 5.5))
-    ax.plot([0, 1], [0, 1], linestyle="--", color="grey", label="calibrated")
-    for p in report.ranked():
-        points = [
-            (b.mean_belief, b.wolf_rate.value)
-            for b in p.calibration
-            if b.mean_belief is not None and b.wolf_rate.value is not None
-        ]
-        if points:
-            xs, ys = zip(*points, strict=True)
-            ax.plot(xs, ys, marker="o", label=p.name)
-    ax.set_xlabel("mean P(wolf) reported (bin)")
-    ax.set_ylabel("share that were wolves")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    ax.set_title("Calibration of good seats' beliefs")
-    ax.legend(loc="upper left")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
-
-
-def _errorbars(
-    ax: Any,
-    players: Sequence[PlayerMetrics],
-    ratings: dict[str, Estimate],
-    offset: float,
-    label: str,
-    *,
-    horizontal: bool,
-) -> None:
-    values = [ratings[p.name].value or 0.0 for p in players]
-    lows = [v - (ratings[p.name].low or v) for p, v in zip(players, values, strict=True)]
-    highs = [(ratings[p.name].high or v) - v for p, v in zip(players, values, strict=True)]
-    positions = [i + offset for i in range(len(players))]
-    if horizontal:
-        ax.errorbar(values, positions, xerr=[lows, highs], fmt="o", capsize=3, label=label)
-    else:
-        ax.errorbar(positions, values, yerr=[lows, highs], fmt="o", capsize=3, label=label)

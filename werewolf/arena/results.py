@@ -11,7 +11,7 @@ from pulse_core import Event, EventStore
 from pulse_core.workflow import read_attachment
 
 from ..lineup import Price
-from .metrics import GameRecord, game_record
+from .game_records import GameRecord, game_record
 from .record_cache import RecordCache
 from .schedule import game_id, plan_game
 from .spec import RunSpec

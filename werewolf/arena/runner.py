@@ -5,14 +5,14 @@ planned seed, deal and seating under a fixed id (so a restart never duplicates i
 by a ``WorkflowRule`` scoped to the run's games, and lands in the store phase by phase.
 Stopped at any point (Ctrl-C, a crash, the budget), a run continues where it stopped: ended
 games are skipped, games in progress are taken up where their log ends, failed ones are
-resumed, missing ones are started. Runs without LLM players may use several processes,
-each playing a share of the games into the same SQLite file with its own connection.
+resumed, missing ones are started (``driver``, followed by ``tally``). Runs without LLM
+players may use several processes, each playing a share of the games into the same SQLite
+file with its own connection.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -21,45 +21,29 @@ import signal
 import sys
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from multiprocessing.queues import SimpleQueue
 from pathlib import Path
 
-from pulse_core import ConflictError, Event, EventStore, SQLiteEventStore, WorkflowRule
+from pulse_core import SQLiteEventStore
 from pulse_core.limits import clip
 
-from ..errors import ConfigError, WerewolfError
-from ..game import WORKFLOW, start_meta, werewolf_workflow
-from ..players.ledger import BillLedger
-from ..scope import TopicScope, floor_seq, scoped_rule
-from ..state import GameState
-from ..storefaults import STORAGE_ERRORS, StoreFault, explain, lock_notice, open_store
-from .schedule import GamePlan, game_id, plan_game
-from .seating import SeatFactory, forkable, run_seating, seat_player
+from ..errors import ArenaError, ConfigError, StoreFault
+from ..storefaults import STORAGE_ERRORS, explain, lock_notice, open_store
+from .driver import drive
+from .seating import SeatFactory, forkable, seat_player
 from .spec import RunSpec, load_run
+from .tally import RunProgress, Tally
 
 __all__ = [
-    "ArenaError",
-    "RunProgress",
     "RunResult",
-    "Tally",
     "check_play",
     "check_store_path",
-    "drive",
     "open_run_store",
     "play_run",
 ]
-
-
-class ArenaError(WerewolfError):
-    """A run that could not be played (a worker process that died)."""
-
-
-_ERROR = f"{WORKFLOW}.__error__"
-_END = f"{WORKFLOW}.game-end"
 
 
 def open_run_store(
@@ -81,89 +65,6 @@ def open_run_store(
 
 def _say(line: str) -> None:
     sys.stderr.write(f"werewolf: {line}\n")
-
-
-@dataclass
-class RunProgress:
-    """What a run has done so far, as its log says."""
-
-    total: int
-    ended: set[int] = field(default_factory=set)
-    failed: set[int] = field(default_factory=set)
-    wins: Counter[str] = field(default_factory=Counter)  # games won, per player
-    played: Counter[str] = field(default_factory=Counter)  # games played, per player
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost: float | None = 0.0  # USD; None when a seat that used tokens has no price
-
-    @property
-    def tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-    def win_rate(self, player: str) -> float | None:
-        n = self.played[player]
-        return self.wins[player] / n if n else None
-
-
-class Tally:
-    """Follows a run's games in the store (incrementally) for progress and the budget."""
-
-    def __init__(self, spec: RunSpec, store: EventStore) -> None:
-        self.spec = spec
-        self.store = store
-        self.plans = {game_id(spec, i): plan_game(spec, i) for i in range(spec.games)}
-        self.scope = TopicScope(store, self.plans)
-        self.cursor = floor_seq(store, self.plans)
-        self.progress = RunProgress(total=spec.games)
-
-    def update(self) -> RunProgress:
-        progress = self.progress
-        for event in self.scope.read_after(self.cursor):
-            self.cursor = event.seq
-            plan = self.plans[event.key]
-            if event.kind == _ERROR:
-                progress.failed.add(plan.index)
-            elif event.kind == f"{WORKFLOW}.__resume__":
-                progress.failed.discard(plan.index)
-            elif event.kind == _END:
-                self._count_end(plan, event)
-            for use in event.meta.get("usage", []):
-                self._count_usage(plan, use)
-        return progress
-
-    def _count_end(self, plan: GamePlan, event: Event) -> None:
-        progress = self.progress
-        if plan.index in progress.ended:
-            return
-        progress.ended.add(plan.index)
-        winner = event.meta.get("diff", {}).get("winner")
-        for team, players in plan.sides().items():
-            for player in sorted(set(players)):
-                progress.played[player] += 1
-                if winner == team.value:
-                    progress.wins[player] += 1
-
-    def _count_usage(self, plan: GamePlan, use: dict[str, object]) -> None:
-        progress = self.progress
-        prompt = int(use.get("prompt_tokens", 0))  # type: ignore[call-overload]
-        completion = int(use.get("completion_tokens", 0))  # type: ignore[call-overload]
-        progress.prompt_tokens += prompt
-        progress.completion_tokens += completion
-        if progress.cost is None or prompt + completion == 0:
-            return
-        seat = int(use["seat"])  # type: ignore[call-overload]
-        model = self.spec.player(plan.assignment[seat - 1]).spec.model
-        price = self.spec.prices.get(model) if model else None
-        progress.cost = None if price is None else progress.cost + price.cost(prompt, completion)
-
-    def over_budget(self) -> str | None:
-        """Why the run must stop now, or None while it is within its budget."""
-        budget, progress = self.spec.budget, self.progress
-        if budget.tokens is not None and progress.tokens >= budget.tokens:
-            return f"the budget of {budget.tokens:,} tokens is spent ({progress.tokens:,} used)"
-        if budget.usd is not None and progress.cost is not None and progress.cost >= budget.usd:
-            return f"the budget of ${budget.usd:.2f} is spent (${progress.cost:.4f} used)"
-        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,84 +123,6 @@ def _check_prices(spec: RunSpec) -> None:
         raise ConfigError(
             [("--budget-usd", f"a USD budget needs a price for model {m!r}") for m in missing]
         )
-
-
-def _start(rule: WorkflowRule[GameState | None], spec: RunSpec, plan: GamePlan) -> None:
-    players = [spec.player(name).spec.public() | {"player": name} for name in plan.assignment]
-    arena = {"run": spec.name, "index": plan.index, "assignment": list(plan.assignment)}
-    meta = start_meta(spec.config, plan.seed, deal=plan.deal, players=players, arena=arena)
-    content = f"Game {plan.index + 1} of arena run {spec.name}, seed {plan.seed}."
-    # a conflict: another runner of the same run started it meanwhile; it is in the store
-    with contextlib.suppress(ConflictError):
-        rule.start(content, meta, topic_id=game_id(spec, plan.index))
-
-
-async def drive(
-    spec: RunSpec,
-    store: EventStore,
-    indices: Sequence[int],
-    *,
-    concurrency: int,
-    factory: SeatFactory = seat_player,
-    tally: Tally | None = None,
-    on_tick: Callable[[], None] | None = None,
-) -> str | None:
-    """Play games ``indices`` of the run until each has ended or failed, at most
-    ``concurrency`` at once; returns why it stopped early (the budget), else None."""
-    plans = {game_id(spec, i): plan_game(spec, i) for i in indices}
-    specs = {p.name: p.spec for p in spec.players}
-    ledger: BillLedger | None = getattr(factory, "ledger", None)  # LLM seats write one
-    chains = {key: store.chain(key) for key in plans}
-    # answers a stopped process received but never recorded: with each game's next event
-    carried = {
-        key: ledger.unrecorded(key, chain)
-        for key, chain in chains.items()
-        if chain and ledger is not None
-    }
-    seating = run_seating(plans, specs, factory)
-    rule = scoped_rule(werewolf_workflow(seating, carried=carried), store, plans)
-    pending: list[GamePlan] = []
-    for key, plan in plans.items():
-        chain = chains[key]
-        if not chain:
-            pending.append(plan)
-        elif chain[-1].kind == _ERROR:
-            rule.resume(key)  # a failed game is tried again where it stopped
-    pending.reverse()  # popped from the end: lowest index first
-    try:
-        return await _drive(rule, spec, pending, concurrency, tally, on_tick)
-    finally:
-        aclose = getattr(factory, "aclose", None)  # a factory holding HTTP clients
-        if aclose is not None:
-            await aclose()
-
-
-async def _drive(
-    rule: WorkflowRule[GameState | None],
-    spec: RunSpec,
-    pending: list[GamePlan],
-    concurrency: int,
-    tally: Tally | None,
-    on_tick: Callable[[], None] | None,
-) -> str | None:
-    await rule.tick()  # learn the games already in the store
-    while True:
-        reason = tally.over_budget() if tally is not None else None
-        if reason is not None:
-            return reason
-        fresh = 0  # started since the last tick, which has not read them yet
-        while pending and len(rule.active()) + fresh < concurrency:
-            _start(rule, spec, pending.pop())
-            fresh += 1
-        if not rule.active() and not fresh:
-            return None
-        appended = await rule.tick()
-        if tally is not None:
-            tally.update()
-        if on_tick is not None:
-            on_tick()
-        if appended == 0 and rule.active():
-            await asyncio.sleep(0.05)  # another runner holds the next step: wait for it
 
 
 # -- processes ---------------------------------------------------------------------------------

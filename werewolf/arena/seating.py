@@ -77,7 +77,7 @@ class RunSeats:
         lang: str = "en",
         ledger: BillLedger | None = None,
     ) -> None:
-        from ..players.llm import ClientPool  # the openai client loads only for LLM runs
+        from ..players.endpoints import ClientPool  # the openai client loads only for LLM runs
 
         self.lang = lang
         self.clients = ClientPool(env)

@@ -18,7 +18,7 @@ from pulse_core import Event, EventStore
 from ..app import GameResult, Table
 from ..errors import ConfigError
 from ..lineup import KINDS, SeatSpec
-from ..players.llm import SeatRetry, retry_line
+from ..players.endpoints import SeatRetry, retry_line
 from ..players.prompting import LANGS
 from ..players.setup import failure_hint, usage_lines
 from ..pricing import with_bundled

@@ -36,13 +36,8 @@ decoding (``pulse_core.redact``): an endpoint that echoes the key in an answer o
 body, plain or JSON-escaped, whole, in part or split over two fields, gets it into no
 cassette, message, exchange or log.
 
-Latency and billing come from here too. ``measured()`` opens a sink in the current task's
-context; each answered request adds a ``Billed`` to it: its time (a replay adds the recorded
-time) and the tokens its body's ``usage`` billed (a successful answer without one:
-estimated from the text, and marked so), also for answers the caller then throws away (an
-empty answer retried, an error). So a seat's latency is the time its endpoint took
-to answer, the same in a recording and its replay, client back-off waits are not counted,
-and every billed token is seen exactly once.
+Both transports hand each answered request's time and body to ``bills.note_bill``, which
+bills it to the block ``bills.measured()`` opened.
 """
 
 from __future__ import annotations
@@ -53,10 +48,7 @@ import os
 import socket
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -66,144 +58,18 @@ from pulse_core.limits import LimitError, bounded_lines, parse_json
 from pulse_core.redact import mask_json_text
 
 from ..errors import ConfigError
+from .bills import note_bill
 
 __all__ = [
-    "CHARS_PER_TOKEN",
     "MAX_CASSETTE_BYTES",
-    "Billed",
     "CassetteRecorder",
     "CassetteTransport",
     "MeteredTransport",
-    "billed",
-    "estimate_usage",
-    "estimated_tokens",
-    "measured",
     "request_hash",
-    "token_count",
 ]
 
 MAX_CASSETTE_BYTES = 256 << 20  # every request holds its whole prompt: more than a replay
 _KEPT_HEADERS = ("content-type", "retry-after", "retry-after-ms", "x-should-retry")
-
-
-@dataclass(frozen=True, slots=True)
-class Billed:
-    """One answered request: the endpoint's time and the tokens its answer billed;
-    ``estimated`` when the answer reported no ``usage`` and the tokens were estimated from
-    the text (``estimate_usage``)."""
-
-    seconds: float
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    estimated: bool = False
-
-
-class _Bills(list[Billed]):
-    """The bills of one block, each also handed to ``on_bill`` as it arrives."""
-
-    def __init__(self, on_bill: Callable[[Billed], None] | None) -> None:
-        super().__init__()
-        self.on_bill = on_bill
-
-
-_SINK: ContextVar[_Bills | None] = ContextVar("werewolf_endpoint_bills", default=None)
-
-
-@contextmanager
-def measured(on_bill: Callable[[Billed], None] | None = None) -> Iterator[list[Billed]]:
-    """A list that collects a ``Billed`` for every request answered inside the block (in
-    this task and the tasks it starts); ``on_bill`` is called with each as it arrives,
-    before the client reads the answer (the ledger writes it down then)."""
-    bills = _Bills(on_bill)
-    token = _SINK.set(bills)
-    try:
-        yield bills
-    finally:
-        _SINK.reset(token)
-
-
-CHARS_PER_TOKEN = 4
-"""How many characters of text make a token, for an estimate: the usual rule of thumb for
-English text and JSON with the common tokenizers (Chinese text has fewer a token)."""
-
-
-def estimated_tokens(text: str) -> int:
-    """The tokens of ``text``, estimated from its length (``CHARS_PER_TOKEN``)."""
-    return -(-len(text) // CHARS_PER_TOKEN)
-
-
-def estimate_usage(request: bytes, answer: Any) -> tuple[int, int]:
-    """(prompt, completion) tokens of an answer that reported none, estimated from the
-    text: the request's messages and tools, and the choices' content and tool calls."""
-    try:
-        body = json.loads(request)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        body = None
-    sent = [body.get("messages"), body.get("tools")] if isinstance(body, dict) else [request]
-    prompt = estimated_tokens(json.dumps(sent, ensure_ascii=False, default=str))
-    produced: list[str] = []
-    for choice in answer.get("choices") or []:
-        message = choice.get("message") if isinstance(choice, dict) else None
-        if not isinstance(message, dict):
-            continue
-        produced.append(str(message.get("content") or ""))
-        for call in message.get("tool_calls") or []:
-            function = call.get("function") if isinstance(call, dict) else None
-            if isinstance(function, dict):
-                produced += [str(function.get("name") or ""), str(function.get("arguments") or "")]
-    return prompt, estimated_tokens("".join(produced))
-
-
-MAX_TOKEN_COUNT = 2**53
-"""More tokens than any answer is billed, and the most a replay page's numbers hold exactly."""
-
-
-def token_count(value: Any) -> int | None:
-    """A count of ``usage`` as the answer gave it (missing: 0), or ``None`` when it is no
-    count of tokens: not a whole number, negative, or past ``MAX_TOKEN_COUNT``. Such an
-    answer is estimated instead; a log with a negative count would not be read back."""
-    if value is None:
-        return 0
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if isinstance(value, float) and not value.is_integer():
-        return None
-    return int(value) if 0 <= value <= MAX_TOKEN_COUNT else None
-
-
-def billed(request: bytes, status: int, content: bytes) -> tuple[int, int, bool]:
-    """(prompt, completion, estimated) tokens an answer billed: its JSON body's ``usage``;
-    a successful answer without one is estimated from the text (an endpoint that reports
-    no usage still bills), one cut off has its prompt estimated; an error answer without
-    one, or a page that is no JSON at all (a proxy's), bills nothing."""
-    try:
-        answer = json.loads(content)
-    except (ValueError, UnicodeDecodeError):
-        if 200 <= status < 300 and content.lstrip().startswith(b"{"):
-            # an answer cut off on its way (a dropped connection, a proxy's size limit): the
-            # endpoint billed the prompt, and the count at its end never arrived
-            return estimate_usage(request, {})[0], 0, True
-        return 0, 0, False
-    if not isinstance(answer, dict):
-        return 0, 0, False
-    usage = answer.get("usage")
-    if isinstance(usage, dict):
-        prompt = token_count(usage.get("prompt_tokens"))
-        completion = token_count(usage.get("completion_tokens"))
-        if prompt is not None and completion is not None:
-            return prompt, completion, False
-    if 200 <= status < 300 and "choices" in answer:
-        return (*estimate_usage(request, answer), True)
-    return 0, 0, False
-
-
-def _note(seconds: float, request: bytes, status: int, content: bytes) -> None:
-    sink = _SINK.get()
-    if sink is not None:
-        bill = Billed(seconds, *billed(request, status, content))
-        sink.append(bill)
-        if sink.on_bill is not None:
-            sink.on_bill(bill)
 
 
 def _scrub(content: bytes, request: httpx2.Request) -> bytes:
@@ -348,7 +214,7 @@ class MeteredTransport(httpx2.AsyncBaseTransport):
         content = _scrub(content, request)
         # rounded as the cassette keeps it, so a replay adds up exactly the same times
         latency_ms = round((time.perf_counter() - started) * 1000, 3)
-        _note(latency_ms / 1000, body, response.status_code, content)
+        note_bill(latency_ms / 1000, body, response.status_code, content)
         headers = {
             k: v
             for k, v in response.headers.items()
@@ -441,6 +307,6 @@ class CassetteTransport(httpx2.AsyncBaseTransport):
         if entry.get("error") is not None:
             raise _replayed_failure(str(entry["error"]), request)
         content = str(entry["response"]).encode("utf-8")
-        _note(float(entry.get("latency_ms", 0.0)) / 1000, body, entry["status"], content)
+        note_bill(float(entry.get("latency_ms", 0.0)) / 1000, body, entry["status"], content)
         headers = {str(k): str(v) for k, v in dict(entry.get("headers") or {}).items()}
         return httpx2.Response(entry["status"], headers=headers, content=content, request=request)

@@ -24,8 +24,8 @@ from rich.console import Console
 
 from ..argtypes import is_number
 from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, DecisionKind, Request, Speech, WitchChoice
+from ..errors import SeatLeftError
 from ..text import visible
-from .errors import SeatLeftError
 from .prompting import (
     ability_line,
     history_lines,

@@ -27,7 +27,7 @@ from pulse_core import Event
 
 if TYPE_CHECKING:
     from ..decisions import Request
-    from .cassette import Billed
+    from .bills import Billed
 
 __all__ = ["ASKING_GAME", "BillLedger", "recovered_tokens"]
 

@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.text import Text
 from rich.theme import Theme
 
-from .errors import ReplayOptionError
+from ..errors import ReplayOptionError
 from .load import GameLog
 from .page import page_data, viewer_page
 from .render import StoryRenderer, god_fates, seen_fates

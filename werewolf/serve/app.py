@@ -46,11 +46,13 @@ from pulse_core import Event, PulseError, SQLiteEventStore, read_attachment
 from ..app import open_game_store
 from ..app.arena_runs import run_files
 from ..arena.metrics import tournament_metrics
-from ..arena.report import Report, report_json, report_markdown
+from ..arena.report import Report
+from ..arena.report_json import report_json
+from ..arena.report_tables import report_markdown
 from ..arena.results import run_games
 from ..arena.spec import load_run, run_path
 from ..argtypes import is_number
-from ..errors import WerewolfError
+from ..errors import PageRefusedError, StoreUnopenedError, WerewolfError
 from ..game import fold_chain
 from ..replay.catalog import Catalog
 from ..replay.load import load_game
@@ -78,11 +80,6 @@ class ServeConfig:
         self.rounds = rounds
 
 
-class _Unopened(Exception):
-    """The store exists but cannot be opened now (a full disk, a damaged file): the
-    request gets the one line a command would print, and the next request tries again."""
-
-
 class _Store:
     """The store, opened read-only once it exists; one connection for the app."""
 
@@ -96,7 +93,7 @@ class _Store:
             try:
                 self._store = open_game_store(self.path, create=False, read_only=True)
             except (WerewolfError, PulseError) as exc:
-                raise _Unopened(str(exc)) from None
+                raise StoreUnopenedError(str(exc)) from None
             self.catalog = Catalog(self._store)
         return self._store
 
@@ -113,12 +110,6 @@ def _problem(status: int, message: str) -> HTMLResponse:
     return HTMLResponse(body, status_code=status)
 
 
-class _Refused(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
 def _view(request: Request, seats: int) -> ViewSpec:
     kind = request.query_params.get("view", "public")
     if kind == "public":
@@ -128,9 +119,9 @@ def _view(request: Request, seats: int) -> ViewSpec:
     if kind == "seat":
         seat = request.query_params.get("seat", "")
         if not is_number(seat) or not 1 <= int(seat) <= seats:
-            raise _Refused(400, f"no seat {_shown(seat)}: this game has seats 1 to {seats}")
+            raise PageRefusedError(400, f"no seat {_shown(seat)}: this game has seats 1 to {seats}")
         return ViewSpec.of_seat(int(seat))
-    raise _Refused(400, f"no view {_shown(kind)}: public, god or seat")
+    raise PageRefusedError(400, f"no view {_shown(kind)}: public, god or seat")
 
 
 def _shown(value: str) -> str:
@@ -184,12 +175,12 @@ def make_app(config: ServeConfig) -> Starlette:
             spec = _view(request, seats)
             ended = log.state.ended
             if not allowed(spec, ended):
-                raise _Refused(
+                raise PageRefusedError(
                     403,
                     f"game {game_id} is in progress: only its public view is open "
                     "(start werewolf serve with --god to watch it in every view)",
                 )
-        except _Refused as refused:
+        except PageRefusedError as refused:
             return _problem(refused.status, str(refused))
         except (WerewolfError, PulseError) as exc:
             return _problem(404, str(exc))
@@ -227,8 +218,10 @@ def make_app(config: ServeConfig) -> Starlette:
             spec = _view(request, len(log.state.identities))
             last = request.headers.get("last-event-id") or request.query_params.get("after", "0")
             if not is_number(last):
-                raise _Refused(400, f"after={_shown(last)}: the number of an entry the page holds")
-        except _Refused as refused:
+                raise PageRefusedError(
+                    400, f"after={_shown(last)}: the number of an entry the page holds"
+                )
+        except PageRefusedError as refused:
             return _problem(refused.status, str(refused))
         except (WerewolfError, PulseError) as exc:
             return _problem(404, str(exc))
@@ -275,7 +268,7 @@ def make_app(config: ServeConfig) -> Starlette:
             Route("/favicon.ico", lambda request: Response(status_code=204)),
         ],
         middleware=[Middleware(HostCheck)],  # no answer to a rebound domain name
-        exception_handlers={_Unopened: unopened},
+        exception_handlers={StoreUnopenedError: unopened},
         lifespan=lifespan,
     )
 

@@ -29,9 +29,12 @@ from ...app.arena_runs import (
     write_report,
 )
 from ...argtypes import EXIT_INTERRUPTED
-from ..report import Report, render_report, require_matplotlib
-from ..runner import RunProgress, RunResult
+from ..report import Report
+from ..report_plots import require_matplotlib
+from ..report_tables import render_report
+from ..runner import RunResult
 from ..spec import RunSpec, load_run, run_path
+from ..tally import RunProgress
 from .progress import ProgressView
 
 __all__ = [

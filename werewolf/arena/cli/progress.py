@@ -15,8 +15,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from ..runner import RunProgress
 from ..spec import RunSpec
+from ..tally import RunProgress
 
 __all__ = ["ProgressView"]
 

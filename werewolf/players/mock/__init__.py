@@ -10,28 +10,32 @@ the seed, the seat and the day), so a resumed game plays exactly as an uninterru
 The personality (``cautious``, ``steady``, ``bold``) moves thresholds and style only.
 """
 
-from __future__ import annotations
+from typing import TYPE_CHECKING
 
-from collections.abc import Callable
-from dataclasses import replace
-from functools import partial
+from ...lazy import lazy_names
 
-from ...cast import Identity
-from ...decisions import Answer, Choice, DecisionKind, Request
-from ...errors import ConfigError, GameStateError
-from ...visibility import SeatView
-from ..draw import seeded
-from ..random_player import decision_seed
-from . import idiot, lovers
-from .beliefs import Mind, infer, public_mind
-from .grammar import Said, parse_speech
-from .gut import Gut
-from .lang import LANGS
-from .reader import TableReader, read_table
-from .strategy import handler_for, register
-from .table import Table
-from .temper import PERSONALITIES, Temper, pick_personality
-from .turn import Turn
+if TYPE_CHECKING:
+    from .beliefs import Mind
+    from .grammar import Said, parse_speech
+    from .player import MockPlayer
+    from .reader import read_table
+    from .strategy import register
+    from .table import Table
+    from .temper import PERSONALITIES, Temper, pick_personality
+
+_HOMES = {
+    "Mind": "beliefs",
+    **dict.fromkeys(("Said", "parse_speech"), "grammar"),
+    "MockPlayer": "player",
+    "read_table": "reader",
+    "register": "strategy",
+    "Table": "table",
+    **dict.fromkeys(("PERSONALITIES", "Temper", "pick_personality"), "temper"),
+}
+"""Where each name of the package is defined: loaded on first use, so that importing one
+of its modules (a phrase table, the grammar) loads no other."""
+
+__getattr__, __dir__ = lazy_names(__name__, _HOMES)
 
 __all__ = [
     "PERSONALITIES",
@@ -45,98 +49,3 @@ __all__ = [
     "read_table",
     "register",
 ]
-
-
-Picture = Mind | Callable[[], Mind] | None  # a wolf's picture of the table, or how to weigh it
-
-
-class MockPlayer:
-    """Seeded play from the seat's view; see the module docstring."""
-
-    kind = "mock"
-    immediate = True  # decide never waits (see Player)
-
-    def __init__(
-        self, game_seed: int, seat: int, personality: str | None = None, lang: str = "en"
-    ) -> None:
-        name = personality if personality is not None else pick_personality(game_seed, seat)
-        if name not in PERSONALITIES:
-            known = ", ".join(sorted(PERSONALITIES))
-            raise ConfigError([("personality", f"unknown personality {name!r}: use {known}")])
-        if lang not in LANGS:
-            raise ConfigError([("lang", f"unknown language {lang!r}: use 'en' or 'zh'")])
-        self.game_seed = game_seed
-        self.seat = seat
-        self.personality = name
-        self.temper = PERSONALITIES[name]
-        self.lang = lang
-        self._calm = replace(self.temper, noise=0.0)
-        self._reader = TableReader()  # this seat's table, extended decision by decision
-        self._guts: dict[tuple[int, int, float], Gut] = {}  # (day, seats, noise) -> drawn
-        self._last_minds: tuple[Table, tuple[Mind, Picture]] | None = None
-        self._pack: tuple[tuple[object, ...], Mind] | None = None  # a wolf's last certainty
-
-    async def decide(self, request: Request) -> Answer:
-        return self.answer(request)
-
-    def mind(self, view: SeatView) -> Mind:
-        """What this seat believes from ``view``: ``mind(view).wolf_probabilities()`` is
-        P(wolf) of every living other seat."""
-        return self._minds(self._reader.read(view))[0]
-
-    def _minds(self, table: Table) -> tuple[Mind, Picture]:
-        """The seat's mind (and, for a wolf, the public's, weighed when first read: see
-        ``Turn.public``) on ``table``: a function of the table alone, so a second decision
-        on the same table reuses the first's."""
-        if self._last_minds is not None and self._last_minds[0] is table:
-            return self._last_minds[1]
-        minds = self._infer(table)
-        self._last_minds = table, minds
-        return minds
-
-    def _infer(self, table: Table) -> tuple[Mind, Picture]:
-        if table.identity is not Identity.WEREWOLF:
-            gut = self._gut(table.day, table.seat_count - 1, self.temper.noise)
-            return infer(table, self.temper, gut), None
-        # the table as a whole has no one gut: feelings of spread 0 are 0 whatever is drawn
-        return self._pack_mind(table), partial(public_mind, table, self._calm)
-
-    def _pack_mind(self, table: Table) -> Mind:
-        """A wolf's beliefs: certain, drawing nothing, a function of who is alive (the
-        pack and the seats never change), so made again only when someone has died."""
-        key = (table.me, table.alive, table.wolves, table.seat_count)
-        if self._pack is None or self._pack[0] != key:
-            self._pack = key, infer(table, self.temper, Gut.calm(0))
-        return self._pack[1]
-
-    def _gut(self, day: int, seats: int, noise: float) -> Gut:
-        """The day's gut feeling (the same for every belief of the day: drawn once)."""
-        key = (day, seats, noise)
-        gut = self._guts.get(key)
-        if gut is None:
-            rng = seeded(decision_seed(self.game_seed, self.seat, f"gut.d{day}", "mock"))
-            gut = self._guts[key] = Gut.draw(rng, seats, noise)
-        return gut
-
-    def answer(self, request: Request) -> Answer:
-        """The decision, synchronously: a function of (game seed, seat, request)."""
-        if request.seat != self.seat:
-            raise GameStateError(f"the mock of seat {self.seat} was asked for seat {request.seat}")
-        table = self._reader.read(request.view)
-        mind, public = self._minds(table)
-        drawn_as = (self.game_seed, self.seat, request.key)  # see Turn.rng
-        request = idiot.spare_the_idiot(request, table.idiot)  # a good voter spares him
-        turn = Turn(request, table, mind, public, self.temper, drawn_as, self.lang)
-        answer = handler_for(table.identity, request.kind)(turn)
-        answer = lovers.keep_partner(
-            request.kind, table.partner, request.options, answer, self.lang
-        )
-        asked = request.kind is DecisionKind.VOTE and request.context.get("beliefs")
-        if asked and isinstance(answer, Choice):  # a belief report rides with the vote
-            answer = replace(answer, beliefs=self.beliefs(mind))
-        return answer
-
-    def beliefs(self, mind: Mind) -> dict[int, float]:
-        """The P(wolf) this seat reports with a vote when the game asks (config
-        ``beliefs``): its mind's, for every living other seat."""
-        return mind.wolf_probabilities()
