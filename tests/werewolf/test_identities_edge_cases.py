@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import copy
 import json
+from collections import Counter, defaultdict
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import pytest
 
 from pulse_core.workflow import read_attachment
 from tests.oracle import check_log
+from werewolf.arena.game_records import _count_event
 from werewolf.boards import BOARDS, board_config
 from werewolf.cast import Identity
 from werewolf.config import GameConfig, GuardClash, WinRule
@@ -158,6 +160,16 @@ def test_an_exiled_idiot_reveals_his_card_lives_and_loses_his_vote() -> None:
     day2 = [r for r in played.asked if r.key.startswith("d2.")]
     assert any(r.key == "d2.speech.s7" for r in day2)
     assert not any(r.key.startswith("d2.vote") and r.seat == 7 for r in day2)
+
+
+def test_an_idiot_who_shows_his_card_is_no_exile_in_the_arena_figures() -> None:
+    played = _play({**votes(1, 7), **votes(2, 1)}, IDIOT_DEAL)
+    exiles: list[tuple[int, bool]] = []
+    counts: dict[int, Counter[str]] = defaultdict(Counter)
+    latency: dict[int, float] = defaultdict(float)
+    for event in played.chain[1:]:
+        _count_event(event, played.state.team, counts, latency, exiles, None)
+    assert exiles == [(1, True)]  # the vote of day 1 exiled the idiot, who lives on
 
 
 def test_a_second_exile_kills_the_idiot_unless_the_config_protects_him() -> None:

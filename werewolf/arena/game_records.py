@@ -14,8 +14,9 @@ from pulse_core import Event
 
 from ..cast import Identity, Team, team_of
 from ..errors import GameStateError
+from ..events import meaning_of
 from ..game import fold_chain
-from ..state import Outcome
+from ..state import Cause, Outcome
 from .beliefs import BeliefRecord, ReadAttachment, belief_records
 from .ratings import Match, weights_of
 
@@ -125,6 +126,9 @@ def game_record(chain: Sequence[Event], read: ReadAttachment | None = None) -> G
     return GameRecord(int(arena.get("index", 0)), state.winner, seats, tuple(exiles), beliefs)
 
 
+_EXILE = Cause.EXILE.value
+
+
 def _count_event(
     event: Event,
     team: Callable[[int], Team],
@@ -152,8 +156,10 @@ def _count_event(
             if target is not None and team(voter) is Team.GOOD:
                 counts[voter]["votes_cast"] += 1
                 counts[voter]["votes_on_wolves"] += team(target) is Team.WOLVES
-        if diff.get("exiled") is not None:
-            exiles.append((int(diff["exiled"]), team(diff["exiled"]) is Team.WOLVES))
+        # an exile is a death the vote means (an idiot who shows his card lives on)
+        for seat, cause in meaning_of(role, diff, detail).deaths:
+            if cause == _EXILE:
+                exiles.append((seat, team(seat) is Team.WOLVES))
     for seat in decided:
         counts[seat]["decisions"] += 1
     if role == "seer-check" and diff.get("target") is not None:
