@@ -5,7 +5,7 @@ Pure game logic lives in ``config``, ``cast``, ``state``, ``rules``, ``visibilit
 LLM or human players; ``replay`` renders logs; ``cli`` is the ``werewolf`` command.
 """
 
-from .cast import GODS, Identity, Team, team_of
+from .cast import Identity, Team, team_of
 from .config import GameConfig, SelfSave, TiePolicy, WinRule, parse_config
 from .decisions import Answer, Choice, DecisionKind, Request, Speech, Usage, WitchChoice
 from .errors import (
@@ -63,3 +63,13 @@ __all__ = [
     "view",
     "werewolf_workflow",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``GODS`` (the gods, 神职) is read from the identities' registry when first asked
+    for: importing the package registers no identity by itself."""
+    if name == "GODS":
+        from .registry import gods
+
+        return gods()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

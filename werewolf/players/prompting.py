@@ -37,6 +37,7 @@ from ..cast import Identity
 from ..config import GameConfig, SeerLearns, WolfKill
 from ..decisions import DecisionKind, Request
 from ..errors import ConfigError
+from ..registry import identity_specs
 from ..ruletext import rules_text
 from ..text import one_line, visible
 from ..visibility import Observation, SeatView
@@ -59,42 +60,54 @@ __all__ = [
     "system_prompt",
     "task_lines",
     "tool_name",
+    "tool_names",
 ]
 
 LANGS = ("en", "zh")
 
-TOOL_NAMES: Mapping[DecisionKind, str] = {
-    DecisionKind.WOLF_TALK: "speak",
-    DecisionKind.SPEECH: "speak",
-    DecisionKind.LAST_WORDS: "speak",
-    DecisionKind.WOLF_KILL: "wolf_kill",
-    DecisionKind.SEER: "seer_check",
-    DecisionKind.HUNTER: "hunter_shot",
-    DecisionKind.VOTE: "vote",
-    DecisionKind.WITCH: "witch_action",
-    DecisionKind.GUARD: "guard_protect",
-    DecisionKind.DOCTOR: "doctor_protect",
-    DecisionKind.CUPID: "cupid_link",
-    DecisionKind.BID: "bid",
+_CORE_TOOLS: Mapping[DecisionKind, tuple[int, str]] = {
+    DecisionKind.SPEECH: (0, "speak"),
+    DecisionKind.LAST_WORDS: (0, "speak"),
+    DecisionKind.VOTE: (40, "vote"),
+    DecisionKind.BID: (1000, "bid"),
 }
-_NIGHT_KINDS = frozenset(
-    {
-        DecisionKind.WOLF_TALK,
-        DecisionKind.WOLF_KILL,
-        DecisionKind.WITCH,
-        DecisionKind.SEER,
-        DecisionKind.GUARD,
-        DecisionKind.DOCTOR,
-        DecisionKind.CUPID,
-    }
-)
+"""The tools of the decisions every seat may be asked (with their places in the array,
+``DecisionSpec.tool_rank``); each identity adds its own."""
+
+
+@cache
+def tool_names() -> Mapping[DecisionKind, str]:
+    """Every decision kind's tool: the core ones and each identity's (its ``decisions``),
+    in the order ``schema.stable_tools`` offers them in (``DecisionSpec.tool_rank``)."""
+    ranked: dict[DecisionKind, tuple[int, str]] = dict(_CORE_TOOLS)
+    for spec in identity_specs():
+        for decision in spec.decisions:
+            if decision.kind not in _CORE_TOOLS:
+                kind = DecisionKind(decision.kind)
+                ranked.setdefault(kind, (decision.tool_rank, decision.tool))
+    return {kind: tool for kind, (_, tool) in sorted(ranked.items(), key=lambda k: k[1][0])}
+
+
+@cache
+def _night_kinds() -> frozenset[DecisionKind]:
+    """The decisions of the night: those an identity with a night step is asked, but the
+    ones every seat is asked by day."""
+    return frozenset(
+        DecisionKind(d.kind)
+        for spec in identity_specs()
+        if spec.night
+        for d in spec.decisions
+        if d.kind not in _CORE_TOOLS
+    )
+
+
 _CORE_FILES = frozenset({"system.txt", "decision.txt", "phrases.txt"})
 _DELIMITER_RUN = re.compile(r"<{3,}|>{3,}")
 
 
 def tool_name(kind: DecisionKind) -> str:
     """The function an LLM seat is asked to call for a decision of ``kind``."""
-    return TOOL_NAMES[kind]
+    return tool_names()[kind]
 
 
 # -- the template files ----------------------------------------------------------------------
@@ -585,10 +598,11 @@ def decision_prompt(request: Request, lang: str, history: Sequence[str] | None =
     ps = prompt_set(lang)
     view = request.view
     names = view.names
-    n = request.context.get("night" if request.kind in _NIGHT_KINDS else "day", view.day)
+    night = request.kind in _night_kinds()
+    n = request.context.get("night" if night else "day", view.day)
     dead = _seats(ps, names, view.dead)
     status = ps.say(
-        "status.night" if request.kind in _NIGHT_KINDS else "status.day",
+        "status.night" if night else "status.day",
         n=n,
         alive=_seats(ps, names, view.alive),
         dead=dead,
