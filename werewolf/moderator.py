@@ -1,7 +1,8 @@
 """The moderator: a pure function of the folded state that names the next phase.
 
 Order of concerns: a finished game ends; a decided game goes to ``game-end``; a doctor due
-to be told of her save is told (``doctor_told_save``); a due hunter shoots before anything else; last words are heard; then the night or day goes on. The
+to be told of her save is told (``doctor_told_save``); a due hunter shoots before anything else; last words are heard; then the night or day goes on. Before a
+seat's day speech, a day step its identity offers (the knight's duel) runs in its place. The
 night's phases come from ``NIGHT_ORDER`` (``SEER_FIRST_ORDER`` when the seer checks before
 the wolves), read once from the identities' night steps (``IdentitySpec.night``), filtered
 by the deck: a phase runs when its
@@ -17,7 +18,7 @@ from pulse_core import END
 
 from .cast import Identity
 from .config import Discussion
-from .registry import identity_specs
+from .registry import DayStep, identity_specs
 from .rules import floor_bidders, next_speaker
 from .state import GameState, Phase, Stage
 
@@ -106,6 +107,23 @@ _NIGHTLY = frozenset({Stage.SETUP, Stage.NIGHT})
 _DAYTIME = frozenset({Stage.MORNING, Stage.DISCUSSION, Stage.PK})
 
 
+def _day_step(state: GameState, speaker: int) -> str | None:
+    """The phase of the first day step the speaker's identity offers him before this
+    speech (``IdentitySpec.day``), once per speech; None for most seats."""
+    steps = (_DAY_STEPS or _read_day_steps()).get(state.identities[speaker - 1])
+    if not steps or state.day_asked == (state.night, speaker, len(state.spoken)):
+        return None
+    return next((step.phase for step in steps if step.offered(state, speaker)), None)
+
+
+_DAY_STEPS: dict[Identity, tuple[DayStep, ...]] = {}
+
+
+def _read_day_steps() -> dict[Identity, tuple[DayStep, ...]]:
+    _DAY_STEPS.update({spec.identity: spec.day for spec in identity_specs()})
+    return _DAY_STEPS
+
+
 def next_phase(state: GameState | None) -> str:
     """The phase role to run next, or ``END``."""
     if state is None:
@@ -124,8 +142,9 @@ def next_phase(state: GameState | None) -> str:
     if stage in _NIGHTLY:
         return night_phase(state)
     if stage in _DAYTIME:
-        if next_speaker(state) is not None:
-            return _SPEECH
+        speaker = next_speaker(state)
+        if speaker is not None:
+            return _day_step(state, speaker) or _SPEECH
         if stage is not _PK and state.config.discussion is Discussion.BIDDING:
             return _BID if floor_bidders(state) else _VOTE
         return _VOTE

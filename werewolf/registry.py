@@ -40,6 +40,7 @@ __all__ = [
     "Meaning",
     "Names",
     "NightStep",
+    "Observe",
     "PhaseRole",
     "event_spec",
     "event_specs",
@@ -57,6 +58,10 @@ PhaseRole = Callable[["PhaseContext"], Awaitable["RoleResult"]]
 
 Fold = Callable[["GameState", dict[str, Any]], "GameState"]
 """An event's fold step: the state after the event, from the state before and its diff."""
+
+
+Observe = Callable[[Mapping[str, Any]], tuple[str, Mapping[str, int | None]]]
+"""How a prompt tells of an identity's event: its phrase's variant and the seats it names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +129,9 @@ class IdentitySpec:
     prompt: str | None = None  # werewolf/prompts/{en,zh}/<prompt>.txt
     phases: Mapping[str, PhaseRole] = field(default_factory=dict)
     events: tuple[str, ...] = ()  # the event kinds its phases write
+    # how a seat's prompt tells of its events, by phase: (variant, seats) from the diff,
+    # said as the phrase ``obs.<phase>.<variant>`` with those seats
+    observe: Mapping[str, Observe] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

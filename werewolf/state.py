@@ -19,6 +19,7 @@ from .cast import Identity, Team, team_of
 from .config import GameConfig, parse_config
 from .errors import GameStateError, UnknownSeatError
 from .records import replace
+from .registry import event_spec
 from .win import Outcome, winner
 
 __all__ = [
@@ -134,6 +135,12 @@ class GameState:
     lovers: tuple[int, ...] = ()  # the two seats cupid linked, sorted
     idiot_revealed: bool = False
     skipped: tuple[tuple[str, int], ...] = ()  # (phase, seat) not run: the game was decided
+    # -- the day steps (registry.DayStep): a decision some identity may take by day in
+    # place of its speech. ``spent``: the once-per-game powers used, by phase;
+    # ``day_asked``: (day, seat, speeches so far) of the last day step offered, so the
+    # seat, once asked, speaks
+    spent: frozenset[str] = frozenset()
+    day_asked: tuple[int, int, int] | None = None
     winner: Outcome | None = None
     ended: bool = False
     # derived from ``identities`` (a game's constant) once; the fold's copies share it
@@ -319,6 +326,9 @@ def evolve(state: GameState, phase: str, diff: dict[str, Any]) -> GameState:
             state = _begin_night(state)
         state = replace(state, acted=state.acted | {phase})
     apply = _APPLY.get(phase)
+    if apply is None:  # -- the identities' own events (registry.EventSpec.fold) --
+        spec = event_spec(phase)
+        apply = None if spec is None else spec.fold
     # lovers-told only tells; events of other kinds (seat swaps, notes) change no game
     return state if apply is None else apply(state, diff)
 

@@ -37,7 +37,7 @@ from ..cast import Identity
 from ..config import GameConfig, SeerLearns, WolfKill
 from ..decisions import DecisionKind, Request
 from ..errors import ConfigError
-from ..registry import identity_specs
+from ..registry import Observe, identity_specs
 from ..ruletext import rules_text
 from ..text import one_line, visible
 from ..visibility import Observation, SeatView
@@ -334,6 +334,11 @@ def _observation(
     identity_line = _identity_observation(ps, names, obs)
     if identity_line is not None:
         return identity_line
+    observe = _observers().get(obs.phase)
+    if observe is not None:  # an identity's own event (IdentitySpec.observe)
+        variant, seats = observe(d)
+        named = {name: seat(s) for name, s in seats.items()}
+        return ps.say(f"obs.{obs.phase}.{variant}", day=day, **named)
     if obs.phase == "floor-bid":
         bids = ps.say("list.sep").join(f"{seat(s)} {b}" for s, b in detail.get("bids", []))
         return ps.say(
@@ -371,6 +376,11 @@ def _observation(
         lines += _drawn(ps, names, detail)
         return " ".join(lines) + _revealed(ps, names, detail) + _heartbreak(ps, names, d)
     return None
+
+
+@cache
+def _observers() -> dict[str, Observe]:
+    return {phase: how for spec in identity_specs() for phase, how in spec.observe.items()}
 
 
 def _heartbreak(ps: PromptSet, names: Sequence[str], diff: Mapping[str, Any]) -> str:
@@ -546,6 +556,8 @@ def task_lines(request: Request, lang: str, *, for_model: bool = True) -> list[s
             lines.append(ps.say("task.pk-vote", day=day, candidates=candidates))
         else:
             lines.append(ps.say("task.vote", day=day))
+    else:  # an identity's own decision: its phrase file's ``task.<kind>``
+        lines.append(ps.say(f"task.{kind.value}", night=night, day=day))
     if kind is DecisionKind.WOLF_TALK or (kind is DecisionKind.WOLF_KILL and ctx.get("discussion")):
         discussion = ctx.get("discussion") or []
         if discussion:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from pydantic import ValidationError
@@ -42,6 +43,7 @@ from ..errors import GameFileError, GameStateError
 from ..lineup import SeatSpec
 from ..moderator import next_phase
 from ..phases import PhaseContext, phase_roles
+from ..registry import identity_specs
 from ..state import GameState, Phase, evolve, initial_state
 from ..visibility import ViewCache
 
@@ -100,6 +102,17 @@ _ONE_TARGET: dict[str, DecisionKind] = {
 """The phases whose one decision is a target, written as the diff's ``target``."""
 
 
+@cache
+def _day_steps() -> dict[str, DecisionKind]:
+    """The day steps' phases (registry.DayStep): each records its one decision, a target
+    (None: declined), as the diff's ``target``; the kind is its identity's own decision."""
+    return {
+        step.phase: DecisionKind(spec.decisions[0].kind)
+        for spec in identity_specs()
+        for step in spec.day
+    }
+
+
 def _beliefs(text: str | None, where: str) -> dict[int, float] | None:
     """A vote's recorded beliefs (``beliefs/<seat>/vote``: seat -> P(wolf) as JSON)."""
     if text is None:
@@ -139,8 +152,9 @@ def _answers(
         found.append(
             ((DecisionKind.WITCH, None), WitchChoice(diff.get("save") is True, diff.get("poison")))
         )
-    elif phase in _ONE_TARGET:
-        found.append(((_ONE_TARGET[phase], None), Choice(diff.get("target"))))
+    elif phase in _ONE_TARGET or phase in _day_steps():
+        kind = _ONE_TARGET.get(phase) or _day_steps()[phase]
+        found.append(((kind, None), Choice(diff.get("target"))))
     elif phase == Phase.CUPID:
         found += (((DecisionKind.CUPID, None), Choice(s)) for s in diff.get("lovers") or ())
     elif phase in (Phase.SPEECH, Phase.LAST_WORDS):
