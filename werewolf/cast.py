@@ -22,6 +22,7 @@ class Identity(StrEnum):
     IDIOT = "idiot"
     CUPID = "cupid"
     DOCTOR = "doctor"
+    KNIGHT = "knight"
 
 
 def team_of(identity: Identity) -> Team:

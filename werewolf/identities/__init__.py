@@ -10,6 +10,17 @@ identity") walks through adding one.
 
 from __future__ import annotations
 
-from . import cupid, doctor, guard, hunter, idiot, seer, villager, werewolf, witch
+from . import cupid, doctor, guard, hunter, idiot, knight, seer, villager, werewolf, witch
 
-__all__ = ["cupid", "doctor", "guard", "hunter", "idiot", "seer", "villager", "werewolf", "witch"]
+__all__ = [
+    "cupid",
+    "doctor",
+    "guard",
+    "hunter",
+    "idiot",
+    "knight",
+    "seer",
+    "villager",
+    "werewolf",
+    "witch",
+]

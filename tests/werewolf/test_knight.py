@@ -1,0 +1,119 @@
+"""The knight (骑士), the day step's worked example: scripted games for each line of his
+rule, read by the oracle (tests/oracle.py) and re-judged from their logs.
+
+Deck (seat numbers): 1-3 wolves, 4 seer, 5 witch, 6 knight, 7-9 villagers. With no kill on
+night 1 the day's speeches run from seat 1, so the knight speaks sixth.
+"""
+
+from __future__ import annotations
+
+from pulse_core import Event
+from tests.oracle import check_log
+from werewolf.boards import board_config
+from werewolf.cast import Identity
+from werewolf.config import GameConfig, TiePolicy
+from werewolf.decisions import Answer, Choice, DecisionKind
+from werewolf.registry import identity_spec
+from werewolf.replay.judge import rejudge
+from werewolf.ruletext import rules_text
+from werewolf.state import Cause
+from werewolf.visibility import view
+
+from .scripted import Played, play, votes
+
+W, V = Identity.WEREWOLF, Identity.VILLAGER
+DEAL = (W, W, W, Identity.SEER, Identity.WITCH, Identity.KNIGHT, V, V, V)
+
+
+def _play(script: dict[str, Answer], **fields: object) -> Played:
+    config = GameConfig(identities=DEAL, referee_record=True, **fields)  # type: ignore[arg-type]
+    played = play(script, config=config, deal=DEAL)
+    assert check_log([{"kind": e.kind, "meta": e.meta} for e in played.chain]) == []
+    rejudge(played.chain, lambda e: e.role)  # every event follows from the rules
+    return played
+
+
+def _day(played: Played, day: int) -> list[Event]:
+    return [e for e in played.chain if e.meta.get("day") == day and e.role != "__start__"]
+
+
+def test_a_duel_with_a_wolf_kills_him_and_night_falls_at_once() -> None:
+    played = _play({"d1.knight.s6": Choice(2)})
+    day1 = [e.role for e in _day(played, 1)]
+    duel = day1.index("knight-duel")
+    assert day1[duel + 1 :] == []  # no more speeches and no vote on day 1
+    event = played.events("knight-duel")[0]
+    assert event.meta["visible_to"] is None  # the table sees the duel
+    assert event.meta["diff"] == {"knight": 6, "target": 2, "wolf": True}
+    assert day1.count("day-speech") == 5  # seats 1 to 5 spoke before him
+    first_after = played.chain[played.chain.index(event) + 1]
+    assert first_after.role == "wolf-night"
+    assert first_after.meta["day"] == 2
+    deaths = {(d.seat, d.cause) for d in played.state.deaths}
+    assert (2, Cause.DUEL) in deaths
+
+
+def test_a_duel_with_a_good_seat_kills_the_knight_and_the_speeches_go_on() -> None:
+    played = _play({"d1.knight.s6": Choice(7)})
+    day1 = _day(played, 1)
+    roles = [e.role for e in day1]
+    duel = roles.index("knight-duel")
+    assert day1[duel].meta["diff"] == {"knight": 6, "target": 7, "wolf": False}
+    assert [e.meta["diff"]["speaker"] for e in day1[duel + 1 :] if e.role == "day-speech"] == [
+        7,
+        8,
+        9,
+    ]
+    assert "vote" in roles[duel:]
+    assert any(d.seat == 6 and d.cause is Cause.DUEL for d in played.state.deaths)
+    assert "last-words" not in roles[duel : roles.index("vote")]  # no last words for a duel
+
+
+def test_the_duel_is_once_per_game() -> None:
+    played = _play({"d1.knight.s6": Choice(2), "d2.knight.s6": Choice(3)})
+    assert len(played.events("knight-duel")) == 1
+    assert not [
+        r for r in played.asked if r.kind is DecisionKind.KNIGHT and r.key != "d1.knight.s6"
+    ]
+
+
+def test_a_declined_duel_is_his_alone_and_he_speaks_then_is_asked_again_next_day() -> None:
+    played = _play({})  # the script's default: no duel
+    declined = [e for e in played.events("knight-duel") if e.meta["day"] == 1]
+    assert len(declined) == 1
+    event = declined[0]
+    assert event.meta["visible_to"] == [6]
+    assert event.meta["diff"] == {"knight": 6, "target": None, "wolf": None}
+    after = played.chain[played.chain.index(event) + 1]
+    assert after.role == "day-speech"
+    assert after.meta["diff"]["speaker"] == 6
+    assert all(o.phase != "knight-duel" for o in view(played.chain, 7).observations)
+    assert played.asked_for("d2.knight.s6")  # offered again the next day
+    offered = played.asked_for("d1.knight.s6")[0]
+    assert set(offered.options) == {1, 2, 3, 4, 5, 7, 8, 9, None}
+
+
+def test_no_duel_in_a_pk_round() -> None:
+    # seats 1-3 vote 6, seats 4, 5, 7 vote 7: a tie between the knight and seat 7
+    script: dict[str, Answer] = {
+        **votes(1, 6, voters=(1, 2, 3)),
+        **votes(1, 7, voters=(4, 5, 8)),
+    }
+    played = _play(script, tie_policy=TiePolicy.PK)
+    pk = next(e for e in played.events("vote") if e.meta["day"] == 1)
+    assert pk.meta["diff"]["pk"] == [6, 7]
+    day1 = [e.role for e in _day(played, 1)]
+    assert day1.count("knight-duel") == 1  # before his first speech only, not in the PK
+    assert [r.key for r in played.asked if r.kind is DecisionKind.KNIGHT][:1] == ["d1.knight.s6"]
+
+
+def test_the_knight_is_declared_once_and_read_everywhere() -> None:
+    spec = identity_spec(Identity.KNIGHT)
+    assert spec.god
+    assert spec.day
+    assert not spec.night
+    config = board_config("knight-12")
+    assert sorted(config.identities).count(Identity.WEREWOLF) == 4
+    assert "Knight: once per game" in rules_text(config, "en")
+    assert "骑士：每局一次" in rules_text(config, "zh")
+    assert "1 knight" in rules_text(config, "en")
