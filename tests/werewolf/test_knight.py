@@ -7,12 +7,17 @@ night 1 the day's speeches run from seat 1, so the knight speaks sixth.
 
 from __future__ import annotations
 
+import asyncio
+
 from pulse_core import Event
 from tests.oracle import check_log
 from werewolf.boards import board_config
 from werewolf.cast import Identity
 from werewolf.config import GameConfig, TiePolicy
-from werewolf.decisions import Answer, Choice, DecisionKind
+from werewolf.decisions import Answer, Choice, DecisionKind, Request
+from werewolf.players.human import HumanPlayer
+from werewolf.players.prompting import build_messages
+from werewolf.players.schema import decision_tool, stable_tools
 from werewolf.registry import identity_spec
 from werewolf.replay.judge import rejudge
 from werewolf.ruletext import rules_text
@@ -20,6 +25,7 @@ from werewolf.state import Cause
 from werewolf.visibility import view
 
 from .scripted import Played, play, votes
+from .test_identities_players import ScriptedTerminal
 
 W, V = Identity.WEREWOLF, Identity.VILLAGER
 DEAL = (W, W, W, Identity.SEER, Identity.WITCH, Identity.KNIGHT, V, V, V)
@@ -117,3 +123,38 @@ def test_the_knight_is_declared_once_and_read_everywhere() -> None:
     assert "Knight: once per game" in rules_text(config, "en")
     assert "骑士：每局一次" in rules_text(config, "zh")
     assert "1 knight" in rules_text(config, "en")
+
+
+def _knight_request(played: Played, key: str) -> Request:
+    return played.asked_for(key)[0]
+
+
+def test_a_human_knight_picks_a_duel_from_the_menu_of_living_seats() -> None:
+    played = _play({})
+    request = _knight_request(played, "d1.knight.s6")
+    terminal = ScriptedTerminal("6", "2 seat 2 lied")
+    answer = asyncio.run(HumanPlayer(6, terminal=terminal).decide(request))
+    shown = "\n".join(terminal.shown)
+    assert "Once per game, by day, in place of your speech" in shown
+    assert "you may duel one living player" in shown
+    assert "  [0] nobody" in shown
+    assert "'6' is not one of the options" in shown
+    assert answer == Choice(2, reasoning="seat 2 lied")
+
+
+def test_an_llm_knight_is_offered_the_knight_duel_tool_and_told_of_the_duel() -> None:
+    played = _play({"d1.knight.s6": Choice(7)})
+    request = _knight_request(played, "d1.knight.s6")
+    tool = decision_tool(request, "en")
+    assert tool.name == "knight_duel"
+    assert tool.answer(tool.model(reasoning="", target=0)) == Choice(None)
+    deck = frozenset(DEAL)
+    assert "knight_duel" in {t["function"]["name"] for t in stable_tools("en", deck)}
+    assert "knight_duel" not in {t["function"]["name"] for t in stable_tools("en")}
+    for lang, words in (("en", "dueled seat 7"), ("zh", "决斗")):
+        later = played.asked_for("d1.speech.s7")[0]
+        messages = build_messages(later, "", lang)
+        assert words in messages[1]["content"]
+        ask = build_messages(request, "", lang)[1]["content"]
+        assert "knight_duel" in ask
+        assert "0" in ask
