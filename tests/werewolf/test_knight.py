@@ -8,6 +8,9 @@ night 1 the day's speeches run from seat 1, so the knight speaks sixth.
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+from pathlib import Path
 
 from pulse_core import Event
 from tests.oracle import check_log
@@ -158,3 +161,24 @@ def test_an_llm_knight_is_offered_the_knight_duel_tool_and_told_of_the_duel() ->
         ask = build_messages(request, "", lang)[1]["content"]
         assert "knight_duel" in ask
         assert "0" in ask
+
+
+def test_a_knight_game_replays_in_every_view_and_as_html(tmp_path: Path) -> None:
+    cli = [sys.executable, "-c", "import sys; from werewolf.cli import main; sys.exit(main())"]
+    store = tmp_path / "games.db"
+    played = subprocess.run(
+        [*cli, "play", "--board", "knight-12", "--seed", "1", "-q", "--store", str(store)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    replay = next(tmp_path.glob("*.jsonl"))
+    assert "Replay file" in played.stdout
+    for view_args in ([], ["--public"], ["--seat", "5"]):
+        shown = subprocess.run(
+            [*cli, "replay", str(replay), *view_args], capture_output=True, text=True, check=True
+        ).stdout
+        assert "Knight's duel: 1 Ada shows the knight card; 3 Cai dies (duel)" in shown
+    html = tmp_path / "game.html"
+    subprocess.run([*cli, "replay", str(replay), "--html", str(html)], check=True)
+    assert html.stat().st_size > 0

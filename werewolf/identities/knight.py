@@ -11,7 +11,9 @@ role that asks him, and his event (``knight-duel``: its shape, fold and public m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import Any
+
+from typing_extensions import TypedDict  # pydantic reads it (the replay file's check)
 
 from pulse_core import RoleResult
 

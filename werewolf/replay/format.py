@@ -10,6 +10,7 @@ change in what the phases write shows up in the tests, not in a reader's surpris
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
@@ -30,6 +31,7 @@ from ..cast import Identity
 from ..config import GameConfig
 from ..decisions import DecisionKind
 from ..errors import GameFileError
+from ..registry import event_spec
 
 __all__ = [
     "CONTROL_KINDS",
@@ -470,6 +472,24 @@ META_MODELS: dict[str, type[BaseModel]] = {
 CONTROL_KINDS = frozenset({"werewolf.__error__", "werewolf.__resume__"})
 
 
+# -- hook: the events an identity registers itself (registry.EventSpec, the knight's duel) --
+@cache
+def _registered_meta(kind: str) -> type[BaseModel] | None:
+    """The meta model of an event kind no table above names but an identity registered:
+    its phase, and its spec's typed diff and detail."""
+    phase = kind.removeprefix("werewolf.")
+    spec = event_spec(phase) if kind.startswith("werewolf.") else None
+    if spec is None:
+        return None
+    fields: dict[str, Any] = {
+        "phase": (Literal[phase], ...),
+        "diff": (spec.diff, ...),
+        "detail": (spec.detail, Field(default_factory=dict)),
+    }
+    name = "".join(part.title() for part in phase.split("-")) + "Meta"
+    return create_model(name, __base__=_PhaseMeta, **fields)
+
+
 # -- the lines of the file ---------------------------------------------------------------
 class HeaderLine(_Strict):
     """Line 1 of a replay file."""
@@ -540,7 +560,7 @@ def check_meta(
     """Validate one event's meta against its kind's model; ``where`` (``file:line``) names
     the event in the GameFileError raised for an unknown kind or a meta that does not fit.
     With ``seats`` (the game's seat count), every seat-valued field must be one of them."""
-    model = META_MODELS.get(kind)
+    model = META_MODELS.get(kind) or _registered_meta(kind)
     if model is None:
         raise GameFileError(f"{where}: unknown event kind {clip(repr(kind))}")
     try:

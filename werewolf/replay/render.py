@@ -29,6 +29,7 @@ from ..boards import board_of
 from ..cast import Identity, Team, team_of
 from ..config import GameConfig
 from ..decisions import DecisionKind
+from ..registry import EventSpec, event_spec, event_specs
 from ..state import Cause, GameState
 from ..text import one_line, visible
 from ..visibility import SeatView
@@ -78,9 +79,18 @@ _CAUSES = {
 }
 
 
+# -- hook: the causes an identity's own event writes (registry.EventSpec.causes, the duel) --
+def _cause_text(cause: Cause) -> str:
+    known = _CAUSES.get(cause)
+    if known is not None:
+        return known
+    named = next((s.causes[cause] for s in event_specs() if cause in s.causes), None)
+    return (named.en if named is not None else cause) + ", day {n}"
+
+
 def god_fates(state: GameState) -> dict[int, str]:
     """Each dead seat's fate with its cause, from the god's-eye state."""
-    return {d.seat: _CAUSES[d.cause].format(n=d.day) for d in state.deaths}
+    return {d.seat: _cause_text(d.cause).format(n=d.day) for d in state.deaths}
 
 
 SEEN_DIED = "died"
@@ -272,8 +282,29 @@ class StoryRenderer:
         return [*self._heading(entry), *body, *self._fallbacks(entry), *self._reasoning(entry)]
 
     def _unknown(self, entry: Entry) -> list[RenderableType]:
+        spec = event_spec(entry.phase)
+        if spec is not None:  # hook: an identity's own event, drawn from its meaning
+            return [self._registered(entry, spec)]
         phase = one_line(entry.phase)
         return [Text(f"({phase}: an event this version does not draw)", style="dim")]
+
+    def _registered(self, entry: Entry, spec: EventSpec) -> Text:
+        meaning = spec.meaning(dict(entry.diff), dict(entry.detail))
+        line = Text.assemble(f"{spec.label.en.capitalize()}: ")
+        shown = [
+            Text.assemble(self.seat(s), f" shows the {what} card") for s, what in meaning.revealed
+        ]
+        dead = [
+            Text.assemble(
+                self.seat(s),
+                " dies" + (f" ({_cause_text(Cause(c))})".replace(", day {n}", "") if c else ""),
+            )
+            for s, c in meaning.deaths
+        ]
+        parts = [*shown, *dead] or [Text("nothing the table sees")]
+        for number, part in enumerate(parts):
+            line.append_text(part if number == 0 else Text("; ") + part)
+        return line
 
     def _wolf_night(self, e: Entry) -> list[RenderableType]:
         discussion: list[dict[str, Any]] = list(e.detail.get("discussion", []))
