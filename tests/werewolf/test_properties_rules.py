@@ -62,8 +62,10 @@ def wolves_condition(config: GameConfig, deal: Sequence[Identity], alive: set[in
     if config.win_rule is WinRule.SIDE:
         # a category the deck lacks cannot be wiped out
         villagers = {s for s, i in enumerate(deal, 1) if i is Identity.VILLAGER}
-        gods = {s for s, i in enumerate(deal, 1) if i in gods()}
-        return bool(villagers and not villagers & alive) or bool(gods and not gods & alive)
+        gods_dealt = {s for s, i in enumerate(deal, 1) if i in gods()}
+        return bool(villagers and not villagers & alive) or bool(
+            gods_dealt and not gods_dealt & alive
+        )
     if config.win_rule is WinRule.TOWN:
         return not others
     return len(wolves) >= len(others)
