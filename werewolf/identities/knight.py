@@ -11,7 +11,7 @@ role that asks him, and his event (``knight-duel``: its shape, fold and public m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NotRequired
 
 from typing_extensions import TypedDict  # pydantic reads it (the replay file's check)
 
@@ -48,8 +48,8 @@ __all__ = ["DUEL", "EVENT", "SPEC", "knight_duel", "offered", "targets"]
 DUEL = "knight-duel"
 
 
-class DuelDiff(TypedDict, total=False):
-    heartbroken: list[int]  # the lover who dies with the duel's dead, when there is one
+class DuelDiff(TypedDict):
+    heartbroken: NotRequired[list[int]]  # the lover who dies with the duel's dead, if any
     knight: int
     target: int | None  # None: he declined and speaks
     wolf: bool | None  # the target was a wolf (None when declined)
