@@ -81,8 +81,8 @@ from typing import Any
 __all__ = ["check_log", "check_replay", "read_replay"]
 
 WOLF, SEER, WITCH, HUNTER, VILLAGER = "werewolf", "seer", "witch", "hunter", "villager"
-GUARD, IDIOT, CUPID, DOCTOR = "guard", "idiot", "cupid", "doctor"
-GODS = frozenset({SEER, WITCH, HUNTER, GUARD, IDIOT, CUPID, DOCTOR})
+GUARD, IDIOT, CUPID, DOCTOR, KNIGHT = "guard", "idiot", "cupid", "doctor", "knight"
+GODS = frozenset({SEER, WITCH, HUNTER, GUARD, IDIOT, CUPID, DOCTOR, KNIGHT})
 NIGHT = ("cupid-link", "lovers-told", "guard-protect", "doctor-protect", "wolf-night")
 NIGHT += ("witch-action", "seer-check")
 # seer_before_wolves: the seer checks after the doctor, before the wolves
@@ -166,6 +166,8 @@ class Referee:
         self.doctor_due: int | None = None  # doctor_told_save: the seat she saved, to tell
         self.skipped: list[dict[str, Any]] = []
         self.attachments: Mapping[str, str] = {}
+        self.dueled = False  # the knight's one duel is spent
+        self.duel_asked: tuple[int, int, int] | None = None  # (day, knight, speeches) offered
 
     # -- lookups ---------------------------------------------------------------------------
     def role(self, seat: int) -> str:
@@ -248,10 +250,56 @@ class Referee:
         if self.stage in ("morning", "day", "pk"):
             if self.stage != "pk" and self.cfg["discussion"] == "bidding":
                 if self.floor is not None:
-                    return "day-speech"
+                    return "knight-duel" if self.duel_due() else "day-speech"
                 return "floor-bid" if self.to_speak() else "vote"
+            if self.to_speak() and self.duel_due():
+                return "knight-duel"
             return "day-speech" if self.to_speak() else "vote"
         return "game-end" if self.night >= self.cfg["day_cap"] else self.night_step()
+
+    def next_speaker(self) -> int | None:
+        """Who speaks next in the day's discussion (not a PK): the floor's winner when
+        bidding, else the next seat in today's order."""
+        left = self.to_speak()
+        if not left or self.stage == "pk":
+            return None
+        if self.cfg["discussion"] == "bidding":
+            return self.floor
+        if not self.spoken:
+            return next(s for s in self.today_order() if s in left)
+        last = self.spoken[-1]
+        return min(left, key=lambda s: (s - last - 1) % len(self.deal))
+
+    def duel_due(self) -> bool:
+        """The knight is offered his duel before each speech of his, until he duels."""
+        knight = self.holder(KNIGHT)
+        if knight is None or self.dueled or knight not in self.alive:
+            return False
+        asked = (self.night, knight, len(self.spoken))
+        return self.next_speaker() == knight and self.duel_asked != asked
+
+    def knight_duel(self, diff: Mapping[str, Any], meta: Mapping[str, Any]) -> list[int]:
+        """A wolf named dies and night falls; a good seat named lives and the knight dies."""
+        knight = self.holder(KNIGHT) or 0
+        self.require(diff.get("knight") == knight, f"the duel of seat {diff.get('knight')}")
+        self.duel_asked = (self.night, knight, len(self.spoken))
+        target = diff.get("target")
+        if target is None:
+            self.audience(meta, [knight])
+            self.require(diff.get("wolf") is None, "a declined duel names no wolf")
+            return []
+        self.audience(meta, None)
+        self.require(target in self.alive and target != knight, f"a duel with seat {target}")
+        wolf = self.role(int(target)) == WOLF
+        self.require(diff.get("wolf") is wolf, f"seat {target} is {self.role(int(target))}")
+        dead = int(target) if wolf else knight
+        broken = self.heartbreak([dead])
+        self.require(diff.get("heartbroken", []) == broken, f"heartbroken: {broken}")
+        self.dueled, self.floor = True, None
+        self.deaths({dead: "duel"}, last_words=False)
+        if wolf:
+            self.stage = "evening"  # no more speeches, no vote
+        return [dead, *broken]
 
     def night_step(self) -> str:
         night = self.night if self.stage == "night" else self.night + 1
@@ -834,6 +882,9 @@ class Referee:
             speaker = self.words_due.pop(0)
             self.require(diff.get("speaker") == speaker, f"last words by {diff.get('speaker')}")
             actors = [speaker]
+        elif role == "knight-duel":
+            actors = [self.holder(KNIGHT) or 0]
+            self.reveals(self.knight_duel(diff, meta), detail)
         elif role == "day-speech":
             self.audience(meta, None)
             actors = [diff.get("speaker", 0)]
@@ -879,7 +930,7 @@ class Referee:
             mine = {s for s in living if cfg["doctor_self"] or s != seat}
             fresh = {s for s in mine if cfg["doctor_repeat"] or s != self.last_protected}
             return fresh or mine
-        if decision == "hunter":
+        if decision in ("hunter", "knight"):
             return {s for s in living if s != seat} | {None}
         if decision == "vote":
             if self.pk:
@@ -913,6 +964,7 @@ class Referee:
             "hunter-shot": {"hunter"},
             "vote": {"vote"} if self.voters() else set(),  # a PK of everyone asks nobody
             "floor-bid": {"bid"},  # the bids' range is checked where the bid is judged
+            "knight-duel": {"knight"},
         }.get(role, set())
         self.require(decisions == expected, f"offers recorded for {sorted(decisions)}")
         for name in names:

@@ -76,7 +76,7 @@ W, SEER, WITCH, HUNTER, V = (
     Identity.HUNTER,
     Identity.VILLAGER,
 )
-GUARD, IDIOT, CUPID = Identity.GUARD, Identity.IDIOT, Identity.CUPID
+GUARD, IDIOT, CUPID, KNIGHT = Identity.GUARD, Identity.IDIOT, Identity.CUPID, Identity.KNIGHT
 
 # -- configs ----------------------------------------------------------------------------------
 OTHER_DECKS: tuple[tuple[Identity, ...], ...] = (
@@ -96,8 +96,10 @@ IDENTITY_DECKS: tuple[tuple[Identity, ...], ...] = (
     *(b.identities for name, b in BOARDS.items() if name != "standard-9"),  # the named boards
     (W, W, GUARD, WITCH, CUPID, IDIOT, HUNTER, V, V),  # protections, lovers, idiot, hunter
     (W, GUARD, CUPID, IDIOT, V),  # small: the lovers often decide
+    (W, W, KNIGHT, CUPID, HUNTER, V, V),  # a duel's heartbreak, a heartbroken hunter's shot
 )
-"""Decks with the guard, the idiot, cupid or the doctor (tests/werewolf/test_properties_identities.py)."""
+"""Decks with the guard, the idiot, cupid, the doctor or the knight
+(tests/werewolf/test_properties_identities.py)."""
 
 
 def identity_configs() -> st.SearchStrategy[GameConfig]:

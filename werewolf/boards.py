@@ -87,6 +87,11 @@ BOARDS: dict[str, Board] = {
             (W,) * 4 + (Identity.SEER, Identity.WITCH, Identity.HUNTER, Identity.GUARD) + (V,) * 4,
         ),
         Board(
+            "knight-12",
+            "预女猎骑 12 seats: 4 wolves, seer, witch, guard, knight, 4 villagers",
+            (W,) * 4 + (Identity.SEER, Identity.WITCH, Identity.GUARD, Identity.KNIGHT) + (V,) * 4,
+        ),
+        Board(
             "cupid-10",
             "预女猎丘 10 seats: 3 wolves, seer, witch, hunter, cupid, 3 villagers",
             (W,) * 3 + (Identity.SEER, Identity.WITCH, Identity.HUNTER, Identity.CUPID) + (V,) * 3,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["GODS", "Identity", "Team", "team_of"]
+__all__ = ["GODS", "Identity", "Team", "team_of"]  # noqa: F822 (GODS: __getattr__)
 
 
 class Team(StrEnum):
@@ -22,21 +22,28 @@ class Identity(StrEnum):
     IDIOT = "idiot"
     CUPID = "cupid"
     DOCTOR = "doctor"
-
-
-GODS = frozenset(
-    {
-        Identity.SEER,
-        Identity.WITCH,
-        Identity.HUNTER,
-        Identity.GUARD,
-        Identity.IDIOT,
-        Identity.CUPID,
-        Identity.DOCTOR,
-    }
-)
-"""The special good roles (神职): every identity but the werewolf and the villager."""
+    KNIGHT = "knight"
 
 
 def team_of(identity: Identity) -> Team:
-    return Team.WOLVES if identity is Identity.WEREWOLF else Team.GOOD
+    """The identity's team (``IdentitySpec.team``), read from the registry once."""
+    team = _TEAMS.get(identity)
+    if team is None:
+        from .registry import identity_specs  # the registry imports this module
+
+        _TEAMS.update({spec.identity: spec.team for spec in identity_specs()})
+        team = _TEAMS[identity]
+    return team
+
+
+_TEAMS: dict[Identity, Team] = {}
+
+
+def __getattr__(name: str) -> frozenset[Identity]:
+    """``GODS``: the special good roles (神职), read from the registry (``registry.gods``)
+    when first asked for, since the identities' modules import this one."""
+    if name == "GODS":
+        from .registry import gods
+
+        return gods()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,9 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .cast import GODS, Identity
+from .cast import Identity
 from .errors import ConfigError
 from .filemodels import from_file
+from .registry import unique_identities
 
 __all__ = [
     "DISCUSSION_FIELDS",
@@ -260,9 +261,9 @@ class GameConfig(BaseModel):
             raise ValueError("the deck needs at least one werewolf")
         if counts[Identity.WEREWOLF] * 2 >= len(self.identities):
             raise ValueError("wolves must be fewer than half the seats")
-        for god in sorted(GODS):
-            if counts[god] > 1:
-                raise ValueError(f"at most one {god}")
+        for identity in sorted(unique_identities()):
+            if counts[identity] > 1:
+                raise ValueError(f"at most one {identity}")
         return self
 
     @property

@@ -53,6 +53,7 @@ class DecisionKind(StrEnum):
     DOCTOR = "doctor"  # the doctor's protection
     CUPID = "cupid"  # one of the two lovers (asked twice)
     BID = "bid"  # a bid for the floor in a bidding discussion: one of rules.BIDS
+    KNIGHT = "knight"  # the knight's duel, in place of his speech (None: he speaks)
 
     speaks: bool  # answered with words (a Speech), not a choice: set on each member below
 

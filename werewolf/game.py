@@ -16,15 +16,15 @@ from typing import Any
 from pulse_core import START, Event, EventStore, RoleResult, WorkflowRule, WorkflowType
 from pulse_core.workflow import Role
 
-from .acts import IDENTITY_PHASES
 from .cast import Identity
 from .config import GameConfig
 from .errors import GameStateError
 from .moderator import next_phase
-from .phases import PHASES, PhaseContext
+from .phases import PhaseContext, phase_roles
 from .players.base import Player
 from .players.ledger import ASKING_GAME
-from .state import GameState, Phase, evolve, initial_state
+from .registry import PhaseRole
+from .state import GameState, evolve, initial_state
 from .visibility import ViewCache
 
 __all__ = [
@@ -46,14 +46,19 @@ DEFAULT_NAMES = (
 
 Seating = Callable[[str, GameState], Mapping[int, Player]]
 
-_PHASE_NAMES = frozenset(p.value for p in Phase)
+_PHASE_NAMES: set[str] = set()  # every phase role's name: filled on first use
+
+
+def _phase_names() -> set[str]:
+    _PHASE_NAMES.update(phase_roles())
+    return _PHASE_NAMES
 
 
 def fold_event(state: GameState | None, event: Event) -> GameState | None:
     """Apply one event: the start event makes the state, a phase event evolves it."""
     if event.role == START:
         return initial_state(event.meta)
-    if state is None or event.role not in _PHASE_NAMES:
+    if state is None or event.role not in (_PHASE_NAMES or _phase_names()):
         return state
     return evolve(state, event.role, event.meta.get("diff", {}))
 
@@ -146,7 +151,7 @@ class _GameCache:
     def fold(self, state: GameState | None, event: Event) -> GameState | None:
         """The adapter's fold; keeps the state it made, so the next role need not refold."""
         role = event.role
-        if state is not None and role in _PHASE_NAMES:  # fold_event's common case, inline
+        if state is not None and role in (_PHASE_NAMES or _phase_names()):  # fold_event's, inline
             state = evolve(state, role, event.meta.get("diff", {}))
         else:
             state = fold_event(state, event)
@@ -207,8 +212,7 @@ def werewolf_workflow(
     cache = _GameCache()
     pending = dict(carried or {})
 
-    def phase_role(phase: Phase) -> Role:
-        run = PHASES[phase] if phase in PHASES else IDENTITY_PHASES[phase]
+    def phase_role(run: PhaseRole) -> Role:
 
         async def role(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
             game, state = cache.state(topic_id, chain)
@@ -247,7 +251,7 @@ def werewolf_workflow(
 
     return WorkflowType(
         name=WORKFLOW,
-        roles={phase.value: phase_role(phase) for phase in Phase},
+        roles={phase: phase_role(run) for phase, run in phase_roles().items()},
         moderator=moderator,
         fold=cache.fold,
         initial=None,

@@ -41,14 +41,17 @@ __all__ = [
     "Meaning",
     "Names",
     "NightStep",
+    "Observe",
     "PhaseRole",
     "event_spec",
     "event_specs",
+    "god_order",
     "gods",
     "identity_spec",
     "identity_specs",
     "register_event",
     "register_identity",
+    "unique_identities",
 ]
 
 PhaseRole = Callable[["PhaseContext"], Awaitable["RoleResult"]]
@@ -56,6 +59,10 @@ PhaseRole = Callable[["PhaseContext"], Awaitable["RoleResult"]]
 
 Fold = Callable[["GameState", dict[str, Any]], "GameState"]
 """An event's fold step: the state after the event, from the state before and its diff."""
+
+
+Observe = Callable[[Mapping[str, Any]], tuple[str, Mapping[str, int | None]]]
+"""How a prompt tells of an identity's event: its phrase's variant and the seats it names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +79,15 @@ class Names:
 @dataclass(frozen=True, slots=True)
 class NightStep:
     """One phase of the night. ``rank`` places it (lower runs first); ``early_rank``, when
-    set, is its place under ``seer_before_wolves``; ``first_night_only`` for cupid's."""
+    set, is its place under ``seer_before_wolves``; ``first_night_only`` for cupid's;
+    ``runs``, when set, decides whether it runs tonight in place of "its holder is alive"
+    (the wolves': always; the lovers told: once linked)."""
 
     phase: str
     rank: int
     first_night_only: bool = False
     early_rank: int | None = None
-    runs: Callable[[GameState], bool] | None = None  # beyond "its holder is alive"
+    runs: Callable[[GameState], bool] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +108,7 @@ class DecisionSpec:
     kind: str
     tool: str
     mock: str | None = None
+    tool_rank: int = 500  # its tool's place in the array offered to a model (lower first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +122,17 @@ class IdentitySpec:
     day: tuple[DayStep, ...] = ()
     decisions: tuple[DecisionSpec, ...] = ()
     rules: Callable[[GameConfig, str], str] | None = None  # its line of the rules text
+    # where that line goes: below 100 right after the night's line (the nine-player board's
+    # gods), else among the later identities' lines before the win line; lower first
+    rules_rank: int = 100
+    night_text: Names | None = None  # how the rules text's night line names it
+    unique: bool = True  # at most one in a deck (every identity but the wolf and the villager)
     prompt: str | None = None  # werewolf/prompts/{en,zh}/<prompt>.txt
     phases: Mapping[str, PhaseRole] = field(default_factory=dict)
     events: tuple[str, ...] = ()  # the event kinds its phases write
+    # how a seat's prompt tells of its events, by phase: (variant, seats) from the diff,
+    # said as the phrase ``obs.<phase>.<variant>`` with those seats
+    observe: Mapping[str, Observe] = field(default_factory=dict)
 
 
 class Meaning(NamedTuple):
@@ -163,6 +181,7 @@ def _load() -> None:
 
 def register_identity(spec: IdentitySpec) -> IdentitySpec:
     _IDENTITIES[spec.identity] = spec
+    _DERIVED.clear()
     return spec
 
 
@@ -192,5 +211,27 @@ def event_specs() -> Iterator[EventSpec]:
     return iter(tuple(_EVENTS.values()))
 
 
+_DERIVED: dict[str, Any] = {}  # what is read from the specs, once (cleared on a new one)
+
+
+def god_order() -> tuple[Identity, ...]:
+    """The gods (神职), in their ``order``."""
+    gods = _DERIVED.get("god_order")
+    if gods is None:
+        gods = _DERIVED["god_order"] = tuple(s.identity for s in identity_specs() if s.god)
+    return gods
+
+
+def unique_identities() -> frozenset[Identity]:
+    """The identities a deck holds at most once (every one but the wolf and the villager)."""
+    unique = _DERIVED.get("unique")
+    if unique is None:
+        unique = _DERIVED["unique"] = frozenset(s.identity for s in identity_specs() if s.unique)
+    return unique
+
+
 def gods() -> frozenset[Identity]:
-    return frozenset(s.identity for s in identity_specs() if s.god)
+    gods = _DERIVED.get("gods")
+    if gods is None:
+        gods = _DERIVED["gods"] = frozenset(god_order())
+    return gods

@@ -16,7 +16,6 @@ from functools import lru_cache
 from .cast import Identity
 from .config import AllAbstain, Discussion, GuardClash, SelfSave, SpeechOrder, TiePolicy
 from .draws import Draw, draw
-from .identities import cupid, doctor, guard
 from .state import GameState, Stage
 from .win import winner
 
@@ -24,14 +23,12 @@ __all__ = [
     "BIDS",
     "VoteResult",
     "WitchOptions",
-    "cupid_targets",
-    "doctor_targets",
     "each_vote_options",
     "floor_bidders",
     "floor_winner",
-    "guard_targets",
     "heartbroken",
     "hunter_targets",
+    "idiot_reveals",
     "next_speaker",
     "resolve_night",
     "seer_targets",
@@ -137,9 +134,9 @@ def seer_targets(state: GameState) -> tuple[int, ...]:
     return tuple(s for s in state.living if s != seer)
 
 
-guard_targets = guard.targets
-doctor_targets = doctor.targets
-cupid_targets = cupid.targets
+def idiot_reveals(state: GameState, exiled: int | None) -> bool:
+    """True when this exile only reveals the idiot instead of killing him."""
+    return exiled is not None and exiled == state.idiot and not state.idiot_revealed
 
 
 def _survives_the_wolves(state: GameState, target: int) -> bool:

@@ -1,7 +1,8 @@
 """The rules as players are told them, generated from the config the engine reads.
 
-``rules_text(config, lang)`` writes them in English or Chinese; each identity beyond the
-nine-player board adds its own line from its module in ``werewolf.identities``.
+``rules_text(config, lang)`` writes them in English or Chinese; each identity dealt adds
+its own line (``IdentitySpec.rules``), and the lists of identities and the night's order
+are read from the registry.
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ from .config import (
     GameConfig,
     NightFallback,
     Reveal,
-    SeerLearns,
-    SelfSave,
     SpeechOrder,
     TiePolicy,
     WinRule,
@@ -22,32 +21,24 @@ from .config import (
     WolfSplit,
 )
 from .errors import ConfigError
-from .identities import cupid, doctor, guard, idiot
+from .moderator import night_order
+from .registry import IdentitySpec, Names, god_order, identity_spec, identity_specs
 
 __all__ = ["rules_text"]
 
-# the gods in the order the first line lists them, with their Chinese names
-_GODS = (
-    (Identity.SEER, "预言家"),
-    (Identity.WITCH, "女巫"),
-    (Identity.HUNTER, "猎人"),
-    (Identity.GUARD, "守卫"),
-    (Identity.IDIOT, "白痴"),
-    (Identity.CUPID, "丘比特"),
-    (Identity.DOCTOR, "医生"),
-)
-# identity -> (en line, zh line) for the identities with a module of their own
-_LINES = {
-    Identity.GUARD: (guard.rules_en, guard.rules_zh),
-    Identity.IDIOT: (idiot.rules_en, idiot.rules_zh),
-    Identity.CUPID: (cupid.rules_en, cupid.rules_zh),
-    Identity.DOCTOR: (doctor.rules_en, doctor.rules_zh),
-}
+
+def _dealt(config: GameConfig) -> list[IdentitySpec]:
+    """The unique identities dealt (the gods, and cupid), in the order the lists name them."""
+    return [spec for spec in identity_specs() if spec.unique and config.has(spec.identity)]
 
 
-def _extra(config: GameConfig, lang: str) -> list[str]:
-    index = 0 if lang == "en" else 1
-    return [lines[index](config) for identity, lines in _LINES.items() if config.has(identity)]
+def _lines(config: GameConfig, lang: str, *, early: bool) -> list[str]:
+    """The identities' own lines: right after the night's (``early``) or before the win."""
+    specs = sorted(
+        (s for s in identity_specs() if s.rules is not None and config.has(s.identity)),
+        key=lambda s: s.rules_rank,
+    )
+    return [s.rules(config, lang) for s in specs if (s.rules_rank < 100) == early and s.rules]
 
 
 def _count(config: GameConfig, identity: Identity) -> int:
@@ -115,7 +106,7 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
     wolves = _count(config, Identity.WEREWOLF)
     lines = [
         f"{config.seats} players: {wolves} werewolves"
-        + "".join(f", 1 {g.value}" for g, _ in _GODS if config.has(g))
+        + "".join(f", 1 {spec.identity.value}" for spec in _dealt(config))
         + f", {_count(config, Identity.VILLAGER)} villagers. "
         + {
             Reveal.NOTHING: "Roles of the dead stay hidden.",
@@ -133,36 +124,7 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
             else ""
         ),
     ]
-    if _count(config, Identity.WITCH):
-        save = {
-            SelfSave.FIRST_NIGHT: "she may save herself on night 1 only",
-            SelfSave.NEVER: "she may never save herself",
-            SelfSave.ALWAYS: "she may save herself",
-        }[config.witch_self_save]
-        lines.append(
-            "Witch: one antidote and one poison for the whole game; "
-            + (
-                "she may use both in one night; "
-                if config.witch_both_potions
-                else "at most one potion a night; "
-            )
-            + f"{save}; she learns the wolves' victim only while she holds the antidote; "
-            "she never poisons herself."
-        )
-    if _count(config, Identity.SEER):
-        lines.append(
-            "Seer: each night checks one living player and learns "
-            + (
-                "their identity (and so good or wolf)."
-                if config.seer_learns is SeerLearns.IDENTITY
-                else "good or wolf."
-            )
-        )
-    if _count(config, Identity.HUNTER):
-        lines.append(
-            "Hunter: when killed by the wolves or exiled he may shoot one living player; "
-            "not when poisoned, and not when his death already decided the game."
-        )
+    lines += _lines(config, "en", early=True)
     tie = {
         TiePolicy.PK: "a tie leads to one PK round (the tied speak, the others re-vote among "
         "them); a second tie exiles nobody",
@@ -186,7 +148,7 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
     )
     win = {
         WinRule.SIDE: "wolves win when all villagers or all gods ("
-        + ", ".join(g.value for g, _ in _GODS if config.has(g) and g is not Identity.CUPID)
+        + ", ".join(g.value for g in god_order() if config.has(g))
         + ") are dead",
         WinRule.TOWN: "wolves win when every good player is dead",
         WinRule.PARITY: "wolves win when living wolves are at least as many as everyone else",
@@ -200,7 +162,7 @@ def rules_text(config: GameConfig, lang: str = "en") -> str:
             "Answers: an invalid answer is not asked again; it stands for its default at once "
             "(no vote, no target, no potion, silence)."
         )
-    lines[-2:-2] = _extra(config, "en")
+    lines[-2:-2] = _lines(config, "en", early=False)
     return "\n".join(lines)
 
 
@@ -209,15 +171,7 @@ def _seer_first(config: GameConfig) -> bool:
 
 
 def _before_wolves_en(config: GameConfig) -> str:
-    first = [
-        text
-        for identity, text in (
-            (Identity.CUPID, "on night 1 cupid"),
-            (Identity.GUARD, "the guard"),
-            (Identity.DOCTOR, "the doctor"),
-        )
-        if config.has(identity)
-    ]
+    first = [text.en for text in _night_texts(config, before=True)]
     if _seer_first(config):  # with the doctor at the same time, else on her own
         if config.has(Identity.DOCTOR):
             first[-1] = "the doctor and the seer, at the same time,"
@@ -266,30 +220,28 @@ def _wolves_en(config: GameConfig) -> str:
     )
 
 
-_AFTER_WOLVES = ((Identity.WITCH, "witch", "女巫"), (Identity.SEER, "seer", "预言家"))
-
-
-def _after(config: GameConfig) -> list[tuple[Identity, str, str]]:
-    return [
-        (identity, en, zh)
-        for identity, en, zh in _AFTER_WOLVES
-        if config.has(identity) and not (identity is Identity.SEER and _seer_first(config))
-    ]
+def _night_texts(config: GameConfig, *, before: bool) -> list[Names]:
+    """How the night line names the identities dealt that act before the wolves (or after
+    them), in the night's order; the seer, when she checks first, is named apart."""
+    order = night_order()
+    wolves = next(i for i, step in enumerate(order) if step.identity is Identity.WEREWOLF)
+    steps = order[:wolves] if before else order[wolves + 1 :]
+    named = dict.fromkeys(step.identity for step in steps if config.has(step.identity))
+    if _seer_first(config):
+        named.pop(Identity.SEER, None)
+    texts = (identity_spec(identity).night_text for identity in named)
+    return [text for text in texts if text is not None]
 
 
 def _after_wolves_en(config: GameConfig) -> str:
-    after = [name for _, name, _ in _after(config)]
+    after = [text.en for text in _night_texts(config, before=False)]
     if not after:
         return ""
-    return (
-        "; then "
-        + ", then ".join(f"the {name}" for name in after)
-        + (" act" if len(after) > 1 else " acts")
-    )
+    return "; then " + ", then ".join(after) + (" act" if len(after) > 1 else " acts")
 
 
 def _after_wolves_zh(config: GameConfig) -> str:
-    after = [name for _, _, name in _after(config)]
+    after = [text.zh for text in _night_texts(config, before=False)]
     return "；随后" + "、".join(after) + "行动" if after else ""
 
 
@@ -310,7 +262,7 @@ def _wolves_zh(config: GameConfig) -> str:
 
 def _rules_zh(config: GameConfig) -> str:
     wolves = _count(config, Identity.WEREWOLF)
-    gods = "".join(f"、{name}" for g, name in _GODS if config.has(g))
+    gods = "".join(f"、{spec.names.zh}" for spec in _dealt(config))
     lines = [
         f"{config.seats}人局：{wolves}狼{gods}、{_count(config, Identity.VILLAGER)}民。"
         + {
@@ -319,15 +271,7 @@ def _rules_zh(config: GameConfig) -> str:
             Reveal.IDENTITY: "玩家死亡时公布其身份。",
         }[config.reveal_on_death],
         "夜晚："
-        + "".join(
-            text
-            for identity, text in (
-                (Identity.CUPID, "首夜丘比特先行动，"),
-                (Identity.GUARD, "守卫先守护，"),
-                (Identity.DOCTOR, "医生先保护，"),
-            )
-            if config.has(identity)
-        )
+        + "".join(text.zh for text in _night_texts(config, before=True))
         + (
             ("预言家同时查验，" if config.has(Identity.DOCTOR) else "预言家先查验，")
             if _seer_first(config)
@@ -338,30 +282,7 @@ def _rules_zh(config: GameConfig) -> str:
         + "。天亮公布死者，不公布死因。"
         + ("预言家或医生未给出有效选择时，当晚不行动。" if _idle_night(config) else ""),
     ]
-    if _count(config, Identity.WITCH):
-        save = {
-            SelfSave.FIRST_NIGHT: "仅首夜可自救",
-            SelfSave.NEVER: "不可自救",
-            SelfSave.ALWAYS: "可自救",
-        }[config.witch_self_save]
-        lines.append(
-            "女巫：解药毒药各一瓶，"
-            + ("同一夜可双药；" if config.witch_both_potions else "每晚最多用一瓶；")
-            + f"{save}；解药用掉后不再得知刀口；不能毒自己。"
-        )
-    if _count(config, Identity.SEER):
-        lines.append(
-            "预言家：每晚查验一名存活玩家，得知"
-            + (
-                "其身份（从而知道好人或狼人）。"
-                if config.seer_learns is SeerLearns.IDENTITY
-                else "好人或狼人。"
-            )
-        )
-    if _count(config, Identity.HUNTER):
-        lines.append(
-            "猎人：被狼杀或被放逐时可开枪带走一人；被毒不能开枪；死亡已决定胜负时不能开枪。"
-        )
+    lines += _lines(config, "zh", early=True)
     tie = {
         TiePolicy.PK: "平票进入PK（平票者发言，其余人重投），再平票则无人出局",
         TiePolicy.NONE: "平票无人出局",
@@ -390,5 +311,5 @@ def _rules_zh(config: GameConfig) -> str:
         lines.append(
             "回答：无效回答不会被重新询问，立即按默认处理（弃票、不选目标、不用药、沉默）。"
         )
-    lines[-2:-2] = _extra(config, "zh")
+    lines[-2:-2] = _lines(config, "zh", early=False)
     return "\n".join(lines)

@@ -79,6 +79,7 @@ class Cause(StrEnum):
     EXILE = "exile"
     SHOT = "shot"
     LOVE = "heartbreak"  # a lover dies when the other does (殉情)
+    DUEL = "duel"  # the knight's duel: the wolf he named, or the knight himself
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +129,12 @@ class GameState:
     lovers: tuple[int, ...] = ()  # the two seats cupid linked, sorted
     idiot_revealed: bool = False
     skipped: tuple[tuple[str, int], ...] = ()  # (phase, seat) not run: the game was decided
+    # -- the day steps (registry.DayStep): a decision some identity may take by day in
+    # place of its speech. ``spent``: the once-per-game powers used, by phase;
+    # ``day_asked``: (day, seat, speeches so far) of the last day step offered, so the
+    # seat, once asked, speaks
+    spent: frozenset[str] = frozenset()
+    day_asked: tuple[int, int, int] | None = None
     winner: Outcome | None = None
     ended: bool = False
     # derived from ``identities`` (a game's constant) once; the fold's copies share it

@@ -11,13 +11,11 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Protocol
 
-from .cast import GODS, Identity
+from .cast import Identity
 from .config import GameConfig, WinRule
+from .registry import gods as side_gods
 
 __all__ = ["Outcome", "Table", "third_side", "winner"]
-
-# the gods of 屠边: cupid is neither god nor villager there (the common online rule)
-_SIDE_GODS = GODS - {Identity.CUPID}
 
 
 class Outcome(StrEnum):
@@ -75,11 +73,11 @@ def winner(state: Table) -> Outcome | None:
     if rule is WinRule.SIDE:
         # only categories that existed at the deal count (a board without villagers
         # cannot be won by killing its zero villagers); a third side's seats count for none,
-        # and cupid for neither
-        start = state.identities
+        # and cupid for neither (he is no god: the common online rule)
+        start, gods_dealt = state.identities, side_gods()
         villager = Identity.VILLAGER
         villagers = [s for s in state.seats if start[s - 1] is villager and s not in third]
-        gods = [s for s in state.seats if start[s - 1] in _SIDE_GODS and s not in third]
+        gods = [s for s in state.seats if start[s - 1] in gods_dealt and s not in third]
         living_gods = [s for s in gods if s in alive]
         if state.idiot_revealed and not state.config.idiot_counts_as_god:
             living_gods = [s for s in living_gods if start[s - 1] is not Identity.IDIOT]

@@ -116,12 +116,12 @@ def _duel(state: GameState, diff: dict[str, Any]) -> GameState:
     return replace(
         state,
         alive=state.alive - {loser},
-        deaths=(*state.deaths, Death(loser, state.night, "duel")),
+        deaths=(*state.deaths, Death(loser, state.night, "fall")),
     )
 
 
 def _dueled(diff: dict[str, Any], detail: dict[str, Any]) -> Meaning:
-    return Meaning(deaths=((int(diff["loser"]), "duel"),))
+    return Meaning(deaths=((int(diff["loser"]), "fall"),))
 
 
 @pytest.fixture
@@ -134,7 +134,7 @@ def duel() -> Iterator[EventSpec]:
             detail=dict,
             fold=_duel,
             meaning=_dueled,
-            causes={"duel": Names("fell in a duel, day {n}", "第{n}天决斗身亡")},
+            causes={"fall": Names("fell in a duel, day {n}", "第{n}天决斗身亡")},
         )
     )
     yield spec
@@ -147,20 +147,19 @@ def test_a_new_kind_and_cause_are_folded_worded_and_drawn_by_every_reader(
     chain = _games(board_config("standard-9"))[0]
     start = initial_state(chain[0].meta)
     state = evolve(start, "test-duel", {"loser": 3})
-    assert state.cause_of_death(3) == "duel"
+    assert state.cause_of_death(3) == "fall"
     assert god_fates(state) == {3: "fell in a duel, day 0"}
     entry = Entry(version=7, phase="test-duel", day=2, diff={"loser": 3}, detail={})
     assert seen_fates([entry]) == {3: "fell in a duel, day 2"}
-    assert cause_label("duel", "zh") == "第{n}天决斗身亡"
+    assert cause_label("fall", "zh") == "第{n}天决斗身亡"
     renderer = StoryRenderer(ViewSpec(ViewKind.PUBLIC), start)
     console = Console(width=80, record=True, color_system=None)
     for renderable in renderer.entry(entry):
         console.print(renderable)
     drawn = console.export_text()
-    assert "A duel." in drawn
-    assert "fell in a duel, day 2" in drawn
+    assert "A duel: 3 Cai: fell in a duel, day 2." in drawn
     data = entry_data(entry, "d2", god=False)
-    assert data["meaning"] == {"deaths": [[3, "duel"]], "revealed": []}
+    assert data["meaning"] == {"deaths": [[3, "fall"]], "revealed": []}
 
 
 def test_a_cause_no_event_declares_is_still_worded() -> None:

@@ -272,10 +272,10 @@ def test_each_vote_options_equals_asking_seat_by_seat(config: GameConfig) -> Non
 
 
 def test_a_plain_phase_result_equals_a_constructed_one() -> None:
-    """Most events' results are filled slot by slot (``phases._plain_result``): each equals
+    """Most events' results are filled slot by slot (``phases.context._plain_result``): each equals
     RoleResult(content, meta, canonical=True), field by field, with no attachments."""
     from pulse_core import RoleResult
-    from werewolf.phases import _plain_result
+    from werewolf.phases.context import _plain_result
 
     meta = {"day": 1, "diff": {"speaker": 3}}
     made, plain = _plain_result("words", meta), RoleResult("words", meta, canonical=True)

@@ -24,6 +24,7 @@ from tests.werewolf.llm_support import (
     tool_of,
     user_text,
 )
+from werewolf.boards import BOARDS as NAMED_BOARDS
 from werewolf.boards import board_config
 from werewolf.cast import Identity
 from werewolf.decisions import Choice, DecisionKind, Request
@@ -36,7 +37,7 @@ from werewolf.players.random_player import RandomPlayer
 from werewolf.state import GameState
 from werewolf.visibility import view
 
-BOARDS = ("guard-12", "idiot-12", "cupid-10", "seer-doctor-8", "kaggle-8")
+BOARDS = tuple(name for name in NAMED_BOARDS if name != "standard-9")  # beyond the nine
 
 
 def _games(board: str, seating: Any, seeds: range) -> list[list[dict[str, Any]]]:

@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from tests.werewolf.test_mock_lang import _games
+from werewolf.cast import Identity
 from werewolf.decisions import Answer, DecisionKind
 from werewolf.players.mock import strategy
 from werewolf.players.mock.strategy import wolf_night
@@ -35,6 +36,6 @@ def test_following_the_pack_says_what_a_second_agenda_would(
             followed.append(fast)
         return fast
 
-    monkeypatch.setitem(strategy._HANDLERS, (None, DecisionKind.WOLF_TALK), both)
+    monkeypatch.setitem(strategy.handlers(), (Identity.WEREWOLF, DecisionKind.WOLF_TALK), both)
     _games("en", range(8), "standard-9")
     assert len(followed) >= 10

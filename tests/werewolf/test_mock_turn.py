@@ -32,13 +32,13 @@ def test_a_seats_reported_probability_is_the_one_of_all_the_reports(
 ) -> None:
     """``Turn.reported`` makes one seat's entry of ``wolf_probabilities`` alone."""
     turns: list[Turn] = []
-    for key, handler in list(strategy._HANDLERS.items()):
+    for key, handler in list(strategy.handlers().items()):
 
         def kept(turn: Turn, handler: strategy.Handler = handler) -> Answer:
             turns.append(turn)
             return handler(turn)
 
-        monkeypatch.setitem(strategy._HANDLERS, key, kept)
+        monkeypatch.setitem(strategy.handlers(), key, kept)
     _games("en", range(3), "standard-9")
     assert len(turns) > 100
     for turn in turns:

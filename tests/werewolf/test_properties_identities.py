@@ -1,4 +1,4 @@
-"""Properties of the guard, the doctor, the idiot, cupid and the lovers, over generated games
+"""Properties of the guard, the doctor, the idiot, cupid and the lovers, the knight, over generated games
 on every deck that holds them (tests.strategies.IDENTITY_DECKS, every config variant).
 
 Each invariant is written from the log (kinds and metas), apart from the engine; the
@@ -151,3 +151,28 @@ def test_a_third_side_wins_only_when_only_it_is_left(game: PlayedGame) -> None:
     cupid = _seat_of(game.deal, Identity.CUPID)
     assert set(end["detail"]["alive"]) <= {a, b, cupid}
     assert {a, b} <= set(end["detail"]["alive"])
+
+
+@GAMES
+@given(game=IDENTITY_GAMES)
+@checks_game
+def test_a_knight_duels_once_and_a_wolf_dueled_ends_the_day(game: PlayedGame) -> None:
+    """At most one duel a game; it kills the wolf named (and the day ends: no speech, no
+    vote after it that day) or the knight; a declined offer is the knight's alone."""
+    knight = _seat_of(game.deal, Identity.KNIGHT)
+    duels = [e for e in _events(game, "knight-duel") if e.meta["diff"]["target"] is not None]
+    assert len(duels) <= 1
+    for e in _events(game, "knight-duel"):
+        assert e.meta["diff"]["knight"] == knight
+        if e.meta["diff"]["target"] is None:
+            assert e.meta["visible_to"] == [knight]
+    for duel in duels:
+        diff, day = duel.meta["diff"], duel.meta["day"]
+        dead = diff["target"] if diff["wolf"] else knight
+        final = fold_chain(game.chain)
+        assert any(d.seat == dead and d.cause.value == "duel" for d in final.deaths)
+        after = game.chain[game.chain.index(duel) + 1 :]
+        later = [e.role for e in after if e.meta.get("day") == day]
+        if diff["wolf"]:
+            assert "day-speech" not in later
+            assert "vote" not in later

@@ -20,11 +20,12 @@ from hypothesis import strategies as st
 from pulse_core import Event
 from tests.oracle import check_log
 from tests.strategies import PlayedGame, checks_game, game_settings, games
-from werewolf.cast import GODS, Identity
+from werewolf.cast import Identity
 from werewolf.config import AllAbstain, GameConfig, SelfSave, TiePolicy, WinRule
 from werewolf.decisions import problem
 from werewolf.draws import draw as seeded_draw
 from werewolf.game import fold_event
+from werewolf.registry import gods
 from werewolf.state import Cause, GameState, Outcome
 
 GAMES = game_settings(0.25)
@@ -61,8 +62,10 @@ def wolves_condition(config: GameConfig, deal: Sequence[Identity], alive: set[in
     if config.win_rule is WinRule.SIDE:
         # a category the deck lacks cannot be wiped out
         villagers = {s for s, i in enumerate(deal, 1) if i is Identity.VILLAGER}
-        gods = {s for s, i in enumerate(deal, 1) if i in GODS}
-        return bool(villagers and not villagers & alive) or bool(gods and not gods & alive)
+        gods_dealt = {s for s, i in enumerate(deal, 1) if i in gods()}
+        return bool(villagers and not villagers & alive) or bool(
+            gods_dealt and not gods_dealt & alive
+        )
     if config.win_rule is WinRule.TOWN:
         return not others
     return len(wolves) >= len(others)

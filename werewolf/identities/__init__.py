@@ -1,15 +1,26 @@
-"""The identities beyond the nine-player board, one module each: guard, doctor, idiot, cupid.
+"""The identities, one module each: everything particular to one identity, declared in its
+``SPEC`` (``registry.IdentitySpec``): its names, team, night step or day step, decisions
+and their tools, rules line, prompt file, mock strategy, phase roles and events.
 
-Each module holds what the pure rules need of its identity: the legal choices of its night
-action (if any) and the lines of the rules text that describe it (en and zh). The module
-imports ``GameState`` for typing only, so ``state`` and ``rules`` can import it freely.
-How the identity changes the state lives in ``state.evolve`` (one branch per phase), when
-its phase runs in ``moderator.NIGHT_ORDER``; docs/architecture.md ("Adding an identity")
-lists every place one identity touches.
+Importing this package registers them all (``registry._load`` does it on first use). The
+modules import the phase machinery; the rules and the state never import them, so
+importing those loads no phase role and no player. docs/architecture.md ("Adding an
+identity") walks through adding one.
 """
 
 from __future__ import annotations
 
-from . import cupid, doctor, guard, idiot
+from . import cupid, doctor, guard, hunter, idiot, knight, seer, villager, werewolf, witch
 
-__all__ = ["cupid", "doctor", "guard", "idiot"]
+__all__ = [
+    "cupid",
+    "doctor",
+    "guard",
+    "hunter",
+    "idiot",
+    "knight",
+    "seer",
+    "villager",
+    "werewolf",
+    "witch",
+]

@@ -1,24 +1,17 @@
 """The idiot (白痴): exiled by the vote, he shows his card and stays alive without a vote
-(he still speaks); the wolves, the poison and the hunter kill him as anyone."""
+(he still speaks); the wolves, the poison and the hunter kill him as anyone. The vote
+(``phases.vote``, ``rules.idiot_reveals``) and the fold carry it out."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..cast import Identity, Team
 from ..config import GameConfig, WinRule
+from ..registry import IdentitySpec, Names, register_identity
 
-if TYPE_CHECKING:
-    from ..state import GameState
-
-__all__ = ["reveals", "rules_en", "rules_zh"]
+__all__ = ["SPEC"]
 
 
-def reveals(state: GameState, exiled: int | None) -> bool:
-    """True when this exile only reveals the idiot instead of killing him."""
-    return exiled is not None and exiled == state.idiot and not state.idiot_revealed
-
-
-def rules_en(config: GameConfig) -> str:
+def _rules_en(config: GameConfig) -> str:
     return (
         "Idiot: when exiled by the vote he reveals his card and stays alive, but never votes "
         "again (he still speaks); "
@@ -37,7 +30,7 @@ def rules_en(config: GameConfig) -> str:
     )
 
 
-def rules_zh(config: GameConfig) -> str:
+def _rules_zh(config: GameConfig) -> str:
     return (
         "白痴：被放逐时翻牌免死，此后失去投票权（仍可发言）；"
         + ("再次被放逐则出局" if config.idiot_second_exile else "翻牌后不可再被投票")
@@ -56,3 +49,17 @@ def _as_god(config: GameConfig, counts: str, stops: str, *, end: str = ".") -> s
     if config.idiot_counts_as_god:
         return counts
     return stops if config.win_rule is WinRule.SIDE else end
+
+
+SPEC = register_identity(
+    IdentitySpec(
+        identity=Identity.IDIOT,
+        names=Names("idiot", "白痴"),
+        team=Team.GOOD,
+        god=True,
+        order=5,
+        rules=lambda config, lang: _rules_zh(config) if lang == "zh" else _rules_en(config),
+        rules_rank=101,
+        prompt="idiot",
+    )
+)

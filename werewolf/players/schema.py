@@ -32,7 +32,8 @@ from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from ..cast import Identity
 from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, DecisionKind, Request, Speech, WitchChoice
-from .prompting import TOOL_NAMES, PromptSet, option_order, options_text, prompt_set, tool_name
+from ..registry import identity_specs
+from .prompting import PromptSet, option_order, options_text, prompt_set, tool_name, tool_names
 
 __all__ = ["NOBODY", "DecisionTool", "decision_tool", "stable_tools"]
 
@@ -157,12 +158,17 @@ def decision_tool(request: Request, lang: str, *, stable: bool = False) -> Decis
     )
 
 
-# the tools only a deck holding their identity needs: a board without them offers none
-_IDENTITY_TOOLS = {
-    "guard_protect": Identity.GUARD,
-    "doctor_protect": Identity.DOCTOR,
-    "cupid_link": Identity.CUPID,
-}
+@cache
+def _identity_tools() -> dict[str, Identity]:
+    """The tools only a deck holding their identity needs (the identities beyond the
+    nine-player board, those with a prompt file of their own): a board without them
+    offers none."""
+    return {
+        d.tool: spec.identity
+        for spec in identity_specs()
+        if spec.prompt is not None
+        for d in spec.decisions
+    }
 
 
 def tool_key(name: str, *, ballots: bool = False) -> str:
@@ -221,8 +227,8 @@ def stable_tools(
             ),
         }
     tools: list[dict[str, Any]] = []
-    for name in dict.fromkeys(TOOL_NAMES.values()):  # one per name, in a fixed order
-        if name in _IDENTITY_TOOLS and _IDENTITY_TOOLS[name] not in deck:
+    for name in dict.fromkeys(tool_names().values()):  # one per name, in a fixed order
+        if name in (only := _identity_tools()) and only[name] not in deck:
             continue
         if name == "bid" and not bidding:
             continue

@@ -14,6 +14,7 @@ change in what the phases write shows up in the tests, not in a reader's surpris
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
@@ -33,7 +34,7 @@ from ..config import GameConfig
 from ..decisions import DecisionKind
 from ..errors import GameFileError
 from ..events.types import Count, Seat
-from ..registry import EventSpec, event_specs
+from ..registry import EventSpec, event_spec, event_specs
 
 __all__ = [
     "CONTROL_KINDS",
@@ -192,6 +193,14 @@ META_MODELS: dict[str, type[BaseModel]] = {
 CONTROL_KINDS = frozenset({"werewolf.__error__", "werewolf.__resume__"})
 
 
+@cache
+def _registered_meta(kind: str) -> type[BaseModel] | None:
+    """The meta model of an event kind registered after this module was loaded (an
+    identity of one's own package), made as the built-in kinds' are."""
+    spec = event_spec(kind.removeprefix(KIND_PREFIX)) if kind.startswith(KIND_PREFIX) else None
+    return None if spec is None else _meta_model(spec)
+
+
 # -- the lines of the file ---------------------------------------------------------------
 class HeaderLine(_Strict):
     """Line 1 of a replay file."""
@@ -262,7 +271,7 @@ def check_meta(
     """Validate one event's meta against its kind's model; ``where`` (``file:line``) names
     the event in the GameFileError raised for an unknown kind or a meta that does not fit.
     With ``seats`` (the game's seat count), every seat-valued field must be one of them."""
-    model = META_MODELS.get(kind)
+    model = META_MODELS.get(kind) or _registered_meta(kind)
     if model is None:
         raise GameFileError(f"{where}: unknown event kind {clip(repr(kind))}")
     try:

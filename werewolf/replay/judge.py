@@ -4,7 +4,7 @@ A log's hash chain shows an edit only to someone who trusts the last hash; a for
 recomputes the chain is stopped here. The log is walked event by event with the state
 folded so far, and each phase event is played again by the engine itself: the moderator
 must name the event's phase as the one due next (``moderator.next_phase``), and the
-phase's own code (``PHASES``, ``IDENTITY_PHASES``), given the decisions the event records
+phase's own code (``phases.phase_roles()``), given the decisions the event records
 (the speeches, ballots, bids, targets and potions) as the seats' answers, must write the
 event's ``phase``, ``day``, ``visible_to``, ``diff``, ``detail`` and content exactly. So a
 death, a cause, an exile, a PK, a winner or its reason that the rules do not give, a seat
@@ -33,11 +33,10 @@ from pydantic import ValidationError
 from pulse_core import END, START, Event, RoleResult
 from pulse_core.workflow import ERROR, MODERATOR_FAILED, RESUME, is_control
 
-from ..acts import IDENTITY_PHASES
 from ..errors import GameFileError, GameStateError, UnrecordedDecisionError
 from ..lineup import SeatSpec
 from ..moderator import next_phase
-from ..phases import PHASES, PhaseContext
+from ..phases import PhaseContext, phase_roles
 from ..state import GameState, Phase, evolve, initial_state
 from ..visibility import ViewCache
 from .recorded import Recorded, lovers_named_high_first, read_beliefs, recorded_answers
@@ -45,9 +44,7 @@ from .verdicts import false_attachment, false_fallback, first_difference, illega
 
 __all__ = ["rejudge"]
 
-_RUN = {**PHASES, **IDENTITY_PHASES}
 SWAP_PHASE = "seat-swap"  # werewolf.players.swaps.SWAP_PHASE (imported from there lazily)
-_PHASE_NAMES = frozenset(p.value for p in Phase)
 _COMPARED = ("phase", "day", "visible_to", "diff", "detail")
 """What an event's meta says of the game; ``fallbacks``, ``usage`` and ``attachments``
 record how the decisions were reached and are not the rules' to give."""
@@ -78,7 +75,7 @@ def _judge(
     if phase != expected:
         due = "the game is over" if expected == END else f"the rules call for {expected} next"
         raise GameFileError(f"{where}: a {phase} event does not follow: {due}")
-    run = _RUN[Phase(phase)]
+    run = phase_roles()[phase]
     try:
         result = _finish(run(ctx))
     except UnrecordedDecisionError as exc:
@@ -175,7 +172,7 @@ def rejudge(
     views = ViewCache()
     for index in range(1, len(chain)):
         event = chain[index]
-        if is_control(event) or event.role not in _PHASE_NAMES or chain[index - 1].role == ERROR:
+        if is_control(event) or event.role not in phase_roles() or chain[index - 1].role == ERROR:
             # failures, resumes and seat swaps change no game, but follow their own order
             _bookkeeping(chain, index, state, content(event), where(event))
             continue

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Mapping
+from functools import cache
 from typing import Any
 
 from ..decisions import Answer, Choice, DecisionKind, Request, Speech, WitchChoice
 from ..errors import GameFileError, UnrecordedDecisionError
+from ..registry import identity_specs
 from ..state import Phase
 
 __all__ = ["AnswerKey", "Recorded", "lovers_named_high_first", "read_beliefs", "recorded_answers"]
@@ -58,6 +60,17 @@ _ONE_TARGET: dict[str, DecisionKind] = {
 """The phases whose one decision is a target, written as the diff's ``target``."""
 
 
+@cache
+def _day_steps() -> dict[str, DecisionKind]:
+    """The day steps' phases (registry.DayStep): each records its one decision, a target
+    (None: declined), as the diff's ``target``; the kind is its identity's own decision."""
+    return {
+        step.phase: DecisionKind(spec.decisions[0].kind)
+        for spec in identity_specs()
+        for step in spec.day
+    }
+
+
 def read_beliefs(text: str | None, where: str) -> dict[int, float] | None:
     """A vote's recorded beliefs (``beliefs/<seat>/vote``: seat -> P(wolf) as JSON)."""
     if text is None:
@@ -97,8 +110,9 @@ def recorded_answers(
         found.append(
             ((DecisionKind.WITCH, None), WitchChoice(diff.get("save") is True, diff.get("poison")))
         )
-    elif phase in _ONE_TARGET:
-        found.append(((_ONE_TARGET[phase], None), Choice(diff.get("target"))))
+    elif phase in _ONE_TARGET or phase in _day_steps():
+        kind = _ONE_TARGET.get(phase) or _day_steps()[phase]
+        found.append(((kind, None), Choice(diff.get("target"))))
     elif phase == Phase.CUPID:
         found += (((DecisionKind.CUPID, None), Choice(s)) for s in diff.get("lovers") or ())
     elif phase in (Phase.SPEECH, Phase.LAST_WORDS):

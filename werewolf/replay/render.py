@@ -125,16 +125,26 @@ class StoryRenderer(NightDrawing, DayDrawing):
                 self.known.setdefault(seat, Identity(what))
 
     def _unknown(self, entry: Entry) -> list[RenderableType]:
-        """A kind without a drawing of its own: its label and the deaths it tells."""
+        """A kind without a drawing of its own (an identity's own event, the knight's
+        duel): its label, then the cards it shows and the deaths it tells, in one line."""
         phase = one_line(entry.phase)
         label = kind_label(entry.phase)
         if label == entry.phase:  # not registered
             return [Text(f"({phase}: an event this version does not draw)", style="dim")]
-        out: list[RenderableType] = [Text(f"{one_line(label)}.", style="bold")]
-        for seat, cause in self._meaning.deaths:
-            fate = cause_label(cause).format(n=entry.day)
-            out.append(self._indented(Text.assemble(self.seat(seat), f": {one_line(fate)}.")))
-        return out
+        parts = [
+            Text.assemble(self.seat(seat), f" shows the {one_line(what)} card")
+            for seat, what in self._meaning.revealed
+        ]
+        parts += [
+            Text.assemble(self.seat(seat), f": {one_line(cause_label(cause).format(n=entry.day))}")
+            for seat, cause in self._meaning.deaths
+        ]
+        line = Text(f"{one_line(label)[:1].upper()}{one_line(label)[1:]}", style="bold")
+        if not parts:
+            return [line + Text(": no effect.")]
+        for number, part in enumerate(parts):
+            line.append_text(Text(": " if number == 0 else "; ") + part)
+        return [line + Text(".")]
 
 
 _TEAMS = frozenset(team.value for team in Team)

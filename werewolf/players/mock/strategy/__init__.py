@@ -1,31 +1,25 @@
 """Per-identity strategy: which function answers which decision for which identity.
 
 ``handler_for(identity, kind)`` looks up ``(identity, kind)`` first, then ``(None, kind)``,
-the default every identity shares (the good side's day). A new identity plugs in with
-``register(kind, handler, identity)`` from its own module (its night action, or its own day
-speech), and nothing else changes.
+the default every identity shares (the good side's day). An identity names its handlers in
+its spec (``DecisionSpec.mock``, ``"module:function"``), imported here on first use, so
+the identity modules (and the rules that the phases read) never import a player module.
+``register(kind, handler, identity)`` plugs in one more by hand.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from functools import partial
 
 from ....cast import Identity
 from ....decisions import Answer, DecisionKind
+from ....registry import identity_specs
 from ..turn import Turn
 from .bid import floor_bid
-from .cupid import cupid_link
-from .doctor import doctor_protect
 from .good import good_last_words, good_speech, good_vote
-from .guard import guard_protect
-from .hunter import hunter_shot
-from .seer import seer_check, seer_speech
-from .witch import witch_night
-from .wolf_day import wolf_speech, wolf_vote
-from .wolf_night import wolf_kill, wolf_talk
 
-__all__ = ["Handler", "handler_for", "register"]
+__all__ = ["Handler", "handler_for", "handlers", "register"]
 
 Handler = Callable[[Turn], Answer]
 
@@ -33,30 +27,39 @@ _HANDLERS: dict[tuple[Identity | None, DecisionKind], Handler] = {
     (None, DecisionKind.SPEECH): good_speech,
     (None, DecisionKind.LAST_WORDS): good_last_words,
     (None, DecisionKind.VOTE): good_vote,
-    (None, DecisionKind.WOLF_TALK): wolf_talk,
-    (None, DecisionKind.WOLF_KILL): wolf_kill,
-    (None, DecisionKind.WITCH): witch_night,
-    (None, DecisionKind.SEER): seer_check,
-    (None, DecisionKind.HUNTER): hunter_shot,
     (None, DecisionKind.BID): floor_bid,
-    (Identity.SEER, DecisionKind.SPEECH): seer_speech,
-    (Identity.SEER, DecisionKind.LAST_WORDS): partial(seer_speech, last_words=True),
-    (Identity.WEREWOLF, DecisionKind.SPEECH): wolf_speech,
-    (Identity.WEREWOLF, DecisionKind.LAST_WORDS): partial(wolf_speech, last_words=True),
-    (Identity.WEREWOLF, DecisionKind.VOTE): wolf_vote,
-    (None, DecisionKind.GUARD): guard_protect,
-    (None, DecisionKind.DOCTOR): doctor_protect,
-    (None, DecisionKind.CUPID): cupid_link,
 }
+_READ = False  # the identities' handlers are in _HANDLERS
+
+
+def _handler(path: str) -> Handler:
+    module, _, name = path.partition(":")
+    handler: Handler = getattr(importlib.import_module(module), name)
+    return handler
+
+
+def handlers() -> dict[tuple[Identity | None, DecisionKind], Handler]:
+    """Every handler by ``(identity, kind)``: the defaults and each identity's own, read
+    from the registry once (one set by hand first is kept)."""
+    global _READ
+    if not _READ:
+        _READ = True
+        for spec in identity_specs():
+            for decision in spec.decisions:
+                if decision.mock is not None:
+                    key = (spec.identity, DecisionKind(decision.kind))
+                    _HANDLERS.setdefault(key, _handler(decision.mock))
+    return _HANDLERS
 
 
 def register(kind: DecisionKind, handler: Handler, identity: Identity | None = None) -> None:
     """Answer ``kind`` with ``handler`` for ``identity`` (None: for every identity)."""
-    _HANDLERS[(identity, kind)] = handler
+    handlers()[(identity, kind)] = handler
 
 
 def handler_for(identity: Identity, kind: DecisionKind) -> Handler:
-    handler = _HANDLERS.get((identity, kind)) or _HANDLERS.get((None, kind))
+    table = _HANDLERS if _READ else handlers()
+    handler = table.get((identity, kind)) or table.get((None, kind))
     if handler is None:
         raise KeyError(f"no mock strategy for {kind} of the {identity}")
     return handler

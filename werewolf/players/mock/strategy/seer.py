@@ -10,7 +10,7 @@ from ..speech import case_against, last_reads, opener, second_round
 from ..turn import Turn
 from .good import good_speech
 
-__all__ = ["seer_check", "seer_speech"]
+__all__ = ["seer_check", "seer_last_words", "seer_speech"]
 
 
 def seer_check(turn: Turn) -> Answer:
@@ -90,3 +90,7 @@ def seer_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         lines += last_reads(turn, mind, set(mind.cleared) | ({target} if target else set()))
     today = table.my_texts_today()
     return turn.say(lines, turn.think("and", a=why, rest=turn.beliefs_note()), avoid=today)
+
+
+def seer_last_words(turn: Turn) -> Answer:
+    return seer_speech(turn, last_words=True)

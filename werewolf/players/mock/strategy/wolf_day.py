@@ -15,7 +15,7 @@ from .good import hesitation
 from .wolf_night import active_fake_seer
 from .wolf_seer import fake_seer_speech
 
-__all__ = ["wolf_speech", "wolf_vote"]
+__all__ = ["wolf_last_words", "wolf_speech", "wolf_vote"]
 
 
 def _picture(turn: Turn) -> Mind:
@@ -147,3 +147,7 @@ def wolf_vote(turn: Turn) -> Answer:
     close = [s for s in goods if public.p(s) >= top - 0.03]  # no clear suspect: any of them
     target = close[0] if len(close) == 1 else turn.rng.choice(close)
     return Choice(target, reasoning=turn.think("wolf.suspect", a=target))
+
+
+def wolf_last_words(turn: Turn) -> Answer:
+    return wolf_speech(turn, last_words=True)

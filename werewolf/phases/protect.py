@@ -7,8 +7,7 @@ from pulse_core import RoleResult
 
 from ..cast import Identity
 from ..decisions import Choice, DecisionKind
-from ..phases import PhaseContext, seat_text
-from ..state import Phase
+from .context import PhaseContext, seat_text
 
 __all__ = ["protect"]
 
@@ -17,7 +16,7 @@ async def protect(
     ctx: PhaseContext,
     identity: Identity,
     kind: DecisionKind,
-    phase: Phase,
+    phase: str,
     options: tuple[int | None, ...],
     last: int | None,
 ) -> RoleResult:

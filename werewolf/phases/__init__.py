@@ -1,0 +1,44 @@
+"""The phase roles: each asks the acting seats for decisions and returns one RoleResult.
+
+``context`` holds the ``PhaseContext`` (one run of one phase) and the helpers every role
+shares; ``day``, ``vote`` and ``end`` hold the roles every game runs. The night's roles,
+the hunter's shot and any day decision taken in place of a speech belong to their
+identities (``werewolf/identities/<name>.py``, ``IdentitySpec.phases``): ``phase_roles()``
+joins the two into the workflow's roles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from types import MappingProxyType
+
+from ..registry import PhaseRole, identity_specs
+from ..state import Phase
+from .context import PhaseContext, seat_text
+from .day import dawn, day_speech, floor_bid, last_words
+from .end import game_end, outcome_reason
+from .vote import vote
+
+__all__ = ["CORE_PHASES", "PhaseContext", "outcome_reason", "phase_roles", "seat_text"]
+
+CORE_PHASES: Mapping[str, PhaseRole] = MappingProxyType(
+    {
+        Phase.DAWN: dawn,
+        Phase.LAST_WORDS: last_words,
+        Phase.SPEECH: day_speech,
+        Phase.BID: floor_bid,
+        Phase.VOTE: vote,
+        Phase.GAME_END: game_end,
+    }
+)
+"""The roles of every game, whatever its deck."""
+
+
+@cache
+def phase_roles() -> Mapping[str, PhaseRole]:
+    """Every phase role by phase name: the core ones and every identity's (made once)."""
+    roles: dict[str, PhaseRole] = {str(p): r for p, r in CORE_PHASES.items()}
+    for spec in identity_specs():
+        roles.update(spec.phases)
+    return MappingProxyType(roles)
