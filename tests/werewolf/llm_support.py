@@ -1,5 +1,7 @@
 """Helpers for the LLM-seat tests: a server handler that plays legally, seat specs that
-point at the test server, and a runner for whole games on a real SQLite store.
+point at the test server, a runner for whole games on a real SQLite store, and what the
+command-line tests share (a lineup file, a run of ``werewolf``, the log of the one game in
+a store, short waits between retries).
 
 ``LegalTable`` reads each request like a model would: the seat from the system prompt, the
 function and its JSON schema from ``tools`` (or, in JSON mode, from the system prompt), and
@@ -20,12 +22,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pulse_core import Event, EventStore, MemoryEventStore, SQLiteEventStore, WorkflowRule
 from tests.openai_server import TEST_API_KEY, JSONContent, OpenAIServer, Reply, ToolCall
+from werewolf.cli import main
 from werewolf.config import GameConfig
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.lineup import SeatSpec
 from werewolf.players import SpecSeating, seating_from_specs
+from werewolf.players.llm import ClientPool
 
 KEY_ENV = "WEREWOLF_TEST_KEY"
 ENV = {KEY_ENV: TEST_API_KEY}
@@ -192,6 +198,67 @@ def play(
     finally:
         store.close()
     return Played(game, store_path, chain, status, seating)
+
+
+# -- the command line ------------------------------------------------------------------------
+def write_lineup(
+    folder: Path,
+    base_url: str,
+    *,
+    timeout: float = 2.0,
+    patience: float | None = 3.0,
+    extra: str = "",
+) -> Path:
+    """``folder/lineup.toml``: every seat an LLM at ``base_url`` (the key in ``KEY_ENV``),
+    ``patience`` left out when None (the default then), ``extra`` appended as it is."""
+    path = folder / "lineup.toml"
+    path.write_text(
+        "[defaults]\n"
+        'kind = "llm"\n'
+        'model = "test-model"\n'
+        f'base_url = "{base_url}"\n'
+        f'api_key_env = "{KEY_ENV}"\n'
+        f"timeout = {timeout}\n" + ("" if patience is None else f"patience = {patience}\n") + extra,
+        encoding="utf-8",
+    )
+    return path
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``werewolf *argv`` in this process: its exit code, stdout and stderr."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def game_log(store: Path) -> tuple[str, list[Event]]:
+    """The one game in ``store``: its id and its chain."""
+    with SQLiteEventStore(store) as s:
+        [game] = s.topics()
+        return game, s.chain(game)
+
+
+# The seats wait BACKOFF (0.5 s, doubling) before they try a request again after a transient
+# fault, as they must with a real endpoint. A test whose endpoint faults often, and whose
+# assertions are not about those waits, makes them short: they still count against the
+# patience, so a seat whose endpoint stays down still gives up where its patience ends.
+SHORT_BACKOFF = (0.01, 0.1)
+
+
+def short_backoff(
+    monkeypatch: pytest.MonkeyPatch | None = None, backoff: tuple[float, float] = SHORT_BACKOFF
+) -> None:
+    """Make ``backoff`` the default of every seating made from now on: the command line's
+    (``seating_from_specs``) and an arena run's (``ClientPool``); undone after the test with
+    ``monkeypatch``, for the rest of the process without (a subprocess)."""
+    for function in (seating_from_specs, SpecSeating.__init__, ClientPool.__init__):
+        defaults = function.__kwdefaults__
+        if defaults is None or "backoff" not in defaults:
+            raise AssertionError(f"{function.__qualname__} has no backoff keyword any more")
+        if monkeypatch is None:
+            defaults["backoff"] = backoff
+        else:
+            monkeypatch.setitem(defaults, "backoff", backoff)
 
 
 # -- what a game costs -----------------------------------------------------------------------
