@@ -14,7 +14,14 @@ import pytest
 
 from pulse_core import SQLiteEventStore, WorkflowRule
 from tests.openai_server import TEST_API_KEY, HTTPError, OpenAIServer, Reply
-from tests.werewolf.llm_support import KEY_ENV, LegalTable, game_log, tool_of, write_lineup
+from tests.werewolf.llm_support import (
+    KEY_ENV,
+    LegalTable,
+    game_log,
+    short_backoff,
+    tool_of,
+    write_lineup,
+)
 from werewolf.cli import main
 
 
@@ -29,6 +36,7 @@ def _witch_is_down(body: dict[str, Any], table: LegalTable) -> Reply:
 @pytest.fixture
 def witch_down(openai_server: OpenAIServer, monkeypatch: pytest.MonkeyPatch) -> OpenAIServer:
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)  # the witch's seat waits out its patience in short waits
     table = LegalTable()
     openai_server.handler = lambda body: _witch_is_down(body, table)
     return openai_server
@@ -43,7 +51,7 @@ def test_a_human_seat_is_not_told_which_seat_stopped_the_game_nor_who_spent_toke
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # a villager is not asked at night
     store = tmp_path / "w.sqlite3"
     lineup = write_lineup(
-        tmp_path, witch_down.base_url, patience=1.5, extra='[seats.5]\nkind = "human"\n'
+        tmp_path, witch_down.base_url, patience=0.5, extra='[seats.5]\nkind = "human"\n'
     )
     code = main(["play", "--seed", "3", "--lineup", str(lineup), "--store", str(store)])
     out, err = capsys.readouterr()
@@ -67,7 +75,7 @@ def test_without_a_human_seat_the_stop_names_the_seat_its_usage_and_the_whole_re
     witch_down: OpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     store = tmp_path / "w.sqlite3"
-    lineup = write_lineup(tmp_path, witch_down.base_url, patience=1.5)
+    lineup = write_lineup(tmp_path, witch_down.base_url, patience=0.5)
     argv = ["--seed", "3", "--lineup", str(lineup), "--seat", "5=mock", "--store", str(store)]
     code = main(["play", *argv, "-q"])
     out, err = capsys.readouterr()
@@ -115,7 +123,7 @@ def test_the_loser_of_two_resumes_of_a_failed_game_is_told_another_process_resum
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     store = tmp_path / "w.sqlite3"
-    lineup = write_lineup(tmp_path, witch_down.base_url, patience=1.5)
+    lineup = write_lineup(tmp_path, witch_down.base_url, patience=0.5)
     argv = ["--seed", "3", "--lineup", str(lineup), "--store", str(store)]
     assert main(["play", *argv, "-q"]) == 1
     capsys.readouterr()

@@ -38,6 +38,7 @@ from tests.werewolf.llm_support import (
     LegalTable,
     game_log,
     run_cli,
+    short_backoff,
     tool_of,
     write_lineup,
 )
@@ -110,7 +111,11 @@ def test_answers_with_usage_are_not_marked(
 
 # -- kill -9 --------------------------------------------------------------------------------
 ROOT = Path(__file__).resolve().parents[2]
-_CLI = "import sys; from werewolf.cli import main; sys.exit(main(sys.argv[1:]))"
+# the empty answers the game is given are retried after a wait: short ones (short_backoff)
+_CLI = (
+    "import sys; from tests.werewolf.llm_support import short_backoff; short_backoff(); "
+    "from werewolf.cli import main; sys.exit(main(sys.argv[1:]))"
+)
 
 
 class _UntilCut:
@@ -371,12 +376,13 @@ def test_answers_cut_off_on_their_way_have_their_prompt_estimated(
     billed; it is retried, and its prompt is counted, estimated, so that the totals and the
     budget do not fall short of the bill. A proxy's HTML page bills nothing."""
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)  # every fault is retried after a wait
     table = LegalTable()
     count = iter(range(10**6))
 
     def handler(body: dict[str, Any]) -> Reply:
         n = next(count)
-        if n >= 25:  # the first night's answers are enough, and each fault waits its backoff
+        if n >= 25:  # the first night's answers are enough
             return table(body)
         if n % 5 == 1:
             return Rewritten(table(body), lambda t: t[: len(t) // 2])

@@ -36,6 +36,7 @@ from tests.werewolf.llm_support import (
     play,
     run_cli,
     seat_of,
+    short_backoff,
     tool_of,
     user_text,
     write_lineup,
@@ -276,6 +277,7 @@ def test_a_recovered_endpoint_resumes_with_the_same_seats(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)  # the night-2 requests wait out the patience in short waits
     table = LegalTable()
     down = threading.Event()
     down.set()
@@ -287,7 +289,7 @@ def test_a_recovered_endpoint_resumes_with_the_same_seats(
 
     openai_server.handler = handler
     store = tmp_path / "w.sqlite3"
-    lineup = write_lineup(tmp_path, openai_server.base_url)
+    lineup = write_lineup(tmp_path, openai_server.base_url, patience=0.5)
     argv = ["--lineup", str(lineup), "--store", str(store), "-q"]
     code, out, _ = run_cli(capsys, "play", "--seed", "7", *argv)
     assert code == 1

@@ -38,6 +38,7 @@ from tests.werewolf.llm_support import (
     llm_specs,
     run_cli,
     seat_of,
+    short_backoff,
     tool_of,
     write_lineup,
 )
@@ -283,6 +284,7 @@ def test_retries_show_a_status_line_per_seat_on_stderr(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEY_ENV, KEY)
+    short_backoff(monkeypatch)  # each seat's first request fails, and waits to try again
     table = LegalTable()
     failed: set[int] = set()
     lock = threading.Lock()
@@ -399,6 +401,7 @@ def test_an_endpoint_url_with_a_password_or_the_key_is_shown_without_them(
     itself at times: the status lines, the stop line, the log and the replay name the
     endpoint without them."""
     monkeypatch.setenv(KEY_ENV, KEY)
+    short_backoff(monkeypatch)  # each seat's first request fails, and waits to try again
     table = LegalTable()
     seen: set[int] = set()
     lock = threading.Lock()

@@ -36,6 +36,7 @@ from tests.werewolf.llm_support import (
     play,
     run_cli,
     seat_of,
+    short_backoff,
     tool_of,
     write_lineup,
 )
@@ -132,6 +133,11 @@ def test_at_five_percent_of_every_fault_a_nine_model_game_finishes_in_one_proces
             assert fb["reason"]
 
 
+# seat 4's endpoint stays down from the first vote: its seat gives up once this is spent
+# (in short waits: short_backoff)
+DOWN_PATIENCE = 0.5
+
+
 def _down_on_day_one(table: LegalTable, seat: int) -> Any:
     """Legal, with an empty (billed) answer now and then; ``seat``'s endpoint goes down at
     the first vote (after one more billed empty answer); the other votes are billed too."""
@@ -169,9 +175,10 @@ def test_a_failed_phase_keeps_its_tokens_and_the_totals_equal_what_was_billed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)
     openai_server.handler = _down_on_day_one(LegalTable(witch_saves=False), seat=4)
     store = tmp_path / "w.sqlite3"
-    lineup = write_lineup(tmp_path, openai_server.base_url)
+    lineup = write_lineup(tmp_path, openai_server.base_url, patience=DOWN_PATIENCE)
     argv = ["--lineup", str(lineup), "--store", str(store), "-q"]
     code, out, err = run_cli(capsys, "play", "--seed", "7", *argv)
     assert code == 1, out + err
@@ -201,6 +208,7 @@ def test_the_budget_error_and_the_totals_agree_across_stops(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)
     table = LegalTable()
     count = [0]
 
@@ -240,11 +248,12 @@ def test_an_echoed_key_and_machine_paths_reach_no_file_and_no_output(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)
     table = LegalTable(speech=lambda seat, tool, n, body: f"my key is {TEST_API_KEY}")
     openai_server.handler = _down_on_day_one(table, seat=4)
     store = tmp_path / "games" / "w.sqlite3"
     cassette = tmp_path / "game.cassette.jsonl"
-    lineup = write_lineup(tmp_path, openai_server.base_url)
+    lineup = write_lineup(tmp_path, openai_server.base_url, patience=DOWN_PATIENCE)
     code, out, err = run_cli(
         capsys,
         "play",
@@ -277,10 +286,11 @@ def test_a_cassette_of_a_stopped_and_resumed_game_replays_to_the_same_log(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)
     table = LegalTable(witch_saves=False)
     openai_server.handler = _down_on_day_one(table, seat=4)
     cassette = tmp_path / "game.cassette.jsonl"
-    lineup = write_lineup(tmp_path, openai_server.base_url)
+    lineup = write_lineup(tmp_path, openai_server.base_url, patience=DOWN_PATIENCE)
     recorded, replayed = tmp_path / "recorded.sqlite3", tmp_path / "replayed.sqlite3"
 
     def both(store: Path, *tape: str) -> None:
