@@ -1,7 +1,7 @@
 """Helpers for the LLM-seat tests: a server handler that plays legally, seat specs that
 point at the test server, a runner for whole games on a real SQLite store, and what the
 command-line tests share (a lineup file, a run of ``werewolf``, the log of the one game in
-a store, short waits between retries).
+a store). Short waits between retries are in ``short_waits``.
 
 ``LegalTable`` reads each request like a model would: the seat from the system prompt, the
 function and its JSON schema from ``tools`` (or, in JSON mode, from the system prompt), and
@@ -31,7 +31,6 @@ from werewolf.config import GameConfig
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.lineup import SeatSpec
 from werewolf.players import SpecSeating, seating_from_specs
-from werewolf.players.llm import ClientPool
 
 KEY_ENV = "WEREWOLF_TEST_KEY"
 ENV = {KEY_ENV: TEST_API_KEY}
@@ -236,29 +235,6 @@ def game_log(store: Path) -> tuple[str, list[Event]]:
     with SQLiteEventStore(store) as s:
         [game] = s.topics()
         return game, s.chain(game)
-
-
-# The seats wait BACKOFF (0.5 s, doubling) before they try a request again after a transient
-# fault, as they must with a real endpoint. A test whose endpoint faults often, and whose
-# assertions are not about those waits, makes them short: they still count against the
-# patience, so a seat whose endpoint stays down still gives up where its patience ends.
-SHORT_BACKOFF = (0.01, 0.1)
-
-
-def short_backoff(
-    monkeypatch: pytest.MonkeyPatch | None = None, backoff: tuple[float, float] = SHORT_BACKOFF
-) -> None:
-    """Make ``backoff`` the default of every seating made from now on: the command line's
-    (``seating_from_specs``) and an arena run's (``ClientPool``); undone after the test with
-    ``monkeypatch``, for the rest of the process without (a subprocess)."""
-    for function in (seating_from_specs, SpecSeating.__init__, ClientPool.__init__):
-        defaults = function.__kwdefaults__
-        if defaults is None or "backoff" not in defaults:
-            raise AssertionError(f"{function.__qualname__} has no backoff keyword any more")
-        if monkeypatch is None:
-            defaults["backoff"] = backoff
-        else:
-            monkeypatch.setitem(defaults, "backoff", backoff)
 
 
 # -- what a game costs -----------------------------------------------------------------------

@@ -18,10 +18,10 @@ from tests.werewolf.llm_support import (
     KEY_ENV,
     LegalTable,
     game_log,
-    short_backoff,
     tool_of,
     write_lineup,
 )
+from tests.werewolf.short_waits import short_backoff
 from werewolf.cli import main
 
 

@@ -38,10 +38,10 @@ from tests.werewolf.llm_support import (
     LegalTable,
     game_log,
     run_cli,
-    short_backoff,
     tool_of,
     write_lineup,
 )
+from tests.werewolf.short_waits import short_backoff
 from werewolf.cli import main
 
 
@@ -113,7 +113,7 @@ def test_answers_with_usage_are_not_marked(
 ROOT = Path(__file__).resolve().parents[2]
 # the empty answers the game is given are retried after a wait: short ones (short_backoff)
 _CLI = (
-    "import sys; from tests.werewolf.llm_support import short_backoff; short_backoff(); "
+    "import sys; from tests.werewolf.short_waits import short_backoff; short_backoff(); "
     "from werewolf.cli import main; sys.exit(main(sys.argv[1:]))"
 )
 

@@ -36,11 +36,11 @@ from tests.werewolf.llm_support import (
     play,
     run_cli,
     seat_of,
-    short_backoff,
     tool_of,
     user_text,
     write_lineup,
 )
+from tests.werewolf.short_waits import short_backoff
 from tests.werewolf.test_llm_player import _early_chain
 from werewolf.decisions import DecisionKind, Request
 from werewolf.players import SeatUnavailableError

@@ -38,10 +38,10 @@ from tests.werewolf.llm_support import (
     llm_specs,
     run_cli,
     seat_of,
-    short_backoff,
     tool_of,
     write_lineup,
 )
+from tests.werewolf.short_waits import short_backoff
 from tests.werewolf.test_llm_player import _early_chain
 from werewolf.decisions import Choice, DecisionKind, Request
 from werewolf.players import SeatUnavailableError

@@ -36,10 +36,10 @@ from tests.werewolf.llm_support import (
     play,
     run_cli,
     seat_of,
-    short_backoff,
     tool_of,
     write_lineup,
 )
+from tests.werewolf.short_waits import short_backoff
 from tests.werewolf.test_cassette import _same
 
 TRANSIENT = ("429", "500", "hang", "empty", "reset")
