@@ -40,7 +40,7 @@ from tests.werewolf.llm_support import (
     user_text,
     write_lineup,
 )
-from tests.werewolf.short_waits import short_backoff
+from tests.werewolf.short_waits import SHORT_BACKOFF, short_backoff
 from tests.werewolf.test_llm_player import _early_chain
 from werewolf.decisions import DecisionKind, Request
 from werewolf.players import SeatUnavailableError
@@ -112,7 +112,8 @@ class VoteFaults:
 def test_every_bad_answer_is_retried_and_the_game_completes(openai_server: OpenAIServer) -> None:
     handler = VoteFaults()
     openai_server.handler = handler
-    played = play(llm_specs(openai_server, timeout=0.5), seed=7)
+    # a 429, a 500 and a hang are retried after a wait: a short one
+    played = play(llm_specs(openai_server, timeout=0.5), seed=7, backoff=SHORT_BACKOFF)
     assert played.status == "ended"
     assert [f for _, _, f in handler.faulted] == list(VoteFaults.FAULTS)
     assert not any(e.meta.get("fallbacks") for e in played.chain)  # every retry succeeded
