@@ -1,5 +1,7 @@
 """Helpers for the LLM-seat tests: a server handler that plays legally, seat specs that
-point at the test server, and a runner for whole games on a real SQLite store.
+point at the test server, a runner for whole games on a real SQLite store, and what the
+command-line tests share (a lineup file, a run of ``werewolf``, the log of the one game in
+a store). Short waits between retries are in ``short_waits``.
 
 ``LegalTable`` reads each request like a model would: the seat from the system prompt, the
 function and its JSON schema from ``tools`` (or, in JSON mode, from the system prompt), and
@@ -20,8 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pulse_core import Event, EventStore, MemoryEventStore, SQLiteEventStore, WorkflowRule
 from tests.openai_server import TEST_API_KEY, JSONContent, OpenAIServer, Reply, ToolCall
+from werewolf.cli import main
 from werewolf.config import GameConfig
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.lineup import SeatSpec
@@ -192,6 +197,44 @@ def play(
     finally:
         store.close()
     return Played(game, store_path, chain, status, seating)
+
+
+# -- the command line ------------------------------------------------------------------------
+def write_lineup(
+    folder: Path,
+    base_url: str,
+    *,
+    timeout: float = 2.0,
+    patience: float | None = 3.0,
+    extra: str = "",
+) -> Path:
+    """``folder/lineup.toml``: every seat an LLM at ``base_url`` (the key in ``KEY_ENV``),
+    ``patience`` left out when None (the default then), ``extra`` appended as it is."""
+    path = folder / "lineup.toml"
+    path.write_text(
+        "[defaults]\n"
+        'kind = "llm"\n'
+        'model = "test-model"\n'
+        f'base_url = "{base_url}"\n'
+        f'api_key_env = "{KEY_ENV}"\n'
+        f"timeout = {timeout}\n" + ("" if patience is None else f"patience = {patience}\n") + extra,
+        encoding="utf-8",
+    )
+    return path
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``werewolf *argv`` in this process: its exit code, stdout and stderr."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def game_log(store: Path) -> tuple[str, list[Event]]:
+    """The one game in ``store``: its id and its chain."""
+    with SQLiteEventStore(store) as s:
+        [game] = s.topics()
+        return game, s.chain(game)
 
 
 # -- what a game costs -----------------------------------------------------------------------

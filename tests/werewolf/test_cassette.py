@@ -11,33 +11,13 @@ from typing import Any
 
 import pytest
 
-from pulse_core import Event, SQLiteEventStore
+from pulse_core import Event
 from tests.openai_server import TEST_API_KEY, HTTPError, OpenAIServer, Reply
-from tests.werewolf.llm_support import KEY_ENV, LegalTable, seat_of
+from tests.werewolf.llm_support import KEY_ENV, LegalTable, game_log, seat_of, write_lineup
 from werewolf.cli import main
 from werewolf.players.cassette import request_hash
 
-
-def _lineup(tmp_path: Path, base_url: str) -> Path:
-    path = tmp_path / "lineup.toml"
-    path.write_text(
-        "[defaults]\n"
-        'kind = "llm"\n'
-        'model = "test-model"\n'
-        f'base_url = "{base_url}"\n'
-        f'api_key_env = "{KEY_ENV}"\n'
-        "timeout = 2\n"
-        "[seats.2]\n"
-        'kind = "mock"\n',
-        encoding="utf-8",
-    )
-    return path
-
-
-def _log(store: Path) -> tuple[str, list[Event]]:
-    with SQLiteEventStore(store) as s:
-        [game] = s.topics()
-        return game, s.chain(game)
+SEAT_2_MOCK = '[seats.2]\nkind = "mock"\n'
 
 
 def _same(chain: list[Event]) -> list[tuple[str, str, str]]:
@@ -62,7 +42,7 @@ def test_a_recorded_game_replays_to_the_same_log_without_the_server(
         return table(body)
 
     with OpenAIServer(handler) as server:
-        lineup = _lineup(tmp_path, server.base_url)
+        lineup = write_lineup(tmp_path, server.base_url, patience=None, extra=SEAT_2_MOCK)
         recorded = tmp_path / "recorded" / "w.sqlite3"
         argv = ["play", "--seed", "12", "--lineup", str(lineup), "-q"]
         code = main([*argv, "--store", str(recorded), "--record", str(cassette)])
@@ -81,8 +61,8 @@ def test_a_recorded_game_replays_to_the_same_log_without_the_server(
     code = main([*argv, "--store", str(replayed), "--replay-llm", str(cassette)])
     out = capsys.readouterr().out
     assert code == 0, out
-    _, original = _log(recorded)
-    _, again = _log(replayed)
+    _, original = game_log(recorded)
+    _, again = game_log(replayed)
     assert original[-1].role == "game-end"
     assert _same(again) == _same(original)
     assert any(e.meta.get("usage") for e in again)
@@ -94,7 +74,7 @@ def test_a_game_that_leaves_the_recording_stops_cleanly(
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
     cassette = tmp_path / "c.jsonl"
     with OpenAIServer(LegalTable()) as server:
-        lineup = _lineup(tmp_path, server.base_url)
+        lineup = write_lineup(tmp_path, server.base_url, patience=None, extra=SEAT_2_MOCK)
         argv = ["play", "--lineup", str(lineup), "-q", "--store", str(tmp_path / "a.sqlite3")]
         assert main([*argv, "--seed", "1", "--record", str(cassette)]) == 0
     capsys.readouterr()
@@ -105,14 +85,14 @@ def test_a_game_that_leaves_the_recording_stops_cleanly(
     assert code == 1
     assert "holds no answer for this request" in out
     assert "Continue it with: werewolf resume" in out
-    _, chain = _log(store)
+    _, chain = game_log(store)
     assert chain[-1].role == "__error__"
 
 
 def test_a_missing_or_broken_cassette_is_one_clear_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    lineup = _lineup(tmp_path, "http://127.0.0.1:9/v1")
+    lineup = write_lineup(tmp_path, "http://127.0.0.1:9/v1", patience=None, extra=SEAT_2_MOCK)
     argv = ["play", "--lineup", str(lineup), "-q", "--store", str(tmp_path / "s.sqlite3")]
     assert main([*argv, "--replay-llm", str(tmp_path / "nope.jsonl")]) == 2
     assert "no such cassette" in capsys.readouterr().err

@@ -14,23 +14,15 @@ import pytest
 
 from pulse_core import SQLiteEventStore, WorkflowRule
 from tests.openai_server import TEST_API_KEY, HTTPError, OpenAIServer, Reply
-from tests.werewolf.llm_support import KEY_ENV, LegalTable, tool_of
+from tests.werewolf.llm_support import (
+    KEY_ENV,
+    LegalTable,
+    game_log,
+    tool_of,
+    write_lineup,
+)
+from tests.werewolf.short_waits import short_backoff
 from werewolf.cli import main
-
-
-def _lineup(tmp_path: Path, server: OpenAIServer, extra: str = "") -> Path:
-    path = tmp_path / "lineup.toml"
-    path.write_text(
-        "[defaults]\n"
-        'kind = "llm"\n'
-        'model = "test-model"\n'
-        f'base_url = "{server.base_url}"\n'
-        f'api_key_env = "{KEY_ENV}"\n'
-        "timeout = 2\n"
-        "patience = 1.5\n" + extra,
-        encoding="utf-8",
-    )
-    return path
 
 
 def _witch_is_down(body: dict[str, Any], table: LegalTable) -> Reply:
@@ -41,15 +33,10 @@ def _witch_is_down(body: dict[str, Any], table: LegalTable) -> Reply:
     return table(body)
 
 
-def _chain(store: Path) -> tuple[str, list[Any]]:
-    with SQLiteEventStore(store) as s:
-        [game] = s.topics()
-        return game, s.chain(game)
-
-
 @pytest.fixture
 def witch_down(openai_server: OpenAIServer, monkeypatch: pytest.MonkeyPatch) -> OpenAIServer:
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)  # the witch's seat waits out its patience in short waits
     table = LegalTable()
     openai_server.handler = lambda body: _witch_is_down(body, table)
     return openai_server
@@ -63,11 +50,13 @@ def test_a_human_seat_is_not_told_which_seat_stopped_the_game_nor_who_spent_toke
 ) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # a villager is not asked at night
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, witch_down, '\n[seats.5]\nkind = "human"\n')
+    lineup = write_lineup(
+        tmp_path, witch_down.base_url, patience=0.5, extra='[seats.5]\nkind = "human"\n'
+    )
     code = main(["play", "--seed", "3", "--lineup", str(lineup), "--store", str(store)])
     out, err = capsys.readouterr()
     assert code == 1, err
-    game, chain = _chain(store)
+    game, chain = game_log(store)
     witch = chain[0].meta["deal"].index("witch") + 1
     assert chain[-1].meta["error"].startswith(f"SeatUnavailableError: seat {witch} ")
     assert any(e.meta.get("usage") for e in chain)  # the wolves' tokens are in the log
@@ -86,12 +75,12 @@ def test_without_a_human_seat_the_stop_names_the_seat_its_usage_and_the_whole_re
     witch_down: OpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, witch_down)
+    lineup = write_lineup(tmp_path, witch_down.base_url, patience=0.5)
     argv = ["--seed", "3", "--lineup", str(lineup), "--seat", "5=mock", "--store", str(store)]
     code = main(["play", *argv, "-q"])
     out, err = capsys.readouterr()
     assert code == 1, err
-    game, chain = _chain(store)
+    game, chain = game_log(store)
     witch = chain[0].meta["deal"].index("witch") + 1
     assert f"The game stopped on an error: SeatUnavailableError: seat {witch} " in out
     resume = f"werewolf resume {game} --store {store} --lineup {lineup} --seat 5=mock"
@@ -119,7 +108,7 @@ def test_ctrl_c_names_the_lineup_and_seats_in_the_resume_command(
     argv = ["--lineup", str(lineup), "--seat", "3=random", "--store", str(store)]
     code = main(["play", "--seed", "4", *argv, "-q"])
     _, err = capsys.readouterr()
-    game, _ = _chain(store)
+    game, _ = game_log(store)
     assert code == 130
     assert err == (
         f"werewolf: interrupted. Game {game} is saved; continue it with: "
@@ -134,11 +123,11 @@ def test_the_loser_of_two_resumes_of_a_failed_game_is_told_another_process_resum
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, witch_down)
+    lineup = write_lineup(tmp_path, witch_down.base_url, patience=0.5)
     argv = ["--seed", "3", "--lineup", str(lineup), "--store", str(store)]
     assert main(["play", *argv, "-q"]) == 1
     capsys.readouterr()
-    game, chain = _chain(store)
+    game, chain = game_log(store)
     import werewolf.app.resume
     from pulse_core import Draft, IdSource
 

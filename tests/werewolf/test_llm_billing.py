@@ -33,9 +33,15 @@ from tests.openai_server import (
     ToolCall,
     Usage,
 )
-from tests.werewolf.llm_support import KEY_ENV, LegalTable, tool_of
-from tests.werewolf.test_cassette import _log
-from tests.werewolf.test_llm_faults import _lineup, _run
+from tests.werewolf.llm_support import (
+    KEY_ENV,
+    LegalTable,
+    game_log,
+    run_cli,
+    tool_of,
+    write_lineup,
+)
+from tests.werewolf.short_waits import short_backoff
 from werewolf.cli import main
 
 
@@ -49,8 +55,8 @@ def test_answers_without_usage_are_estimated_marked_warned_once_and_budgeted(
     openai_server.handler = LegalTable()
     openai_server.reports_usage = False
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, openai_server, extra="\n[budget]\ntokens = 30000\n")
-    code, out, err = _run(
+    lineup = write_lineup(tmp_path, openai_server.base_url, extra="\n[budget]\ntokens = 30000\n")
+    code, out, err = run_cli(
         capsys, "play", "--seed", "7", "--lineup", str(lineup), "--store", str(store), "-q"
     )
     # the budget stops the game although no answer said what it cost
@@ -60,7 +66,7 @@ def test_answers_without_usage_are_estimated_marked_warned_once_and_budgeted(
     assert spent, out
     assert int(spent.group(1).replace(",", "")) >= 30_000
     # every stored usage record is marked, with tokens in it
-    _, chain = _log(store)
+    _, chain = game_log(store)
     usage = [u for e in chain for u in e.meta.get("usage", [])]
     assert usage
     assert all(u.get("estimated") is True for u in usage)
@@ -92,12 +98,12 @@ def test_answers_with_usage_are_not_marked(
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
     openai_server.handler = LegalTable()
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, openai_server, extra="\n[budget]\ntokens = 10000\n")
-    code, out, err = _run(
+    lineup = write_lineup(tmp_path, openai_server.base_url, extra="\n[budget]\ntokens = 10000\n")
+    code, out, err = run_cli(
         capsys, "play", "--seed", "7", "--lineup", str(lineup), "--store", str(store), "-q"
     )
     assert code == 1, out + err
-    _, chain = _log(store)
+    _, chain = game_log(store)
     assert not any(u.get("estimated") for e in chain for u in e.meta.get("usage", []))
     assert "estimated" not in out
     assert "warning" not in err
@@ -105,7 +111,11 @@ def test_answers_with_usage_are_not_marked(
 
 # -- kill -9 --------------------------------------------------------------------------------
 ROOT = Path(__file__).resolve().parents[2]
-_CLI = "import sys; from werewolf.cli import main; sys.exit(main(sys.argv[1:]))"
+# the empty answers the game is given are retried after a wait: short ones (short_backoff)
+_CLI = (
+    "import sys; from tests.werewolf.short_waits import short_backoff; short_backoff(); "
+    "from werewolf.cli import main; sys.exit(main(sys.argv[1:]))"
+)
 
 
 class _UntilCut:
@@ -194,14 +204,14 @@ def test_tokens_of_answers_a_killed_game_received_are_counted_once_after_resume(
     handler = _UntilCut()
     openai_server.handler = handler
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, openai_server, timeout=120.0, patience=600.0)
+    lineup = write_lineup(tmp_path, openai_server.base_url, timeout=120.0, patience=600.0)
     argv = ["--lineup", str(lineup), "--store", str(store), "-q"]
     handler.cut_after(votes=4)
     _kill_after(_start(tmp_path, "play", "--seed", "7", *argv), openai_server, store)
     billed = openai_server.billed()
     # the kill caught answers that no event recorded yet
     assert _logged(store) < billed.prompt_tokens + billed.completion_tokens
-    game, _ = _log(store)
+    game, _ = game_log(store)
     # taken up and killed again, mid-phase
     handler.cut_after(votes=4)  # the same vote asked again: caught in it once more
     _kill_after(_start(tmp_path, "resume", game, *argv), openai_server, store)
@@ -216,7 +226,7 @@ def test_tokens_of_answers_a_killed_game_received_are_counted_once_after_resume(
     assert found, out
     assert int(found.group(1).replace(",", "")) == total
     assert int(found.group(2).replace(",", "")) == _answered(openai_server)
-    _, chain = _log(store)
+    _, chain = game_log(store)
     assert any(u.get("recovered") for e in chain for u in e.meta.get("usage", []))
 
 
@@ -336,11 +346,11 @@ def test_usage_counts_that_are_no_token_counts_are_estimated_and_the_game_replay
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
     openai_server.handler = _BadCounts()
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, openai_server)
+    lineup = write_lineup(tmp_path, openai_server.base_url)
     argv = ["--lineup", str(lineup), "--store", str(store), "-q"]
-    code, out, err = _run(capsys, "play", "--seed", "7", *argv)
+    code, out, err = run_cli(capsys, "play", "--seed", "7", *argv)
     assert code == 0, out + err
-    game, chain = _log(store)
+    game, chain = game_log(store)
     usage = [u for e in chain for u in e.meta.get("usage", [])]
     assert any(u.get("estimated") for u in usage)
     assert any(not u.get("estimated") for u in usage)
@@ -350,9 +360,9 @@ def test_usage_counts_that_are_no_token_counts_are_estimated_and_the_game_replay
     assert "estimated in part" in out
     # the log is read back: the replay, its views and the game list
     for view_args in ([], ["--public"], ["--markdown", str(tmp_path / "g.md")]):
-        code, _text, err = _run(capsys, "replay", game, "--store", str(store), *view_args)
+        code, _text, err = run_cli(capsys, "replay", game, "--store", str(store), *view_args)
         assert code == 0, err
-    code, _text, err = _run(capsys, "games", "--store", str(store))
+    code, _text, err = run_cli(capsys, "games", "--store", str(store))
     assert code == 0, err
 
 
@@ -366,12 +376,13 @@ def test_answers_cut_off_on_their_way_have_their_prompt_estimated(
     billed; it is retried, and its prompt is counted, estimated, so that the totals and the
     budget do not fall short of the bill. A proxy's HTML page bills nothing."""
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)  # every fault is retried after a wait
     table = LegalTable()
     count = iter(range(10**6))
 
     def handler(body: dict[str, Any]) -> Reply:
         n = next(count)
-        if n >= 25:  # the first night's answers are enough, and each fault waits its backoff
+        if n >= 25:  # the first night's answers are enough
             return table(body)
         if n % 5 == 1:
             return Rewritten(table(body), lambda t: t[: len(t) // 2])
@@ -381,15 +392,15 @@ def test_answers_cut_off_on_their_way_have_their_prompt_estimated(
 
     openai_server.handler = handler
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, openai_server, patience=120.0)
-    code, out, err = _run(
+    lineup = write_lineup(tmp_path, openai_server.base_url, patience=120.0)
+    code, out, err = run_cli(
         capsys, "play", "--seed", "7", "--lineup", str(lineup), "--store", str(store), "-q"
     )
     assert code == 0, out + err
     cut = [r for r in openai_server.completions() if isinstance(r.reply, Rewritten)]
     assert cut
     billed = openai_server.billed()
-    _, chain = _log(store)
+    _, chain = game_log(store)
     usage = [u for e in chain for u in e.meta.get("usage", [])]
     logged = sum(u["prompt_tokens"] + u["completion_tokens"] for u in usage)
     # the estimate counts the tools too, which the test server does not: at least the bill

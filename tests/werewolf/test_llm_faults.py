@@ -31,14 +31,17 @@ from tests.werewolf.llm_support import (
     ENV,
     KEY_ENV,
     LegalTable,
+    game_log,
     llm_specs,
     play,
+    run_cli,
     seat_of,
     tool_of,
     user_text,
+    write_lineup,
 )
+from tests.werewolf.short_waits import SHORT_BACKOFF, short_backoff
 from tests.werewolf.test_llm_player import _early_chain
-from werewolf.cli import main
 from werewolf.decisions import DecisionKind, Request
 from werewolf.players import SeatUnavailableError
 from werewolf.players.endpoints import ClientPool
@@ -110,7 +113,8 @@ class VoteFaults:
 def test_every_bad_answer_is_retried_and_the_game_completes(openai_server: OpenAIServer) -> None:
     handler = VoteFaults()
     openai_server.handler = handler
-    played = play(llm_specs(openai_server, timeout=0.5), seed=7)
+    # a 429, a 500 and a hang are retried after a wait: a short one
+    played = play(llm_specs(openai_server, timeout=0.5), seed=7, backoff=SHORT_BACKOFF)
     assert played.status == "ended"
     assert [f for _, _, f in handler.faulted] == list(VoteFaults.FAULTS)
     assert not any(e.meta.get("fallbacks") for e in played.chain)  # every retry succeeded
@@ -185,38 +189,6 @@ def test_an_endpoint_without_tool_calls_is_asked_for_json(openai_server: OpenAIS
 
 
 # -- stops and resumes through the command line --------------------------------------------------
-def _lineup(
-    tmp_path: Path,
-    server: OpenAIServer,
-    *,
-    timeout: float = 0.5,
-    patience: float = 3.0,
-    extra: str = "",
-) -> Path:
-    path = tmp_path / "lineup.toml"
-    path.write_text(
-        "[defaults]\n"
-        'kind = "llm"\n'
-        'model = "test-model"\n'
-        f'base_url = "{server.base_url}"\n'
-        f'api_key_env = "{KEY_ENV}"\n'
-        f"timeout = {timeout}\n"
-        f"patience = {patience}\n" + extra,
-        encoding="utf-8",
-    )
-    return path
-
-
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def _game(store: Path) -> str:
-    with SQLiteEventStore(store) as s:
-        [game] = s.topics()
-    return game
 
 
 def _assert_no_key_anywhere(root: Path, *texts: str) -> None:
@@ -246,12 +218,12 @@ def test_an_endpoint_that_stays_down_stops_the_game_and_a_mock_takes_the_seat(
 
     openai_server.handler = handler
     store = tmp_path / "games" / "w.sqlite3"
-    lineup = _lineup(tmp_path, openai_server)
-    code, out, err = _run(
+    lineup = write_lineup(tmp_path, openai_server.base_url)
+    code, out, err = run_cli(
         capsys, "play", "--seed", "7", "--lineup", str(lineup), "--store", str(store), "-q"
     )
     assert code == 1, err
-    game = _game(store)
+    game = game_log(store)[0]
     assert "The game stopped on an error: SeatUnavailableError: seat 4 (llm:test-model at " in out
     assert f"{openai_server.base_url}" in out
     assert "HTTP 503" in out
@@ -267,7 +239,7 @@ def test_an_endpoint_that_stays_down_stops_the_game_and_a_mock_takes_the_seat(
     # one request, tried again with back-off (0.5 s, 1 s, ...) until the patience (3 s) ran out
     assert 2 <= len(failed_requests) <= 4
     # a mock takes seat 4 and the game goes on to its end
-    code, out2, err2 = _run(
+    code, out2, err2 = run_cli(
         capsys,
         "resume",
         game,
@@ -307,6 +279,7 @@ def test_a_recovered_endpoint_resumes_with_the_same_seats(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)  # the night-2 requests wait out the patience in short waits
     table = LegalTable()
     down = threading.Event()
     down.set()
@@ -318,14 +291,14 @@ def test_a_recovered_endpoint_resumes_with_the_same_seats(
 
     openai_server.handler = handler
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, openai_server)
+    lineup = write_lineup(tmp_path, openai_server.base_url, patience=0.5)
     argv = ["--lineup", str(lineup), "--store", str(store), "-q"]
-    code, out, _ = _run(capsys, "play", "--seed", "7", *argv)
+    code, out, _ = run_cli(capsys, "play", "--seed", "7", *argv)
     assert code == 1
     assert "answered HTTP 502 (" in out
     down.clear()  # the endpoint is back
-    game = _game(store)
-    code, out, err = _run(capsys, "resume", game, *argv)
+    game = game_log(store)[0]
+    code, out, err = run_cli(capsys, "resume", game, *argv)
     assert code == 0, err
     with SQLiteEventStore(store) as s:
         roles = [e.role for e in s.chain(game)]
@@ -342,15 +315,15 @@ def test_a_spent_token_budget_stops_the_game_until_it_is_raised(
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
     openai_server.handler = LegalTable()
     store = tmp_path / "w.sqlite3"
-    small = _lineup(tmp_path, openai_server, extra="\n[budget]\ntokens = 20000\n")
-    code, out, _ = _run(
+    small = write_lineup(tmp_path, openai_server.base_url, extra="\n[budget]\ntokens = 20000\n")
+    code, out, _ = run_cli(
         capsys, "play", "--seed", "7", "--lineup", str(small), "--store", str(store), "-q"
     )
     assert code == 1
     assert "BudgetExceededError: the game's token budget is spent" in out
     assert "of 20,000 tokens" in out
     assert "Or raise the budget" in out
-    game = _game(store)
+    game = game_log(store)[0]
     with SQLiteEventStore(store) as s:
         chain = s.chain(game)
     spent = sum(
@@ -358,12 +331,16 @@ def test_a_spent_token_budget_stops_the_game_until_it_is_raised(
     )
     assert spent < 20000 + 10 * 2000  # stopped near the budget, not long after it
     # resuming under the same budget stops at once; a larger one lets the game end
-    code, out, _ = _run(capsys, "resume", game, "--store", str(store), "--lineup", str(small), "-q")
+    code, out, _ = run_cli(
+        capsys, "resume", game, "--store", str(store), "--lineup", str(small), "-q"
+    )
     assert code == 1
     assert "BudgetExceededError" in out
     big = tmp_path / "big.toml"
     big.write_text(small.read_text().replace("20000", "10000000"), encoding="utf-8")
-    code, out, err = _run(capsys, "resume", game, "--store", str(store), "--lineup", str(big), "-q")
+    code, out, err = run_cli(
+        capsys, "resume", game, "--store", str(store), "--lineup", str(big), "-q"
+    )
     assert code == 0, out + err
     assert "Game: " in out
     assert "tokens in" in out

@@ -30,9 +30,19 @@ from tests.openai_server import (
     Text,
     ToolCall,
 )
-from tests.werewolf.llm_support import ENV, KEY_ENV, LegalTable, llm_specs, seat_of, tool_of
+from tests.werewolf.llm_support import (
+    ENV,
+    KEY_ENV,
+    LegalTable,
+    game_log,
+    llm_specs,
+    run_cli,
+    seat_of,
+    tool_of,
+    write_lineup,
+)
+from tests.werewolf.short_waits import short_backoff
 from tests.werewolf.test_llm_player import _early_chain
-from werewolf.cli import main
 from werewolf.decisions import Choice, DecisionKind, Request
 from werewolf.players import SeatUnavailableError
 from werewolf.players.endpoints import ClientPool, SeatRetry, retry_line
@@ -87,33 +97,6 @@ class EchoingTable:
         return rewrite
 
 
-def _lineup(tmp_path: Path, base_url: str, *, patience: float = 3.0, extra: str = "") -> Path:
-    path = tmp_path / "lineup.toml"
-    path.write_text(
-        "[defaults]\n"
-        'kind = "llm"\n'
-        'model = "test-model"\n'
-        f'base_url = "{base_url}"\n'
-        f'api_key_env = "{KEY_ENV}"\n'
-        "timeout = 2\n"
-        f"patience = {patience}\n" + extra,
-        encoding="utf-8",
-    )
-    return path
-
-
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def _game(store: Path) -> str:
-    with SQLiteEventStore(store) as s:
-        [game] = s.topics()
-    return game
-
-
 def test_an_echoed_key_reaches_no_file_and_no_output_in_any_form(
     openai_server: OpenAIServer,
     tmp_path: Path,
@@ -124,23 +107,23 @@ def test_an_echoed_key_reaches_no_file_and_no_output_in_any_form(
     openai_server.handler = EchoingTable()
     store = tmp_path / "games" / "w.sqlite3"
     cassette = tmp_path / "game.cassette.jsonl"
-    lineup = _lineup(tmp_path, openai_server.base_url)
+    lineup = write_lineup(tmp_path, openai_server.base_url)
     argv = ["--lineup", str(lineup), "--store", str(store)]
-    code, out, err = _run(
+    code, out, err = run_cli(
         capsys, "play", "--seed", "7", *argv, "--view", "god", "--record", str(cassette)
     )
     assert code == 0, out + err
     assert "my key is ***." in out  # the speeches were played, masked
     assert "HTTP 429" in err  # the status line of the retry, masked too
-    game = _game(store)
+    game = game_log(store)[0]
     outputs = [out, err]
     for view_args in ([], ["--public"], ["--seat", "3"]):
-        code, text, err = _run(capsys, "replay", game, "--store", str(store), *view_args)
+        code, text, err = run_cli(capsys, "replay", game, "--store", str(store), *view_args)
         assert code == 0, err
         outputs += [text, err]
     page, notes = tmp_path / "game.html", tmp_path / "game.md"
     for export in (["--html", str(page)], ["--markdown", str(notes)]):
-        code, text, err = _run(capsys, "replay", game, "--store", str(store), *export)
+        code, text, err = run_cli(capsys, "replay", game, "--store", str(store), *export)
         assert code == 0, err
         outputs += [text, err]
     # the game's events, through the store, and every file under tmp_path, byte by byte
@@ -250,8 +233,8 @@ def test_an_unreachable_endpoint_stops_the_game_at_once_naming_seat_and_endpoint
     monkeypatch.setenv(KEY_ENV, KEY)
     monkeypatch.setattr(socket, "getaddrinfo", _no_invalid_names(socket.getaddrinfo))
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, base_url, patience=300)  # not waited out: stopped at once
-    code, out, err = _run(
+    lineup = write_lineup(tmp_path, base_url, patience=300)  # not waited out: stopped at once
+    code, out, err = run_cli(
         capsys, "play", "--seed", "7", "--lineup", str(lineup), "--store", str(store), "-q"
     )
     assert code == 1
@@ -261,7 +244,7 @@ def test_an_unreachable_endpoint_stops_the_game_at_once_naming_seat_and_endpoint
     )
     assert f"{why} (1 tries); check the seat's base_url" in line
     assert "try 2 in" not in err  # nothing was retried
-    game = _game(store)
+    game = game_log(store)[0]
     with SQLiteEventStore(store) as s:
         assert s.chain(game)[-1].role == "__error__"  # failed, so resumable
     assert f"werewolf resume {game}" in out
@@ -302,6 +285,7 @@ def test_retries_show_a_status_line_per_seat_on_stderr(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEY_ENV, KEY)
+    short_backoff(monkeypatch)  # each seat's first request fails, and waits to try again
     table = LegalTable()
     failed: set[int] = set()
     lock = threading.Lock()
@@ -317,8 +301,8 @@ def test_retries_show_a_status_line_per_seat_on_stderr(
 
     openai_server.handler = handler
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, openai_server.base_url)
-    code, _out, err = _run(
+    lineup = write_lineup(tmp_path, openai_server.base_url)
+    code, _out, err = run_cli(
         capsys, "play", "--seed", "7", "--lineup", str(lineup), "--store", str(store), "-q"
     )
     assert code == 0, err
@@ -362,12 +346,12 @@ def test_a_thinking_block_before_json_is_the_decisions_reasoning_for_the_god_vie
 
     openai_server.handler = handler
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, openai_server.base_url, extra='tool_mode = "json"\n')
-    code, out, err = _run(
+    lineup = write_lineup(tmp_path, openai_server.base_url, extra='tool_mode = "json"\n')
+    code, out, err = run_cli(
         capsys, "play", "--seed", "7", "--lineup", str(lineup), "--store", str(store), "-q"
     )
     assert code == 0, out + err
-    game = _game(store)
+    game = game_log(store)[0]
     with SQLiteEventStore(store) as s:
         chain = s.chain(game)
     assert not [e for e in chain if e.meta.get("fallbacks")]  # no decision fell back
@@ -386,16 +370,16 @@ def test_a_recorded_unreachable_endpoint_replays_as_the_same_stop(
 ) -> None:
     monkeypatch.setenv(KEY_ENV, KEY)
     base_url = f"http://127.0.0.1:{_closed_port()}/v1"
-    lineup = _lineup(tmp_path, base_url, patience=300)
+    lineup = write_lineup(tmp_path, base_url, patience=300)
     cassette = tmp_path / "down.cassette.jsonl"
     argv = ["play", "--seed", "7", "--lineup", str(lineup), "-q"]
-    code, out, _ = _run(
+    code, out, _ = run_cli(
         capsys, *argv, "--store", str(tmp_path / "a.sqlite3"), "--record", str(cassette)
     )
     assert code == 1
     assert '"error": "refused"' in cassette.read_text(encoding="utf-8")
     stopped = [x for x in out.splitlines() if x.startswith("The game stopped on an error:")]
-    code, again, _ = _run(
+    code, again, _ = run_cli(
         capsys, *argv, "--store", str(tmp_path / "b.sqlite3"), "--replay-llm", str(cassette)
     )
     assert code == 1
@@ -418,6 +402,7 @@ def test_an_endpoint_url_with_a_password_or_the_key_is_shown_without_them(
     itself at times: the status lines, the stop line, the log and the replay name the
     endpoint without them."""
     monkeypatch.setenv(KEY_ENV, KEY)
+    short_backoff(monkeypatch)  # each seat's first request fails, and waits to try again
     table = LegalTable()
     seen: set[int] = set()
     lock = threading.Lock()
@@ -431,9 +416,9 @@ def test_an_endpoint_url_with_a_password_or_the_key_is_shown_without_them(
     openai_server.handler = handler
     port = openai_server.port
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, f"http://alice:{KEY}@127.0.0.1:{port}/v1")
+    lineup = write_lineup(tmp_path, f"http://alice:{KEY}@127.0.0.1:{port}/v1")
     argv = ["--lineup", str(lineup), "--store", str(store)]
-    code, out, err = _run(capsys, "play", "--seed", "7", *argv, "-q")
+    code, out, err = run_cli(capsys, "play", "--seed", "7", *argv, "-q")
     assert code == 0, out + err
     status = [x for x in err.splitlines() if "HTTP 503: overloaded; try 2 in " in x]
     assert status
@@ -441,8 +426,8 @@ def test_an_endpoint_url_with_a_password_or_the_key_is_shown_without_them(
     outputs = [out, err]
     # a closed port, a password that is not the key and the key in the query
     closed = f"http://alice:{PASSWORD}@127.0.0.1:{_closed_port()}/v1?api-key={KEY}&x=1"
-    lineup = _lineup(tmp_path, closed)
-    code, out, err = _run(capsys, "play", "--seed", "8", *argv)
+    lineup = write_lineup(tmp_path, closed)
+    code, out, err = run_cli(capsys, "play", "--seed", "8", *argv)
     assert code == 1
     [line] = [x for x in out.splitlines() if x.startswith("The game stopped on an error:")]
     assert "at http://alice:***@127.0.0.1:" in line
@@ -453,7 +438,7 @@ def test_an_endpoint_url_with_a_password_or_the_key_is_shown_without_them(
     assert len(games) == 2
     for game in games:
         for view_args in ([], ["--public"]):
-            code, text, err = _run(capsys, "replay", game, "--store", str(store), *view_args)
+            code, text, err = run_cli(capsys, "replay", game, "--store", str(store), *view_args)
             assert code == 0, err
             outputs += [text, err]
     files = [p for p in tmp_path.rglob("*") if p.is_file() and p.name != "lineup.toml"]
@@ -491,12 +476,12 @@ def test_lone_surrogates_in_answers_are_replaced_and_the_game_goes_on(
     openai_server.handler = handler
     store = tmp_path / "w.sqlite3"
     cassette = tmp_path / "c.jsonl"
-    lineup = _lineup(tmp_path, openai_server.base_url)
+    lineup = write_lineup(tmp_path, openai_server.base_url)
     argv = ["--lineup", str(lineup), "--store", str(store)]
-    code, out, err = _run(capsys, "play", "--seed", "7", *argv, "--record", str(cassette))
+    code, out, err = run_cli(capsys, "play", "--seed", "7", *argv, "--record", str(cassette))
     assert code == 0, out + err
-    game = _game(store)
-    code, text, err = _run(capsys, "replay", game, "--store", str(store))
+    game = game_log(store)[0]
+    code, text, err = run_cli(capsys, "replay", game, "--store", str(store))
     assert code == 0, err
     assert "\ufffd\ufffd LEAK-reason-" in text  # shown, each lone half replaced
     outputs = [out, err, text]
@@ -524,9 +509,9 @@ def test_an_arena_report_names_an_endpoint_without_the_password_its_url_holds(
     roster.write_text("\n".join(lines) + "\n", encoding="utf-8")
     store = tmp_path / "s.sqlite3"
     argv = ["--name", "k", "--store", str(store)]
-    code, out, err = _run(capsys, "arena", "run", "--roster", str(roster), "--games", "2", *argv)
+    code, out, err = run_cli(capsys, "arena", "run", "--roster", str(roster), "--games", "2", *argv)
     assert code == 0, out + err
-    code, text, err = _run(capsys, "arena", "report", "k", "--store", str(store))
+    code, text, err = run_cli(capsys, "arena", "report", "k", "--store", str(store))
     assert code == 0, err
     report = (tmp_path / "arena" / "k.report.json").read_text(encoding="utf-8")
     players = json.loads(report)["run"]["players"]
@@ -555,13 +540,13 @@ def test_a_proxy_page_that_echoes_the_key_as_a_page_or_url_writes_it_is_masked(
     monkeypatch.setenv(KEY_ENV, KEY)
     openai_server.handler = lambda _body: Raw(f"<p>{echo}</p>")
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, openai_server.base_url, patience=0.5)
+    lineup = write_lineup(tmp_path, openai_server.base_url, patience=0.5)
     argv = ["--lineup", str(lineup), "--store", str(store)]
-    code, out, err = _run(capsys, "play", "--seed", "7", *argv, "-q")
+    code, out, err = run_cli(capsys, "play", "--seed", "7", *argv, "-q")
     assert code == 1
     [line] = [x for x in out.splitlines() if x.startswith("The game stopped on an error:")]
     assert "a body that is not a chat completion (text/html: '<p>***</p>')" in line
-    code, text, replay_err = _run(capsys, "replay", _game(store), "--store", str(store))
+    code, text, replay_err = run_cli(capsys, "replay", game_log(store)[0], "--store", str(store))
     assert code == 0, replay_err
     outputs = [out, err, text, replay_err]
     outputs += [

@@ -28,9 +28,19 @@ from tests.openai_server import (
     Text,
     ToolCall,
 )
-from tests.werewolf.llm_support import KEY_ENV, LegalTable, llm_specs, play, seat_of, tool_of
-from tests.werewolf.test_cassette import _log, _same
-from tests.werewolf.test_llm_faults import _lineup, _run
+from tests.werewolf.llm_support import (
+    KEY_ENV,
+    LegalTable,
+    game_log,
+    llm_specs,
+    play,
+    run_cli,
+    seat_of,
+    tool_of,
+    write_lineup,
+)
+from tests.werewolf.short_waits import short_backoff
+from tests.werewolf.test_cassette import _same
 
 TRANSIENT = ("429", "500", "hang", "empty", "reset")
 INVALID = ("bad-json", "wrong-enum", "plain-text", "injection")
@@ -123,6 +133,11 @@ def test_at_five_percent_of_every_fault_a_nine_model_game_finishes_in_one_proces
             assert fb["reason"]
 
 
+# seat 4's endpoint stays down from the first vote: its seat gives up once this is spent
+# (in short waits: short_backoff)
+DOWN_PATIENCE = 0.5
+
+
 def _down_on_day_one(table: LegalTable, seat: int) -> Any:
     """Legal, with an empty (billed) answer now and then; ``seat``'s endpoint goes down at
     the first vote (after one more billed empty answer); the other votes are billed too."""
@@ -160,13 +175,14 @@ def test_a_failed_phase_keeps_its_tokens_and_the_totals_equal_what_was_billed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)
     openai_server.handler = _down_on_day_one(LegalTable(witch_saves=False), seat=4)
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, openai_server)
+    lineup = write_lineup(tmp_path, openai_server.base_url, patience=DOWN_PATIENCE)
     argv = ["--lineup", str(lineup), "--store", str(store), "-q"]
-    code, out, err = _run(capsys, "play", "--seed", "7", *argv)
+    code, out, err = run_cli(capsys, "play", "--seed", "7", *argv)
     assert code == 1, out + err
-    game, chain = _log(store)
+    game, chain = game_log(store)
     error = chain[-1]
     assert error.role == "__error__"
     assert error.meta["role"] == "vote", error.meta
@@ -177,9 +193,9 @@ def test_a_failed_phase_keeps_its_tokens_and_the_totals_equal_what_was_billed(
     assert _billed(chain)[:2] == (billed.prompt_tokens, billed.completion_tokens)
     assert _total(out) == billed.prompt_tokens + billed.completion_tokens
     # a mock takes seat 4; the game's total is still exactly what the endpoint billed
-    code, out, err = _run(capsys, "resume", game, *argv, "--seat", "4=mock")
+    code, out, err = run_cli(capsys, "resume", game, *argv, "--seat", "4=mock")
     assert code == 0, out + err
-    _, chain = _log(store)
+    _, chain = game_log(store)
     billed = openai_server.billed()
     assert _billed(chain)[:2] == (billed.prompt_tokens, billed.completion_tokens)
     assert _total(out) == billed.prompt_tokens + billed.completion_tokens
@@ -192,6 +208,7 @@ def test_the_budget_error_and_the_totals_agree_across_stops(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)
     table = LegalTable()
     count = [0]
 
@@ -201,9 +218,11 @@ def test_the_budget_error_and_the_totals_agree_across_stops(
 
     openai_server.handler = handler
     store = tmp_path / "w.sqlite3"
-    lineup = _lineup(tmp_path, openai_server, patience=5, extra="\n[budget]\ntokens = 20000\n")
+    lineup = write_lineup(
+        tmp_path, openai_server.base_url, patience=5, extra="\n[budget]\ntokens = 20000\n"
+    )
     argv = ["--lineup", str(lineup), "--store", str(store), "-q"]
-    code, out, _ = _run(capsys, "play", "--seed", "7", *argv)
+    code, out, _ = run_cli(capsys, "play", "--seed", "7", *argv)
     assert code == 1
     spent = re.search(r"budget is spent \(([\d,]+) of 20,000 tokens\)", out)
     assert spent, out
@@ -211,7 +230,7 @@ def test_the_budget_error_and_the_totals_agree_across_stops(
     total = billed.prompt_tokens + billed.completion_tokens
     assert int(spent.group(1).replace(",", "")) == _total(out) == total
     # the same budget stops a resumed game at once, counting what the log recorded
-    code, out, _ = _run(capsys, "resume", _log(store)[0], *argv)
+    code, out, _ = run_cli(capsys, "resume", game_log(store)[0], *argv)
     assert code == 1
     assert f"budget is spent ({total:,} of 20,000 tokens)" in out
     assert openai_server.billed() == billed  # nothing more was asked
@@ -229,12 +248,13 @@ def test_an_echoed_key_and_machine_paths_reach_no_file_and_no_output(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)
     table = LegalTable(speech=lambda seat, tool, n, body: f"my key is {TEST_API_KEY}")
     openai_server.handler = _down_on_day_one(table, seat=4)
     store = tmp_path / "games" / "w.sqlite3"
     cassette = tmp_path / "game.cassette.jsonl"
-    lineup = _lineup(tmp_path, openai_server)
-    code, out, err = _run(
+    lineup = write_lineup(tmp_path, openai_server.base_url, patience=DOWN_PATIENCE)
+    code, out, err = run_cli(
         capsys,
         "play",
         "--seed",
@@ -252,7 +272,7 @@ def test_an_echoed_key_and_machine_paths_reach_no_file_and_no_output(
     for path in [p for p in tmp_path.rglob("*") if p.is_file()]:
         assert key not in path.read_bytes(), path
     assert TEST_API_KEY not in out + err
-    game, _ = _log(store)
+    game, _ = game_log(store)
     replay = (store.parent / f"{game}.jsonl").read_text(encoding="utf-8")
     assert "pulse_core/adapter.py" in replay  # the traceback, by import-root paths
     for root in [*_paths_of_this_machine(), str(tmp_path)]:
@@ -266,23 +286,24 @@ def test_a_cassette_of_a_stopped_and_resumed_game_replays_to_the_same_log(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(KEY_ENV, TEST_API_KEY)
+    short_backoff(monkeypatch)
     table = LegalTable(witch_saves=False)
     openai_server.handler = _down_on_day_one(table, seat=4)
     cassette = tmp_path / "game.cassette.jsonl"
-    lineup = _lineup(tmp_path, openai_server)
+    lineup = write_lineup(tmp_path, openai_server.base_url, patience=DOWN_PATIENCE)
     recorded, replayed = tmp_path / "recorded.sqlite3", tmp_path / "replayed.sqlite3"
 
     def both(store: Path, *tape: str) -> None:
         argv = ["--lineup", str(lineup), "--store", str(store), "-q", *tape]
-        code, out, err = _run(capsys, "play", "--seed", "7", *argv)
+        code, out, err = run_cli(capsys, "play", "--seed", "7", *argv)
         assert code == 1, out + err  # seat 4's endpoint is down at the first vote
-        code, out, err = _run(capsys, "resume", _log(store)[0], *argv)
+        code, out, err = run_cli(capsys, "resume", game_log(store)[0], *argv)
         assert code == 0, out + err
 
     def back_up(body: dict[str, Any]) -> Reply:
         return table(body)
 
-    code, out, err = _run(
+    code, out, err = run_cli(
         capsys,
         "play",
         "--seed",
@@ -297,10 +318,10 @@ def test_a_cassette_of_a_stopped_and_resumed_game_replays_to_the_same_log(
     )
     assert code == 1, out + err
     openai_server.handler = back_up  # the endpoint is back
-    code, out, err = _run(
+    code, out, err = run_cli(
         capsys,
         "resume",
-        _log(recorded)[0],
+        game_log(recorded)[0],
         "--lineup",
         str(lineup),
         "--store",
@@ -312,6 +333,6 @@ def test_a_cassette_of_a_stopped_and_resumed_game_replays_to_the_same_log(
     assert code == 0, out + err
     monkeypatch.delenv(KEY_ENV)
     both(replayed, "--replay-llm", str(cassette))
-    original, again = _log(recorded)[1], _log(replayed)[1]
+    original, again = game_log(recorded)[1], game_log(replayed)[1]
     assert [e.role for e in original].count("__error__") == 1
     assert _same(again) == _same(original)
