@@ -17,4 +17,4 @@ settings.register_profile("deep", max_examples=500, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # The store conformance suite lives in the package; let pytest explain its failed asserts.
-pytest.register_assert_rewrite("pulse_core.conformance")
+pytest.register_assert_rewrite("pulse_core.conformance", "werewolf.conformance")
