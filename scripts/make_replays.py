@@ -24,7 +24,8 @@ The samples:
   ``guard-12`` (the guard saves the wolves' victim), ``idiot-12`` (the idiot is exiled and
   shows his card), ``cupid-10`` (a lover dies of heartbreak), ``seer-doctor-8`` (the doctor
   saves the wolves' victim), ``kaggle-8`` (a random draw settles a vote; the seer learns an
-  identity); their seat view is that identity's.
+  identity), ``knight-12`` (the knight duels a wolf, who dies, and night falls); their seat
+  view is that identity's.
 
 Golden renderings (no colour, 80 columns) go to ``tests/werewolf/golden/``: the god view,
 the public view and one seat's view of every sample.
@@ -203,6 +204,14 @@ SAMPLES = (
             _has("vote", lambda meta: "draw" in meta["detail"]),
             _has("seer-check", lambda meta: "identity" in meta["diff"]),
         ),
+    ),
+    Sample(
+        "knight-12",
+        first_seed=1,
+        seat=0,
+        board="knight-12",
+        viewer=Identity.KNIGHT,
+        check=_has("knight-duel", lambda meta: meta["diff"].get("wolf") is True),
     ),
 )
 

@@ -12,25 +12,10 @@ from ..registry import Names, event_specs, identity_specs
 
 __all__ = ["identity_names", "page_labels"]
 
-# the names of the identities until every identity module declares its own (IdentitySpec)
-_NAMES = {
-    Identity.WEREWOLF: Names("werewolf", "狼人"),
-    Identity.VILLAGER: Names("villager", "村民"),
-    Identity.SEER: Names("seer", "预言家"),
-    Identity.WITCH: Names("witch", "女巫"),
-    Identity.HUNTER: Names("hunter", "猎人"),
-    Identity.GUARD: Names("guard", "守卫"),
-    Identity.IDIOT: Names("idiot", "白痴"),
-    Identity.CUPID: Names("cupid", "丘比特"),
-    Identity.DOCTOR: Names("doctor", "医生"),
-}
-
 
 def identity_names() -> dict[str, Names]:
-    """Each identity's name, from its ``IdentitySpec`` where one is registered."""
-    names = {str(identity): n for identity, n in _NAMES.items()}
-    names.update({str(spec.identity): spec.names for spec in identity_specs()})
-    return names
+    """Each identity's name, from its ``IdentitySpec``."""
+    return {str(spec.identity): spec.names for spec in identity_specs()}
 
 
 def page_labels() -> dict[str, Any]:
