@@ -79,7 +79,6 @@ class Cause(StrEnum):
     EXILE = "exile"
     SHOT = "shot"
     LOVE = "heartbreak"  # a lover dies when the other does (殉情)
-    DUEL = "duel"  # the knight's duel: the wolf he named, or the knight himself
 
 
 @dataclass(frozen=True, slots=True)

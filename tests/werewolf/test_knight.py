@@ -18,13 +18,13 @@ from werewolf.boards import board_config
 from werewolf.cast import Identity
 from werewolf.config import GameConfig, TiePolicy
 from werewolf.decisions import Answer, Choice, DecisionKind, Request
+from werewolf.identities.knight import DUEL_CAUSE
 from werewolf.players.human import HumanPlayer
 from werewolf.players.prompting import build_messages
 from werewolf.players.schema import decision_tool, stable_tools
 from werewolf.registry import identity_spec
 from werewolf.replay.judge import rejudge
 from werewolf.ruletext import rules_text
-from werewolf.state import Cause
 from werewolf.visibility import view
 
 from .scripted import Played, play, votes
@@ -59,7 +59,7 @@ def test_a_duel_with_a_wolf_kills_him_and_night_falls_at_once() -> None:
     assert first_after.role == "wolf-night"
     assert first_after.meta["day"] == 2
     deaths = {(d.seat, d.cause) for d in played.state.deaths}
-    assert (2, Cause.DUEL) in deaths
+    assert (2, DUEL_CAUSE) in deaths
 
 
 def test_a_duel_with_a_good_seat_kills_the_knight_and_the_speeches_go_on() -> None:
@@ -74,7 +74,7 @@ def test_a_duel_with_a_good_seat_kills_the_knight_and_the_speeches_go_on() -> No
         9,
     ]
     assert "vote" in roles[duel:]
-    assert any(d.seat == 6 and d.cause is Cause.DUEL for d in played.state.deaths)
+    assert any(d.seat == 6 and d.cause == DUEL_CAUSE for d in played.state.deaths)
     assert "last-words" not in roles[duel : roles.index("vote")]  # no last words for a duel
 
 

@@ -10,17 +10,10 @@ identity") walks through adding one.
 
 from __future__ import annotations
 
-from . import cupid, doctor, guard, hunter, idiot, knight, seer, villager, werewolf, witch
+import importlib
+import pkgutil
 
-__all__ = [
-    "cupid",
-    "doctor",
-    "guard",
-    "hunter",
-    "idiot",
-    "knight",
-    "seer",
-    "villager",
-    "werewolf",
-    "witch",
-]
+# every module of the package is an identity (or a helper they share): a new identity is a
+# new module here, with no list to edit
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")

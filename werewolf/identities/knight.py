@@ -21,6 +21,7 @@ from ..cast import Identity, Team
 from ..config import GameConfig
 from ..decisions import DecisionKind
 from ..events.deaths import after_deaths, kill
+from ..events.hunter import heartbroken as heartbroken_meaning
 from ..phases.context import (
     PhaseContext,
     choice_of,
@@ -40,11 +41,12 @@ from ..registry import (
     register_identity,
 )
 from ..rules import heartbroken, next_speaker
-from ..state import Cause, Death, GameState, Stage
+from ..state import Death, GameState, Stage
 
 __all__ = ["DUEL", "EVENT", "SPEC", "knight_duel", "offered", "targets"]
 
 DUEL = "knight-duel"
+DUEL_CAUSE = "duel"  # the cause of a duel's death (``Death.cause``: any string an event declares)
 
 
 class DuelDiff(TypedDict):
@@ -121,7 +123,7 @@ def fold(state: GameState, diff: dict[str, Any]) -> GameState:
     wolf = bool(diff["wolf"])
     state = replace(state, spent=state.spent | {DUEL}, floor=None)
     dead = int(target) if wolf else knight
-    state, deaths = kill(state, [Death(dead, state.night, Cause.DUEL)])
+    state, deaths = kill(state, [Death(dead, state.night, DUEL_CAUSE)])
     if wolf:
         state = replace(state, stage=Stage.EVENING)  # no more speeches, no vote: night
     return after_deaths(state, deaths, last_words=())
@@ -134,9 +136,8 @@ def meaning(diff: Mapping[str, Any], detail: Mapping[str, Any]) -> Meaning:
         return Meaning()
     knight = int(diff["knight"])
     dead = int(target) if diff.get("wolf") else knight
-    broken = tuple((int(s), Cause.LOVE.value) for s in diff.get("heartbroken") or ())
     return Meaning(
-        deaths=((dead, Cause.DUEL.value), *broken),
+        deaths=((dead, DUEL_CAUSE), *heartbroken_meaning(dict(diff))),
         revealed=((knight, Identity.KNIGHT.value),),
     )
 
@@ -170,7 +171,7 @@ EVENT = register_event(
         detail=DuelDetail,
         fold=fold,
         meaning=meaning,
-        causes={Cause.DUEL.value: Names("died in a duel, day {n}", "第{n}天死于决斗")},
+        causes={DUEL_CAUSE: Names("died in a duel, day {n}", "第{n}天死于决斗")},
     )
 )
 
