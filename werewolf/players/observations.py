@@ -9,11 +9,16 @@ from typing import Any
 
 from ..cast import Identity
 from ..config import WolfKill
+from ..events import meaning_of
 from ..registry import Observe, identity_specs
+from ..state import Cause
 from ..visibility import Observation, SeatView
 from .promptset import PromptSet, prompt_set, quote, seat_label, seats_text
 
 __all__ = ["history_lines"]
+
+
+_HEARTBREAK = Cause.LOVE.value
 
 
 def _observation(
@@ -80,7 +85,7 @@ def _observation(
             )
         return ps.say("obs.seer", day=day, target=seat(d.get("target")), verdict=verdict)
     if obs.phase == "dawn":
-        died = list(d.get("died", []))
+        died = [seat for seat, _ in meaning_of(obs.phase, d, detail).deaths]
         if not died:
             return ps.say("obs.dawn.peaceful", day=day)
         return ps.say("obs.dawn.died", day=day, seats=seats_text(ps, names, died)) + _revealed(
@@ -94,7 +99,7 @@ def _observation(
                 "obs.hunter.shot", day=day, shooter=seat(d.get("shooter")), target=seat(d["target"])
             )
             + _revealed(ps, names, detail)
-            + _heartbreak(ps, names, d)
+            + _heartbreak(ps, names, obs.phase, d, detail)
         )
     identity_line = _identity_observation(ps, names, obs)
     if identity_line is not None:
@@ -139,7 +144,8 @@ def _observation(
         else:
             lines.append(ps.say("obs.vote.nobody"))
         lines += _drawn(ps, names, detail)
-        return " ".join(lines) + _revealed(ps, names, detail) + _heartbreak(ps, names, d)
+        heartbreak = _heartbreak(ps, names, obs.phase, d, detail)
+        return " ".join(lines) + _revealed(ps, names, detail) + heartbreak
     return None
 
 
@@ -148,8 +154,11 @@ def _observers() -> dict[str, Observe]:
     return {phase: how for spec in identity_specs() for phase, how in spec.observe.items()}
 
 
-def _heartbreak(ps: PromptSet, names: Sequence[str], diff: Mapping[str, Any]) -> str:
-    broken = diff.get("heartbroken") or []
+def _heartbreak(
+    ps: PromptSet, names: Sequence[str], phase: str, diff: dict[str, Any], detail: dict[str, Any]
+) -> str:
+    """The lovers an event says died of heartbreak (its meaning), as a sentence; ''."""
+    broken = [s for s, cause in meaning_of(phase, diff, detail).deaths if cause == _HEARTBREAK]
     return " " + ps.say("obs.heartbroken", seats=seats_text(ps, names, broken)) if broken else ""
 
 
