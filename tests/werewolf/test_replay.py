@@ -21,6 +21,7 @@ from pydantic import TypeAdapter
 
 from pulse_core import MemoryEventStore, SQLiteEventStore, TopicFileError, WorkflowRule
 from tests.werewolf.forge import rechain
+from werewolf.boards import BOARDS
 from werewolf.cast import Identity
 from werewolf.config import GameConfig, TiePolicy, WinRule
 from werewolf.errors import GameFileError, UnknownSeatError
@@ -54,7 +55,7 @@ ROOT = Path(__file__).resolve().parents[2]
 REPLAYS = ROOT / "replays"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SAMPLES = ("good-win", "wolf-win", "pk-and-hunter", "unruly-seat")
-BOARD_SAMPLES = ("guard-12", "idiot-12", "cupid-10", "seer-doctor-8", "kaggle-8")
+BOARD_SAMPLES = tuple(name for name in BOARDS if name != "standard-9")  # a sample each
 
 
 def _script(name: str) -> ModuleType:
