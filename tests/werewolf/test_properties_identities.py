@@ -111,7 +111,7 @@ def test_a_revealed_idiot_lives_on_and_never_votes(game: PlayedGame) -> None:
     if revealed_on is not None and idiot is not None:
         assert final.idiot_revealed
         # the reveal itself never killed him
-        assert all(not (d.seat == idiot and d.day == revealed_on and d.cause.value == "exile")
+        assert all(not (d.seat == idiot and d.day == revealed_on and d.cause == "exile")
                    for d in final.deaths) or game.config.idiot_second_exile  # fmt: skip
 
 
@@ -170,7 +170,7 @@ def test_a_knight_duels_once_and_a_wolf_dueled_ends_the_day(game: PlayedGame) ->
         diff, day = duel.meta["diff"], duel.meta["day"]
         dead = diff["target"] if diff["wolf"] else knight
         final = fold_chain(game.chain)
-        assert any(d.seat == dead and d.cause.value == "duel" for d in final.deaths)
+        assert any(d.seat == dead and d.cause == "duel" for d in final.deaths)
         after = game.chain[game.chain.index(duel) + 1 :]
         later = [e.role for e in after if e.meta.get("day") == day]
         if diff["wolf"]:
