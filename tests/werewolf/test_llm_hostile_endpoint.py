@@ -222,6 +222,7 @@ def _no_invalid_names(resolve: Any) -> Any:
         (f"http://127.0.0.1:{_closed_port()}/v1", "the connection was refused"),
         ("http://no-such-host.invalid/v1", "the host name does not resolve"),
     ],
+    ids=["refused", "no-such-host"],  # the port differs per run: not in the test's name
 )
 def test_an_unreachable_endpoint_stops_the_game_at_once_naming_seat_and_endpoint(
     base_url: str,
