@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from werewolf.decisions import Answer, Choice, Request, Speech, WitchChoice
 
@@ -68,7 +68,7 @@ def make_illegal(*, game_seed: int, seat: int) -> Illegal:
 class Leaky(Steady):
     """Remembers every game it sees: a second game is played differently from a first."""
 
-    games: list[int] = []
+    games: ClassVar[list[int]] = []
 
     def __init__(self, game_seed: int, seat: int) -> None:
         super().__init__(game_seed, seat)
