@@ -74,7 +74,7 @@ class SeatSpec(BaseModel):
     factory: str | None = Field(
         None, description="a py seat's factory: MODULE:FACTORY, e.g. mypkg.bots:make"
     )
-    options: dict[str, str | int | float | bool] | None = Field(
+    options: tuple[tuple[str, str | int | float | bool], ...] | None = Field(
         None, description="keyword arguments a py or installed seat's factory is called with"
     )
     model: str | None = None
@@ -105,6 +105,20 @@ class SeatSpec(BaseModel):
             known = ", ".join([*KINDS, *installed_kinds()])
             raise ValueError(f"unknown seat kind {kind!r}: use one of {known}")
         return kind
+
+    @field_validator("options", mode="before")
+    @classmethod
+    def _options_table(cls, options: Any) -> Any:
+        """A table (TOML, JSON) is kept as sorted pairs: a spec stays hashable."""
+        return tuple(sorted(options.items())) if isinstance(options, Mapping) else options
+
+    def factory_options(self) -> dict[str, Any]:
+        """The keyword arguments a py or installed seat's factory gets besides the seed
+        and the seat (a py seat's ``factory`` among them)."""
+        options: dict[str, Any] = dict(self.options or ())
+        if self.factory is not None:
+            options["factory"] = self.factory
+        return options
 
     @model_validator(mode="after")
     def _factory_for_py(self) -> SeatSpec:
@@ -137,7 +151,7 @@ class SeatSpec(BaseModel):
             for k, v in (
                 ("kind", self.kind),
                 ("factory", self.factory),
-                ("options", self.options),
+                ("options", None if self.options is None else dict(self.options)),
                 ("model", self.model),
                 ("personality", self.personality),
                 ("name", self.name),

@@ -209,10 +209,7 @@ class SpecSeating:
             if terminal is None and not probe:
                 terminal = self._terminal = ConsoleTerminal()
             return {"terminal": terminal, "lang": self.lang, "recap": self._recap}
-        options = dict(spec.options or {})
-        if spec.kind == "py":
-            options["factory"] = spec.factory
-        return options
+        return spec.factory_options()
 
     def __call__(self, game_id: str, state: GameState) -> Mapping[int, Player]:
         players = self._games.get(game_id)

@@ -73,10 +73,7 @@ def _check_python_seats(specs: Mapping[int, SeatSpec]) -> None:
 
     for seat, spec in specs.items():
         if spec.kind not in KINDS or spec.kind == "py":
-            options = dict(spec.options or {})
-            if spec.factory is not None:
-                options["factory"] = spec.factory
-            make_player(spec.kind, game_seed=0, seat=seat, **options)
+            make_player(spec.kind, game_seed=0, seat=seat, **spec.factory_options())
 
 
 def _check_personalities(
