@@ -72,8 +72,11 @@ def _human(*, game_seed: int, seat: int, **options: Any) -> Player:
     return HumanPlayer(seat, **options)
 
 
-def _python(*, game_seed: int, seat: int, factory: str, **options: Any) -> Player:
-    made: Player = load_factory(factory)(game_seed=game_seed, seat=seat, **options)
+def _python(*, game_seed: int, seat: int, **options: Any) -> Player:
+    target = options.pop("factory", None)
+    if not isinstance(target, str):
+        raise ConfigError([("factory", "a py seat names its factory: py:MODULE:FACTORY")])
+    made: Player = load_factory(target)(game_seed=game_seed, seat=seat, **options)
     return made
 
 
