@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any, ClassVar
 
@@ -81,3 +82,24 @@ def make_leaky(*, game_seed: int, seat: int) -> Leaky:
 
 
 not_callable = 42
+
+
+class Raising(Steady):
+    async def decide(self, request: Request) -> Answer:
+        if request.kind.speaks:
+            raise RuntimeError("no idea")
+        return await super().decide(request)
+
+
+def make_raising(*, game_seed: int, seat: int) -> Raising:
+    return Raising(game_seed, seat)
+
+
+class Slow(Steady):
+    async def decide(self, request: Request) -> Answer:
+        await asyncio.sleep(0.01)
+        return await super().decide(request)
+
+
+def make_slow(*, game_seed: int, seat: int) -> Slow:
+    return Slow(game_seed, seat)
