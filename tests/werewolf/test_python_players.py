@@ -157,7 +157,7 @@ def test_an_answer_of_the_wrong_type_raises_from_python_naming_seat_and_decision
 
 
 def test_a_sync_decide_is_refused_before_the_game() -> None:
-    with pytest.raises(PlayerProtocolError, match="seat 2 .*decide is not a coroutine function"):
+    with pytest.raises(PlayerProtocolError, match=r"seat 2 .*decide is not a coroutine function"):
         play_game(seats={2: "py:tests.players_fixture:make_sync"}, seed=1)
 
 
@@ -188,7 +188,8 @@ def test_the_command_says_a_protocol_error_in_one_line(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1
-    assert "seat 3's" in done.stderr and "expected Choice or NoAnswer" in done.stderr
+    assert "seat 3's" in done.stderr
+    assert "expected Choice or NoAnswer" in done.stderr
 
 
 @pytest.mark.parametrize(
@@ -206,7 +207,8 @@ def test_a_factory_that_cannot_seat_is_one_line_and_nothing_on_disk(
     store = tmp_path / "g.db"
     done = werewolf("play", "--seat", f"3={spec}", "--store", str(store), "-q")
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert said in done.stderr
     assert not store.exists()
 
 
@@ -227,14 +229,16 @@ def test_check_player_flags_illegal_answers_one_line_each() -> None:
     assert done.returncode == 1
     lines = done.stdout.splitlines()
     faults = [line for line in lines if line.startswith("illegal: standard-9 ")]
-    assert faults and len(faults) == len(lines) - 1
+    assert faults
+    assert len(faults) == len(lines) - 1
     assert any("seat 99 is not a legal choice" in line for line in faults)
     assert any("witch" in line and "you cannot poison seat 99" in line for line in faults)
 
 
 def test_check_player_flags_the_wrong_type_and_a_sync_decide() -> None:
     report = check_player("py:tests.players_fixture:make_int", boards=["standard-9"], games=1)
-    assert report.count("protocol") > 0 and report.count("illegal") == 0
+    assert report.count("protocol") > 0
+    assert report.count("illegal") == 0
     assert any("expected WitchChoice or NoAnswer" in line for line in report.lines())
     report = check_player("py:tests.players_fixture:make_sync", boards=["kaggle-8"], games=1)
     assert {f.kind for f in report.faults} == {"protocol"}
