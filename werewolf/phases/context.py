@@ -36,7 +36,7 @@ from ..decisions import (
 )
 from ..errors import PlayerProtocolError, SeatError
 from ..players.base import Player
-from ..players.protocol import ANSWER_TYPES, check_answer_type, check_awaitable
+from ..players.protocol import ANSWER_TYPES, check_awaitable, not_an_answer
 from ..records import slot_setters
 from ..rules import WitchOptions
 from ..state import GameState
@@ -131,7 +131,6 @@ class PhaseContext:
                 f"the seating gave no player for seat {request.seat}, asked its "
                 f"{request.kind.value} decision {request.key!r}"
             )
-        answers = ANSWER_TYPES[request.kind]
         reason: str | None = None
         # retry_illegal = false: the first illegal answer takes its fallback (as on Kaggle)
         retries = self.retries if self.state.config.retry_illegal else 0
@@ -141,13 +140,14 @@ class PhaseContext:
                 pending = player.decide(asked)
                 if type(pending) is not CoroutineType:  # a sync decide: raised, not retried
                     check_awaitable(asked, pending)
-                answer = await pending
+                given: object = await pending  # typed by the protocol, not checked by Python
             except SeatError as exc:
                 if exc.usage is not None:  # billed before it failed: recorded with the error
                     self._account_usage(index, request, exc.usage)
                 raise
-            if not isinstance(answer, answers):  # a wrong type is code, not an illegal answer
-                check_answer_type(request, answer)
+            if not isinstance(given, ANSWER_TYPES):  # code, not an illegal answer: raised
+                raise not_an_answer(request, given)
+            answer = given
             if answer.exchange is not None or answer.usage is not None:
                 self._account(index, request, answer)
             reason = problem(request, answer)

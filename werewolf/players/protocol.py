@@ -1,7 +1,7 @@
 """The checks that a player, and a seating, keep the ``Player`` protocol.
 
-A player's mistakes in code (a sync ``decide``, an answer of the wrong type, a player that
-is no player at all) and a seating's (a seat of the game left out, a seat it does not have)
+A player's mistakes in code (a sync ``decide``, an answer that is no answer at all, a
+player that is no player) and a seating's (a seat of the game left out, a seat it does not have)
 raise ``PlayerProtocolError`` at once, naming the seat, the decision and what was expected:
 they are not illegal answers to ask again (see ``PhaseContext.ask``).
 """
@@ -22,6 +22,7 @@ __all__ = [
     "check_player",
     "check_seating",
     "expected",
+    "not_an_answer",
 ]
 
 _SPEAKS = (Speech, NoAnswer)
@@ -36,23 +37,28 @@ def expected(kind: DecisionKind) -> tuple[type, ...]:
     return _WITCH if kind is DecisionKind.WITCH else _CHOOSES
 
 
-ANSWER_TYPES: dict[DecisionKind, tuple[type, ...]] = {kind: expected(kind) for kind in DecisionKind}
-"""The answer types of each decision kind, read once per answer."""
+ANSWER_TYPES = (Speech, Choice, WitchChoice, NoAnswer)
+"""What ``decide`` may return. An answer of another of these types than its decision takes
+(a choice for a speech) is an illegal answer, asked again: the rules refuse it."""
 
 
 def _asked(request: Request) -> str:
     return f"seat {request.seat}'s {request.kind.value} decision {request.key!r}"
 
 
+def not_an_answer(request: Request, given: object) -> PlayerProtocolError:
+    """The error of a ``decide`` that returned ``given``, no answer at all."""
+    names = " or ".join(t.__name__ for t in expected(request.kind))
+    return PlayerProtocolError(
+        f"{_asked(request)}: decide returned {type(given).__name__} {_short(given)}, "
+        f"expected {names} (werewolf.decisions)"
+    )
+
+
 def check_answer_type(request: Request, answer: object) -> None:
-    """Raise unless ``answer`` is of a type the decision takes (its legality is the rules')."""
-    types = expected(request.kind)
-    if not isinstance(answer, types):
-        names = " or ".join(t.__name__ for t in types)
-        raise PlayerProtocolError(
-            f"{_asked(request)}: decide returned {type(answer).__name__} {_short(answer)}, "
-            f"expected {names} (werewolf.decisions)"
-        )
+    """Raise unless ``answer`` is an answer at all (its legality is the rules')."""
+    if not isinstance(answer, ANSWER_TYPES):
+        raise not_an_answer(request, answer)
 
 
 def check_awaitable(request: Request, pending: object) -> None:
