@@ -1,7 +1,7 @@
 """Seat specs and lineups: who plays each seat, checked before a game starts.
 
-A seat spec comes from the command line (``--seat 3=llm:gpt-4o-mini``, ``--seat 5=human``)
-or from a TOML lineup file (``--lineup FILE``)::
+A seat spec comes from the command line (``--seat 3=llm:gpt-4o-mini``, ``--seat 5=human``,
+``--seat 6=py:mybots:make``) or from a TOML lineup file (``--lineup FILE``)::
 
     [defaults]                 # every seat not named below
     kind = "mock"
@@ -13,6 +13,11 @@ or from a TOML lineup file (``--lineup FILE``)::
     api_key_env = "DEEPSEEK_API_KEY"   # the NAME of the variable; keys never enter files
     temperature = 0.7
     personality = "calm and logical"
+
+    [seats.6]                  # a Python player: its factory and keyword arguments
+    kind = "py"
+    factory = "mybots:make"
+    options = { word = "howdy" }
 
     [prices."deepseek-chat"]   # optional: USD per million tokens, for a cost figure
     prompt = 0.27
