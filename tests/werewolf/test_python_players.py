@@ -161,22 +161,34 @@ def test_a_sync_decide_is_refused_before_the_game() -> None:
         play_game(seats={2: "py:tests.players_fixture:make_sync"}, seed=1)
 
 
-def _seating_without(seat: int) -> object:
+def _seating_changed(drop: int | None, add: int | None) -> object:
     seating = mock_seating()
 
     def seated(game_id: str, state: GameState) -> Mapping[int, Player]:
         players = dict(seating(game_id, state))
-        players.pop(seat)
+        if drop is not None:
+            players.pop(drop)
+        if add is not None:
+            players[add] = players[1]
         return players
 
     return seated
 
 
-def test_a_seating_missing_a_seat_raises_from_rule_run_and_the_log_keeps_the_failure() -> None:
+@pytest.mark.parametrize(
+    ("drop", "add", "said"),
+    [
+        (9, None, "the seating gave no player for seat 9"),
+        (None, 10, "the seating gave a player for 10, which the game does not have"),
+    ],
+)
+def test_a_seating_missing_or_adding_a_seat_raises_from_rule_run_and_the_log_keeps_it(
+    drop: int | None, add: int | None, said: str
+) -> None:
     store = MemoryEventStore()
-    rule = WorkflowRule(werewolf_workflow(_seating_without(9)), store)  # type: ignore[arg-type]
+    rule = WorkflowRule(werewolf_workflow(_seating_changed(drop, add)), store)  # type: ignore[arg-type]
     game_id = start_game(rule, seed=1)
-    with pytest.raises(PlayerProtocolError, match="no player for seat 9"):
+    with pytest.raises(PlayerProtocolError, match=said):
         asyncio.run(rule.run())
     assert store.chain(game_id)[-1].kind == "werewolf.__error__"  # resumable as before
 
