@@ -208,7 +208,8 @@ class WorkflowRule(Generic[S]):
         """One step for every topic that changed: returns how many events it appended.
 
         A role that raises records ``{workflow}.__error__`` and fails its topic only (the
-        recorded failure counts as an appended event). ``KeyboardInterrupt``, ``SystemExit`` and cancellation propagate; the steps they cut
+        recorded failure counts as an appended event); one of the workflow's ``raises`` is
+        then raised, once every other topic's step is written. ``KeyboardInterrupt``, ``SystemExit`` and cancellation propagate; the steps they cut
         short are tried again by the next tick (or by the next process).
         """
         self._read_new()
@@ -238,6 +239,7 @@ class WorkflowRule(Generic[S]):
         # a conflict: another runner took this step; its event arrives on the next read
         appended += sum(not isinstance(w, ConflictError) for w in written)
         interrupt: BaseException | None = None
+        mistake: Exception | None = None  # recorded, then raised: see WorkflowType.raises
         for index, (run, result) in enumerate(zip(runs, results, strict=True)):
             try:
                 if isinstance(result, Prepared):
@@ -246,6 +248,8 @@ class WorkflowRule(Generic[S]):
                     appended += self._record_failure(
                         run.key, run.topic, run.role, result, run.version
                     )
+                    if mistake is None and isinstance(result, self.workflow.raises):
+                        mistake = result
                 else:  # cancellation and interrupts are not a role's failure
                     self._retry_later([run])
                     interrupt = interrupt or result
@@ -254,6 +258,8 @@ class WorkflowRule(Generic[S]):
                 raise
         if interrupt is not None:
             raise interrupt
+        if mistake is not None:
+            raise mistake
         return appended
 
     def _retry_later(self, runs: Sequence[Run[S]]) -> None:

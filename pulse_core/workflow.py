@@ -107,6 +107,9 @@ class WorkflowType(Generic[S]):
     starts them inline instead of in a task each. A role that waits after all carries on in
     a task, which code tied to the task it began in (anyio cancel scopes, as in httpx) does
     not allow: say True only for roles that do no I/O. Without it every role gets a task.
+    ``raises`` lists the exceptions that are the caller's mistake rather than the topic's
+    (a component breaking its contract): a role raising one still records its failure, so
+    the log is the same, and then the tick raises it to the caller.
     """
 
     name: str
@@ -115,6 +118,7 @@ class WorkflowType(Generic[S]):
     fold: Callable[[S, Event], S] = field(default=_no_fold)
     initial: Any = None
     eager: Callable[[str, S], bool] | None = None
+    raises: tuple[type[Exception], ...] = ()
 
     def __post_init__(self) -> None:
         for role in self.roles:

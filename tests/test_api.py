@@ -35,9 +35,9 @@ PULSE_CORE = [
 WEREWOLF = [
     "GODS", "Answer", "Cause", "Choice", "ConfigError", "DecisionKind", "GameConfig",
     "GameFileError", "GameState", "GameStateError", "Identity", "IllegalDecisionError",
-    "Observation", "Outcome", "Phase", "Player", "Request", "SeatView", "SelfSave",
+    "Observation", "Outcome", "Phase", "Player", "PlayerProtocolError", "Request", "SeatView", "SelfSave",
     "Speech", "Stage", "Team", "TiePolicy", "UnknownSeatError", "Usage", "WerewolfError",
-    "WinRule", "WitchChoice", "evolve", "fold_chain", "initial_state", "next_phase",
+    "WinRule", "WitchChoice", "check_player", "evolve", "fold_chain", "initial_state", "next_phase",
     "parse_config", "rules_text", "start_game", "team_of", "view", "werewolf_workflow",
 ]  # fmt: skip
 

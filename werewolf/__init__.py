@@ -12,12 +12,14 @@ from .errors import (
     GameFileError,
     GameStateError,
     IllegalDecisionError,
+    PlayerProtocolError,
     UnknownSeatError,
     WerewolfError,
 )
 from .lazy import lazy_names
 
 if TYPE_CHECKING:
+    from .app.check import check_player
     from .cast import GODS, Identity, Team, team_of
     from .config import GameConfig, SelfSave, TiePolicy, WinRule, parse_config
     from .decisions import Answer, Choice, DecisionKind, Request, Speech, Usage, WitchChoice
@@ -38,6 +40,7 @@ _HOMES = {
     **dict.fromkeys(("fold_chain", "start_game", "werewolf_workflow"), "game"),
     "next_phase": "moderator",
     "Player": "players.base",
+    "check_player": "app.check",
     "rules_text": "ruletext",
     **dict.fromkeys(
         ("Cause", "GameState", "Outcome", "Phase", "Stage", "evolve", "initial_state"), "state"
@@ -68,6 +71,7 @@ __all__ = [
     "Outcome",
     "Phase",
     "Player",
+    "PlayerProtocolError",
     "Request",
     "SeatView",
     "SelfSave",
@@ -80,6 +84,7 @@ __all__ = [
     "WerewolfError",
     "WinRule",
     "WitchChoice",
+    "check_player",
     "evolve",
     "fold_chain",
     "initial_state",

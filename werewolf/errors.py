@@ -4,6 +4,9 @@
 
     WerewolfError(Exception)
     ├── ConfigError(ValueError)        a game config or lineup with problems (each with its path)
+    ├── PlayerProtocolError(TypeError) a player that breaks the Player protocol (a sync
+    │                                  ``decide``, an answer of the wrong type, a seating
+    │                                  missing a seat): raised, never retried or recorded only
     ├── UnknownSeatError(KeyError)     a seat number the game does not have
     ├── IllegalDecisionError(ValueError)   a player's answer the rules refuse (kept from events)
     ├── GameStateError(ValueError)     a log that does not make a game (bad start, bad diff)
@@ -48,6 +51,7 @@ __all__ = [
     "GameStateError",
     "IllegalDecisionError",
     "PageRefusedError",
+    "PlayerProtocolError",
     "ReplayOptionError",
     "SeatError",
     "SeatLeftError",
@@ -70,6 +74,13 @@ class ConfigError(WerewolfError, ValueError):
     def __init__(self, problems: list[tuple[str, str]]) -> None:
         self.problems = problems
         super().__init__("; ".join(f"{path}: {msg}" if path else msg for path, msg in problems))
+
+
+class PlayerProtocolError(WerewolfError, TypeError):
+    """A player (or a seating) that breaks the ``Player`` protocol: the message names the
+    seat, the decision and what was expected. Not an illegal answer to ask again: the code
+    is wrong, so the game stops and the error is raised to the caller (the log records it
+    too, so the game can be resumed with another player in the seat)."""
 
 
 class UnknownSeatError(WerewolfError, KeyError):

@@ -18,11 +18,12 @@ from pulse_core.workflow import Role
 
 from .cast import Identity
 from .config import GameConfig
-from .errors import GameStateError
+from .errors import GameStateError, PlayerProtocolError
 from .moderator import next_phase
 from .phases import PhaseContext, phase_roles
 from .players.base import Player
 from .players.ledger import ASKING_GAME
+from .players.protocol import check_seating
 from .registry import PhaseRole
 from .state import GameState, evolve, initial_state
 from .visibility import ViewCache
@@ -218,6 +219,7 @@ def werewolf_workflow(
             game, state = cache.state(topic_id, chain)
             players = seating(topic_id, state)
             if players is not game.players:
+                check_seating(players, state.seats)
                 game.seat(players)
             ctx = PhaseContext(
                 chain,
@@ -257,4 +259,5 @@ def werewolf_workflow(
         initial=None,
         # a game's phases run inline once its first phase found every seat immediate
         eager=cache.eager,
+        raises=(PlayerProtocolError,),  # a player's code is wrong: the caller hears it
     )

@@ -1,7 +1,7 @@
 """Seat specs and lineups: who plays each seat, checked before a game starts.
 
-A seat spec comes from the command line (``--seat 3=llm:gpt-4o-mini``, ``--seat 5=human``)
-or from a TOML lineup file (``--lineup FILE``)::
+A seat spec comes from the command line (``--seat 3=llm:gpt-4o-mini``, ``--seat 5=human``,
+``--seat 6=py:mybots:make``) or from a TOML lineup file (``--lineup FILE``)::
 
     [defaults]                 # every seat not named below
     kind = "mock"
@@ -13,6 +13,11 @@ or from a TOML lineup file (``--lineup FILE``)::
     api_key_env = "DEEPSEEK_API_KEY"   # the NAME of the variable; keys never enter files
     temperature = 0.7
     personality = "calm and logical"
+
+    [seats.6]                  # a Python player: its factory and keyword arguments
+    kind = "py"
+    factory = "mybots:make"
+    options = { word = "howdy" }
 
     [prices."deepseek-chat"]   # optional: USD per million tokens, for a cost figure
     prompt = 0.27
@@ -32,7 +37,7 @@ import os
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pulse_core.limits import LimitError, clip, parse_toml, read_bounded
 
@@ -52,12 +57,17 @@ __all__ = [
     "parse_seat_arg",
 ]
 
-KINDS = ("mock", "random", "llm", "human")
+KINDS = ("mock", "random", "llm", "human", "py")
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 DEFAULT_BASE_URL_ENV = "OPENAI_BASE_URL"
 MAX_PRICE = 1e6  # USD per million tokens: far above any list price, and no figure overflows
 
-Kind = Literal["mock", "random", "llm", "human"]
+
+def installed_kinds() -> list[str]:
+    """The seat kinds installed packages offer (entry-point group ``werewolf.players``)."""
+    from .players.python import installed_players  # read only when a kind is not built in
+
+    return sorted(installed_players())
 
 
 class SeatSpec(BaseModel):
@@ -65,7 +75,13 @@ class SeatSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    kind: Kind = "mock"
+    kind: str = "mock"
+    factory: str | None = Field(
+        None, description="a py seat's factory: MODULE:FACTORY, e.g. mypkg.bots:make"
+    )
+    options: tuple[tuple[str, str | int | float | bool], ...] | None = Field(
+        None, description="keyword arguments a py or installed seat's factory is called with"
+    )
     model: str | None = None
     base_url: str | None = None
     api_key_env: str | None = Field(None, description="the name of the variable holding the key")
@@ -87,8 +103,43 @@ class SeatSpec(BaseModel):
     personality: str | None = None
     name: str | None = None
 
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, kind: str) -> str:
+        if kind not in KINDS and kind not in installed_kinds():
+            known = ", ".join([*KINDS, *installed_kinds()])
+            raise ValueError(f"unknown seat kind {kind!r}: use one of {known}")
+        return kind
+
+    @field_validator("options", mode="before")
+    @classmethod
+    def _options_table(cls, options: Any) -> Any:
+        """A table (TOML, JSON) is kept as sorted pairs: a spec stays hashable."""
+        return tuple(sorted(options.items())) if isinstance(options, Mapping) else options
+
+    def factory_options(self) -> dict[str, Any]:
+        """The keyword arguments a py or installed seat's factory gets besides the seed
+        and the seat (a py seat's ``factory`` among them)."""
+        options: dict[str, Any] = dict(self.options or ())
+        if self.factory is not None:
+            options["factory"] = self.factory
+        return options
+
+    @model_validator(mode="after")
+    def _factory_for_py(self) -> SeatSpec:
+        if self.kind == "py" and not self.factory:
+            raise ValueError("a py seat names its factory: factory = 'MODULE:FACTORY'")
+        if self.kind != "py" and self.factory is not None:
+            raise ValueError(f"only py seats name a factory, not {self.kind} seats")
+        if self.options is not None and self.kind in KINDS and self.kind != "py":
+            raise ValueError(f"{self.kind} seats take no options table")
+        return self
+
     def label(self) -> str:
-        """A short public description, e.g. ``llm:gpt-4o-mini`` (never a key or URL)."""
+        """A short public description, e.g. ``llm:gpt-4o-mini`` or ``py:mypkg.bots:make``
+        (never a key or URL)."""
+        if self.factory:
+            return f"py:{self.factory}"
         return f"{self.kind}:{self.model}" if self.model else self.kind
 
     def key_env(self) -> str:
@@ -98,11 +149,14 @@ class SeatSpec(BaseModel):
         return self.base_url or env.get(DEFAULT_BASE_URL_ENV) or None
 
     def public(self) -> dict[str, Any]:
-        """What the game log records of this seat: kind, model, personality, name."""
+        """What the game log records of this seat: kind, factory and options (a Python
+        seat is rebuilt from them on resume), model, personality, name."""
         return {
             k: v
             for k, v in (
                 ("kind", self.kind),
+                ("factory", self.factory),
+                ("options", None if self.options is None else dict(self.options)),
                 ("model", self.model),
                 ("personality", self.personality),
                 ("name", self.name),
@@ -269,8 +323,14 @@ def parse_seat_arg(text: str) -> tuple[int, SeatSpec]:
     if not sep or not is_number(seat_text.strip()):
         raise ConfigError([("--seat", f"{shown}: write SEAT=KIND[:MODEL], e.g. 3=llm:gpt-4o-mini")])
     kind, _, model = spec_text.strip().partition(":")
-    if kind not in KINDS:
-        raise ConfigError([("--seat", f"{shown}: kind must be one of {', '.join(KINDS)}")])
+    if kind == "py":  # 3=py:mypkg.bots:make
+        from .players.python import split_target
+
+        split_target(model)
+        return int(seat_text.strip()), SeatSpec(kind="py", factory=model.strip())
+    if kind not in KINDS and kind not in installed_kinds():
+        known = ", ".join([*KINDS, *installed_kinds()])
+        raise ConfigError([("--seat", f"{shown}: kind must be one of {known}")])
     if kind == "llm" and not model:
         raise ConfigError(
             [("--seat", f"{shown}: an llm seat names its model: {seat_text.strip()}=llm:MODEL")]

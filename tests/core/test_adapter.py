@@ -764,3 +764,24 @@ def test_an_eager_role_that_waits_carries_on_in_a_task(store: EventStore) -> Non
     assert kinds(store, topics[0]) == full_run(*STEPS)
     assert read_content(store, store.chain(topics[2])[-1]) == "t2 > draft > review > publish"
     assert store.chain(topics[1])[-1].meta["role"] == "review"
+
+
+def test_a_role_raising_one_of_the_workflows_raises_records_it_and_raises_it(
+    store: EventStore,
+) -> None:
+    """``WorkflowType.raises``: the failure is in the log as any other (resumable), and the
+    caller hears it, while the other topics' steps of the tick are written."""
+
+    class Mistake(Exception):
+        pass
+
+    pipeline = Pipeline()
+    rule = WorkflowRule(pipeline.workflow(raises=(Mistake,)), store)
+    broken, fine = rule.start("broken"), rule.start("fine")
+    pipeline.breaks[(broken, "review")] = raiser(Mistake("wrong type"))
+    with pytest.raises(Mistake, match="wrong type"):
+        finish(rule)
+    assert kinds(store, broken)[-1] == "pipe.__error__"
+    assert store.chain(broken)[-1].meta["error"] == "Mistake: wrong type"
+    assert rule.status(broken) == "failed"
+    assert finish(rule, [fine]) == {fine: "ended"}

@@ -1,8 +1,10 @@
 """Arena players: a name and the seat spec that plays every seat the player holds.
 
 On the command line a player is ``[NAME=]KIND[:ARG]``: ``mock`` (personalities drawn per
-seat), ``mock:bold`` (one personality), ``random``, ``llm:MODEL``; the name defaults to the
-text after ``NAME=``. A roster file (TOML) names players with full seat specs, and may give
+seat), ``mock:bold`` (one personality), ``random``, ``llm:MODEL``, ``py:MODULE:FACTORY``
+(a Python player) or the name of an installed player (``werewolf players``); the name
+defaults to the text after ``NAME=``, else to the spec (a Python player's ``name`` or
+``kind`` attribute, when it has one). A roster file (TOML) names players with full seat specs, and may give
 prices and a budget::
 
     [players.fast]
@@ -32,7 +34,7 @@ from pulse_core.limits import LimitError, parse_toml, read_bounded
 
 from ..errors import ConfigError
 from ..filemodels import from_file
-from ..lineup import Price, SeatSpec
+from ..lineup import Price, SeatSpec, installed_kinds
 from ..players.mock import PERSONALITIES
 
 __all__ = [
@@ -45,7 +47,7 @@ __all__ = [
     "parse_players",
 ]
 
-ARENA_KINDS = ("mock", "random", "llm")  # a human cannot sit through a tournament
+ARENA_KINDS = ("mock", "random", "llm", "py")  # a human cannot sit through a tournament
 
 
 class ArenaPlayer(BaseModel):
@@ -81,7 +83,7 @@ class Roster(BaseModel):
 
 
 def _checked(name: str, spec: SeatSpec, where: str) -> ArenaPlayer:
-    if spec.kind not in ARENA_KINDS:
+    if spec.kind not in ARENA_KINDS and spec.kind not in installed_kinds():
         raise ConfigError([(where, f"{name}: a {spec.kind} seat cannot play in the arena")])
     if spec.kind == "llm" and not spec.model:
         raise ConfigError([(where, f"{name}: an llm player names its model")])
@@ -111,6 +113,8 @@ def parse_player(text: str, roster: Roster | None = None) -> ArenaPlayer:
     if not sep:
         name, body = text, text
     kind, _, arg = body.strip().partition(":")
+    if kind == "py" or kind in installed_kinds():
+        return _python_player(name.strip() if sep else "", kind, arg)
     if kind not in ARENA_KINDS:
         hint = f" or a player of the roster ({', '.join(roster.players)})" if roster else ""
         raise ConfigError(
@@ -132,6 +136,26 @@ def parse_player(text: str, roster: Roster | None = None) -> ArenaPlayer:
         personality=(arg or None) if kind == "mock" else None,
     )
     return _checked(name.strip(), spec, "--players")
+
+
+def _python_player(name: str, kind: str, target: str) -> ArenaPlayer:
+    """A ``py:MODULE:FACTORY`` or installed player, named ``name`` or else by its spec (the
+    ``name`` or ``kind`` attribute of a player its factory makes, when it has one)."""
+    from ..players import make_player
+    from ..players.python import split_target
+
+    if kind == "py":
+        split_target(target, "--players")
+        spec = SeatSpec(kind="py", factory=target.strip())
+    elif target:
+        raise ConfigError([("--players", f"{kind!r}: an installed player takes no argument")])
+    else:
+        spec = SeatSpec(kind=kind)
+    if not name:
+        made = make_player(kind, game_seed=0, seat=1, **spec.factory_options())
+        own = getattr(made, "name", None) or getattr(made, "kind", None)
+        name = own if isinstance(own, str) and own.strip() else spec.label()
+    return _checked(name, spec, "--players")
 
 
 def parse_players(texts: Sequence[str], roster: Roster | None = None) -> list[ArenaPlayer]:

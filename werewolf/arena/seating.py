@@ -35,12 +35,14 @@ SeatFactory = Callable[[SeatSpec, int, int], Player]
 
 def seat_player(spec: SeatSpec, game_seed: int, seat: int, lang: str = "en") -> Player:
     """The player of ``seat`` for ``spec``: mock (with its personality, if named, speaking
-    and thinking in ``lang``), random."""
+    and thinking in ``lang``), random, a Python player (``py:`` or installed)."""
     if spec.kind == "mock":
         options = {"personality": spec.personality} if spec.personality else {}
         return make_player("mock", game_seed=game_seed, seat=seat, lang=lang, **options)
     if spec.kind == "random":
         return make_player("random", game_seed=game_seed, seat=seat)
+    if spec.kind not in ("llm", "human"):
+        return make_player(spec.kind, game_seed=game_seed, seat=seat, **spec.factory_options())
     raise ConfigError([("players", f"{spec.label()}: this build cannot seat {spec.kind} players")])
 
 

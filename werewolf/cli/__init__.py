@@ -1,4 +1,5 @@
-"""The ``werewolf`` command: ``play``, ``resume``, ``replay``, ``games``, ``arena``, ``serve``.
+"""The ``werewolf`` command: ``play``, ``resume``, ``replay``, ``games``, ``arena``, ``serve``,
+``players``, ``check-player``.
 
 Argument parsing and printing only: the work is ``werewolf.app``'s. Each subcommand is one
 ``add_<name>(subparsers)`` function listed in ``SUBCOMMANDS``, which sets ``run`` to the
@@ -27,6 +28,7 @@ from ..storefaults import explain
 from .common import EXIT_USAGE, one_line, say, shown
 from .games import add_games
 from .play import add_play
+from .players import add_check_player, add_players
 from .replay import add_replay
 from .resume import add_resume
 from .seats import resume_command
@@ -50,6 +52,8 @@ SUBCOMMANDS: list[Callable[[Any], None]] = [
     add_games,
     add_arena,
     add_serve,
+    add_players,
+    add_check_player,
 ]
 """One function per subcommand; each adds its parser and sets ``run``."""
 

@@ -51,8 +51,9 @@ def add_seats(parser: argparse.ArgumentParser, *, resume: bool) -> None:
         action="append",
         default=[],
         metavar="N=KIND[:MODEL]",
-        help=f"who plays seat N: {', '.join(KINDS)}, e.g. 3=llm:gpt-4o-mini, 4=mock:bold "
-        "(a mock personality) or 5=human (repeatable; wins over --lineup)",
+        help=f"who plays seat N: {', '.join(KINDS)} or an installed player (werewolf players), "
+        "e.g. 3=llm:gpt-4o-mini, 4=mock:bold (a mock personality), 5=human or "
+        "6=py:mybots:make (a Python player's factory) (repeatable; wins over --lineup)",
     )
     seats.add_argument("--lineup", type=Path, metavar="FILE", help="a TOML lineup of every seat")
     seats.add_argument(

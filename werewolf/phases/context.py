@@ -16,7 +16,7 @@ import asyncio
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
+from types import CoroutineType, MappingProxyType
 from typing import Any
 
 from pulse_core import Event, RoleResult
@@ -34,8 +34,9 @@ from ..decisions import (
     problem,
     storable,
 )
-from ..errors import SeatError
+from ..errors import PlayerProtocolError, SeatError
 from ..players.base import Player
+from ..players.protocol import ANSWER_TYPES, check_awaitable, not_an_answer
 from ..records import slot_setters
 from ..rules import WitchOptions
 from ..state import GameState
@@ -124,18 +125,29 @@ class PhaseContext:
         self._slots.append(None)
         if self.state.config.referee_record and not request.kind.speaks:
             self._slot(index).offered = _offer(request)
-        player = self.players[request.seat]
+        player = self.players.get(request.seat)
+        if player is None:
+            raise PlayerProtocolError(
+                f"the seating gave no player for seat {request.seat}, asked its "
+                f"{request.kind.value} decision {request.key!r}"
+            )
         reason: str | None = None
         # retry_illegal = false: the first illegal answer takes its fallback (as on Kaggle)
         retries = self.retries if self.state.config.retry_illegal else 0
         for _ in range(1 + retries):
             asked = request if reason == request.feedback else replace(request, feedback=reason)
             try:
-                answer = await player.decide(asked)
+                pending = player.decide(asked)
+                if type(pending) is not CoroutineType:  # a sync decide: raised, not retried
+                    check_awaitable(asked, pending)
+                given: object = await pending  # typed by the protocol, not checked by Python
             except SeatError as exc:
                 if exc.usage is not None:  # billed before it failed: recorded with the error
                     self._account_usage(index, request, exc.usage)
                 raise
+            if not isinstance(given, ANSWER_TYPES):  # code, not an illegal answer: raised
+                raise not_an_answer(request, given)
+            answer = given
             if answer.exchange is not None or answer.usage is not None:
                 self._account(index, request, answer)
             reason = problem(request, answer)

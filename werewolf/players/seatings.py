@@ -15,13 +15,15 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..errors import ConfigError
+from ..errors import ConfigError, PlayerProtocolError
 from ..lineup import SeatSpec
 from ..state import GameState
 from .base import Player
 from .endpoints import BACKOFF, ClientPool, StatusSink, TokenMeter, TransportFactory
 from .human import ConsoleTerminal, HumanPlayer, Terminal
 from .llm import LLMPlayer
+from .protocol import check_player
+from .python import installed_factory, load_factory
 
 if TYPE_CHECKING:
     from ..decisions import Request
@@ -70,13 +72,25 @@ def _human(*, game_seed: int, seat: int, **options: Any) -> Player:
     return HumanPlayer(seat, **options)
 
 
+def _python(*, game_seed: int, seat: int, **options: Any) -> Player:
+    target = options.pop("factory", None)
+    if not isinstance(target, str):
+        raise ConfigError([("factory", "a py seat names its factory: py:MODULE:FACTORY")])
+    made: Player = load_factory(target)(game_seed=game_seed, seat=seat, **options)
+    return made
+
+
 PLAYER_KINDS: dict[str, PlayerFactory] = {
     "mock": _mock,
     "random": _random,
     "llm": _llm,
     "human": _human,
+    "py": _python,
 }
 """Every known seat kind by name; other modules add theirs with ``register_player``."""
+
+
+_BUILT_IN = frozenset(PLAYER_KINDS) - {"py"}  # the kinds whose players are ours
 
 
 def register_player(kind: str, factory: PlayerFactory) -> None:
@@ -85,16 +99,24 @@ def register_player(kind: str, factory: PlayerFactory) -> None:
 
 
 def make_player(kind: str, *, game_seed: int, seat: int, **options: Any) -> Player:
-    """The player of ``seat`` in the game seeded ``game_seed``. Raises ConfigError for an
-    unknown kind or options the kind does not take."""
-    factory = PLAYER_KINDS.get(kind)
+    """The player of ``seat`` in the game seeded ``game_seed``: a registered kind's, else
+    one an installed package offers (``werewolf.players`` entry points). Raises ConfigError
+    for an unknown kind or options the kind does not take, PlayerProtocolError when what
+    the factory made has no async ``decide``."""
+    factory = PLAYER_KINDS.get(kind) or installed_factory(kind)
     if factory is None:
         known = ", ".join(sorted(PLAYER_KINDS))
         raise ConfigError([("kind", f"unknown player kind {kind!r}: use one of {known}")])
+    label = f"py:{options['factory']}" if kind == "py" else kind
     try:
-        return factory(game_seed=game_seed, seat=seat, **options)
+        player = factory(game_seed=game_seed, seat=seat, **options)
+    except PlayerProtocolError:
+        raise
     except TypeError as exc:  # a keyword the factory does not know
-        raise ConfigError([("options", f"{kind} player: {exc}")]) from None
+        raise ConfigError([("options", f"{label} player: {exc}")]) from None
+    if kind not in _BUILT_IN:  # the built-in kinds keep the protocol already
+        check_player(player, f"seat {seat} ({label})")
+    return player
 
 
 Seating = Callable[[str, GameState], Mapping[int, Player]]
@@ -190,7 +212,7 @@ class SpecSeating:
             if terminal is None and not probe:
                 terminal = self._terminal = ConsoleTerminal()
             return {"terminal": terminal, "lang": self.lang, "recap": self._recap}
-        return {}
+        return spec.factory_options()
 
     def __call__(self, game_id: str, state: GameState) -> Mapping[int, Player]:
         players = self._games.get(game_id)

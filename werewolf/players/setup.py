@@ -25,7 +25,7 @@ from pulse_core import Event
 from pulse_core.limits import clip
 
 from ..errors import ConfigError
-from ..lineup import Lineup, Price, SeatSpec, load_lineup, parse_seat_arg
+from ..lineup import KINDS, Lineup, Price, SeatSpec, load_lineup, parse_seat_arg
 from .mock import PERSONALITIES
 from .swaps import SWAP_PHASE, recorded_specs
 
@@ -61,7 +61,19 @@ def _check(
         env = {**env, **{spec.key_env(): "cassette" for spec in lineup.resolve(seats).values()}}
     specs = lineup.check(seats, env)
     _check_personalities(lineup, specs, source)
+    _check_python_seats(specs)
     return specs
+
+
+def _check_python_seats(specs: Mapping[int, SeatSpec]) -> None:
+    """A Python seat's factory is imported and called once now, before a store is opened,
+    so a factory that cannot be imported or makes no player is refused with nothing on
+    disk."""
+    from .seatings import make_player  # the player kinds: only when a seat needs them
+
+    for seat, spec in specs.items():
+        if spec.kind not in KINDS or spec.kind == "py":
+            make_player(spec.kind, game_seed=0, seat=seat, **spec.factory_options())
 
 
 def _check_personalities(

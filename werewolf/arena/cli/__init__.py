@@ -102,8 +102,8 @@ def add_arena(subparsers: Any) -> None:
         "--players",
         action="append",
         metavar="LIST",
-        help="comma-separated [NAME=]KIND[:ARG]: mock, mock:bold, random, llm:MODEL, or "
-        "roster names",
+        help="comma-separated [NAME=]KIND[:ARG]: mock, mock:bold, random, llm:MODEL, "
+        "py:MODULE:FACTORY, an installed player, or roster names",
     )
     run.add_argument(
         "--roster", type=Path, metavar="FILE", help="players, prices and budget (TOML)"
