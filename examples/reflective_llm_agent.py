@@ -202,7 +202,6 @@ def demo() -> None:
     """A game against the local test server: seat 3 is the agent, the rest mock players."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's tests/
     from tests.openai_server import TEST_API_KEY, OpenAIServer
-
     from werewolf import play_game
 
     with OpenAIServer(LegalModel()) as server:
