@@ -67,3 +67,14 @@ def test_every_code_block_of_the_python_api_page_runs(
     assert (tmp_path / "games.sqlite3").is_file()
     assert (tmp_path / "seat3.html").is_file()
     assert (tmp_path / "seat3.md").is_file()
+
+
+def test_the_readmes_python_block_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's "From Python" block plays the game it says."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## From Python", 1)[1].split("\n## ", 1)[0]
+    (block,) = PYTHON_BLOCK.findall(section)
+    exec(compile(block, "README.md From Python", "exec"), {"__name__": "readme"})
+    printed = capsys.readouterr().out
+    assert printed.split()[0] in ("wolves", "good")
+    assert "Shown: seat 3" in printed
