@@ -135,3 +135,13 @@ def test_play_arena_plays_a_run_and_arena_report_reads_it_again(tmp_path: Path) 
     assert again.metrics.players["mock"].games == report.metrics.players["mock"].games
     with pytest.raises(ConfigError, match="no arena run named 'other'"):
         arena_report(store, "other")
+
+
+def test_a_python_seat_not_given_again_is_a_recorded_swap_to_a_mock(tmp_path: Path) -> None:
+    store = tmp_path / "games.sqlite3"
+    stopped = play_game(board="standard-9", seed=5, seats={3: Scripted(fail_at=4)}, store=store)
+    assert stopped.status == "failed"
+    resumed = resume_game(store, stopped.game_id)
+    assert resumed.ended
+    swaps = [e.meta["detail"] for e in resumed.chain if e.role == "seat-swap"]
+    assert [(s["seat"], s["player"]) for s in swaps] == [(3, {"kind": "mock"})]

@@ -8,7 +8,7 @@
 A seat given a ``Player`` is played by that object; one given a factory by what
 ``factory(game_seed, seat)`` returns, made at the game's first phase. The log records such a
 seat as ``mock`` named ``python:<class>`` (a log holds data, not code): resuming the game
-plays it with the Python seats passed again, else with a mock player.
+plays it with the Python seats passed again, else with a mock player (a recorded swap).
 """
 
 from __future__ import annotations

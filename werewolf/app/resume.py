@@ -11,7 +11,8 @@
 The log is checked first (its chain, its events' shapes, its objects, and every move
 re-judged by the rules), so a forged or damaged log is never played on. A game that has
 ended is exported again and returned as it is; a failed one is resumed; each seat changed
-from the recorded one is recorded as a seat swap.
+from the recorded one is recorded as a seat swap (a seat a Python object played, not given
+again, goes to a mock player: a swap too).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from ..replay.judge import rejudge
 from ..scope import TopicScope
 from ..storefaults import check_chain, check_objects
 from .play import Seats, python_seating, resume_command
-from .pyseats import SeatChoice, python_spec, split_seats
+from .pyseats import PYTHON_PREFIX, SeatChoice, python_spec, split_seats
 from .result import GameResult, finish_game
 from .session import Table, load_cassette, resume_failed, run_game
 from .store import check_replay_file, closing, open_game_store, storage_faults
@@ -170,6 +171,9 @@ def open_resume(
                 env=os.environ if env is None else env,
                 replay=table.cassette is not None,
             )
+            for seat, spec in specs.items():  # a Python seat not given again: a mock's now
+                if (spec.name or "").startswith(PYTHON_PREFIX) and seat not in python:
+                    specs[seat] = spec.model_copy(update={"name": None})
             specs.update({seat: python_spec(source) for seat, source in python.items()})
             found = Seats(specs, loaded, python)
         yield Resumption(opened, path, game_id, chain, found, table)
