@@ -66,6 +66,13 @@ class ReflectiveLLMAgent:
             )
         return self._client
 
+    async def aclose(self) -> None:
+        """Called by the game when its drive stops: the client closes with its event loop
+        (the next game makes another)."""
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
     async def _ask(self, prompt: str) -> dict[str, Any] | None:
         reply = await self.client.chat.completions.create(
             model=self.model,

@@ -88,6 +88,7 @@ def test_the_reflective_agent_plays_a_whole_game_and_carries_its_notes() -> None
     assert _fallbacks(result, {3}) == []
     decisions = [p for p in prompts if '{"notes"' not in p]
     assert len(decisions) == len(agent.decided) >= 2
+    assert agent._client is None  # closed when the game stopped
     assert len(prompts) == 2 * len(decisions)  # one reflection after every decision
     assert "Your notes: (none yet)" in decisions[0]
     for taken, prompt in enumerate(decisions[1:], start=1):

@@ -36,6 +36,10 @@ class Scripted:
         self.words = words
         self.fail_at = fail_at
         self.asked: list[Request] = []
+        self.closed = 0  # how many times the game closed it
+
+    async def aclose(self) -> None:
+        self.closed += 1
 
     async def decide(self, request: Request) -> Answer:
         self.asked.append(request)
@@ -107,6 +111,8 @@ def test_a_stored_game_with_a_python_seat_resumes_with_it(tmp_path: Path) -> Non
     resumed = resume_game(store, stopped.game_id, seats={3: again})
     assert resumed.ended
     assert again.asked
+    assert broken.closed == 1  # each drive closes the players it made
+    assert again.closed >= 1
     assert not any(e.role == "seat-swap" for e in resumed.chain)  # the same seat, again
     assert resumed.replay_file is not None
     assert resumed.replay_file.is_file()

@@ -6,7 +6,9 @@
     play_game(seats={5: lambda game_seed, seat: MyAgent(seat)})
 
 A seat given a ``Player`` is played by that object; one given a factory by what
-``factory(game_seed, seat)`` returns, made at the game's first phase. The log records such a
+``factory(game_seed, seat)`` returns, made at the game's first phase. A player with an
+async ``aclose()`` is closed whenever a drive stops (the game ended, failed or was
+stopped), so it may be called more than once. The log records such a
 seat as ``mock`` named ``python:<class>`` (a log holds data, not code): resuming the game
 plays it with the Python seats passed again, else with a mock player (a recorded swap).
 """
@@ -98,6 +100,7 @@ class PythonSeating:
         self.inner = inner
         self.python = dict(python)
         self._games: dict[str, dict[int, Player]] = {}
+        self._made: list[Player] = []  # closed when the drive stops
 
     def __call__(self, game_id: str, state: GameState) -> Mapping[int, Player]:
         players = self._games.get(game_id)
@@ -108,12 +111,19 @@ class PythonSeating:
                 if seat in state.seats
             }
             players = self._games[game_id] = {**self.inner(game_id, state), **made}
+            self._made += [p for p in made.values() if p not in self._made]
         if state.winner is not None or state.ended:
             self._games.pop(game_id, None)
         return players
 
     async def aclose(self) -> None:
+        """Close the inner seats' clients, then every Python player that has an async
+        ``aclose()`` (an HTTP client made in the game's event loop, say)."""
         await self.inner.aclose()
+        for player in self._made:  # every drive's end: an aclose may be called again
+            close = getattr(player, "aclose", None)
+            if callable(close):
+                await close()
 
     def close(self) -> None:
         self.inner.close()
