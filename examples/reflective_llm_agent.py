@@ -24,6 +24,7 @@ or, from a checkout with the test extra, with no key against the local test serv
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -32,7 +33,7 @@ from typing import Any
 
 import openai
 
-from werewolf import Choice, DecisionKind, Request, Speech, WitchChoice
+from werewolf import Choice, DecisionKind, Request, Speech, Usage, WitchChoice
 from werewolf.decisions import Answer, NoAnswer
 
 NOTES_CHARS = 600
@@ -73,29 +74,47 @@ class ReflectiveLLMAgent:
             await self._client.close()
             self._client = None
 
-    async def _ask(self, prompt: str) -> dict[str, Any] | None:
+    async def _ask(self, prompt: str) -> tuple[dict[str, Any] | None, Usage]:
         reply = await self.client.chat.completions.create(
             model=self.model,
             messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}],
             response_format={"type": "json_object"},
         )
+        billed = reply.usage
+        usage = Usage(
+            prompt_tokens=billed.prompt_tokens if billed else 0,
+            completion_tokens=billed.completion_tokens if billed else 0,
+            calls=1,
+            mode="json",
+        )
         text = reply.choices[0].message.content if reply.choices else None
         try:
             found = json.loads(text or "")
         except json.JSONDecodeError:
-            return None
-        return found if isinstance(found, dict) else None
+            return None, usage
+        return (found if isinstance(found, dict) else None), usage
 
     async def decide(self, request: Request) -> Answer:
-        found = await self._ask(decision_prompt(request, self.notes))
+        found, usage = await self._ask(decision_prompt(request, self.notes))
         answer = read_answer(request, found)
         if not isinstance(answer, NoAnswer):
             self.decided.append(request.key)
-            reflected = await self._ask(reflection_prompt(request, self.notes, found))
+            reflected, more = await self._ask(reflection_prompt(request, self.notes, found))
             notes = (reflected or {}).get("notes")
             if isinstance(notes, str):
                 self.notes = notes[:NOTES_CHARS]
-        return answer
+            usage = _sum(usage, more)
+        # the game records what each answer cost (the arena counts tokens per seat)
+        return dataclasses.replace(answer, usage=usage)
+
+
+def _sum(a: Usage, b: Usage) -> Usage:
+    return Usage(
+        prompt_tokens=a.prompt_tokens + b.prompt_tokens,
+        completion_tokens=a.completion_tokens + b.completion_tokens,
+        calls=a.calls + b.calls,
+        mode=a.mode,
+    )
 
 
 # -- prompts and answers (pure) ---------------------------------------------------------

@@ -89,6 +89,9 @@ def test_the_reflective_agent_plays_a_whole_game_and_carries_its_notes() -> None
     decisions = [p for p in prompts if '{"notes"' not in p]
     assert len(decisions) == len(agent.decided) >= 2
     assert agent._client is None  # closed when the game stopped
+    usage = [u for e in result.chain for u in e.meta.get("usage", []) if u["seat"] == 3]
+    assert sum(u["calls"] for u in usage) == len(prompts)  # each answer's cost, recorded
+    assert sum(u["prompt_tokens"] for u in usage) == server.billed().prompt_tokens
     assert len(prompts) == 2 * len(decisions)  # one reflection after every decision
     assert "Your notes: (none yet)" in decisions[0]
     for taken, prompt in enumerate(decisions[1:], start=1):
