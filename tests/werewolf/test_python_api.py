@@ -76,7 +76,7 @@ def test_a_player_object_plays_its_seat_and_the_log_names_it() -> None:
 def test_a_factory_makes_the_seats_player_from_the_game_seed_and_the_seat() -> None:
     made: list[tuple[int, int]] = []
 
-    def factory(game_seed: int, seat: int) -> Scripted:
+    def factory(*, game_seed: int, seat: int) -> Scripted:  # keywords only, as the kinds'
         made.append((game_seed, seat))
         return Scripted(words=f"agent of seat {seat}")
 

@@ -12,7 +12,7 @@ A game is played in memory unless ``store`` names a SQLite file; there it is sav
 by event (resumable by its id after Ctrl-C or an error) and exported to ``GAME.jsonl``
 beside the store when the drive stops. Seats are mock players unless ``seats`` (``{3:
 "llm:gpt-4o-mini", 4: "mock:bold", 5: MyAgent()}``: a spec, a ``Player`` object or a
-``factory(game_seed, seat)``), ``players`` (every seat: ``mock`` or ``random``) or a
+``factory(game_seed=..., seat=...)``), ``players`` (every seat: ``mock`` or ``random``) or a
 ``lineup`` file say otherwise; they are checked (key variables set, personalities known)
 before anything is written.
 """

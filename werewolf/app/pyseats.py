@@ -3,10 +3,10 @@
 ::
 
     play_game(board="standard-9", seed=1, seats={3: MyAgent(), 4: "random"})
-    play_game(seats={5: lambda game_seed, seat: MyAgent(seat)})
+    play_game(seats={5: lambda game_seed, seat: MyAgent(seat)})  # called with keywords
 
 A seat given a ``Player`` is played by that object; one given a factory by what
-``factory(game_seed, seat)`` returns, made at the game's first phase. A player with an
+``factory(game_seed=..., seat=...)`` returns, made at the game's first phase. A player with an
 async ``aclose()`` is closed whenever a drive stops (the game ended, failed or was
 stopped), so it may be called more than once. The log records such a
 seat as ``mock`` named ``python:<class>`` (a log holds data, not code): resuming the game
@@ -35,8 +35,9 @@ __all__ = [
 
 PYTHON_PREFIX = "python:"  # the recorded name of a seat a Python object played
 
-PlayerSource: TypeAlias = Player | Callable[[int, int], Player]
-"""A Python seat: the player itself, or ``factory(game_seed, seat)`` making it per game."""
+PlayerSource: TypeAlias = Player | Callable[..., Player]
+"""A Python seat: the player itself, or ``factory(game_seed=..., seat=...)`` making it per
+game (called with keywords, as the seat kinds' factories are: ``players.PlayerFactory``)."""
 
 SeatChoice: TypeAlias = str | PlayerSource
 """What plays a seat: a spec (``"llm:gpt-4o-mini"``, ``"mock:bold"``) or a Python seat."""
@@ -73,7 +74,7 @@ def split_seats(
                     (
                         "seats",
                         f"seat {seat}: {type(choice).__name__} is no player (a spec string, "
-                        "an object with kind and async decide, or factory(game_seed, seat))",
+                        "an object with kind and async decide, or factory(game_seed=..., seat=...))",
                     )
                 ]
             )
@@ -84,7 +85,7 @@ def split_seats(
 def _make(source: PlayerSource, game_seed: int, seat: int) -> Player:
     if isinstance(source, Player):
         return source
-    made = source(game_seed, seat)
+    made = source(game_seed=game_seed, seat=seat)
     if not isinstance(made, Player):
         raise ConfigError(
             [("seats", f"seat {seat}: the factory made a {type(made).__name__}, not a Player")]
