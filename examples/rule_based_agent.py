@@ -5,7 +5,8 @@ The rules it plays by, all from its own view of the game:
 - the seer checks a living seat she has not checked yet, and tells the table each day
   what her checks found ("I am the seer: seat 4 is a wolf, seat 6 is good");
 - everyone remembers what a claimed seer said (a speech of the shape above) and votes for
-  a living seat called a wolf, else for the seat the most ballots went to the day before;
+  a living seat called a wolf, else for the seat the most ballots went to before, never
+  for one called good (while there is another);
 - the witch saves the wolves' victim on the first night and keeps her poison for a seat
   the seer called a wolf; the guard protects a claimed seer, else nobody twice running;
 - a wolf never votes for or kills a fellow wolf and kills a claimed seer first;
@@ -119,7 +120,9 @@ class RuleBasedAgent:
                 return called[0]
             if kind is not DecisionKind.VOTE:
                 return None if None in options else allowed[0]
-            return self._most_voted(view, allowed)
+            known = self.checks if view.identity is Identity.SEER else self.called
+            cleared = {s for s, wolf in known.items() if not wolf}
+            return self._most_voted(view, [o for o in allowed if o not in cleared] or allowed)
         if kind is DecisionKind.BID or not allowed:
             return options[0]
         return self.rng.choice(allowed)

@@ -143,3 +143,17 @@ def test_the_rule_based_example_runs_as_a_script() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("winner: ")
     assert "Shown: seat 3" in done.stdout  # the replay as seat 3 saw it
+
+
+def test_the_rule_based_village_votes_for_the_wolf_its_seer_named() -> None:
+    from rule_based_agent import make_agent
+
+    result = play_game(board="standard-9", seed=7, seats=dict.fromkeys(range(1, 10), make_agent))
+    deal = result.chain[0].meta["deal"]
+    check = next(e for e in result.chain if e.role == "seer-check").meta["diff"]
+    assert check["wolf"] is True  # night 1: the seer found a wolf
+    vote = next(e for e in result.chain if e.role == "vote")
+    good = {v: t for v, t in vote.meta["detail"]["ballots"] if deal[v - 1] != "werewolf"}
+    assert len(good) >= 5
+    assert set(good.values()) == {check["target"]}
+    assert vote.meta["diff"]["exiled"] == check["target"]
