@@ -34,18 +34,33 @@ PULSE_CORE = [
 
 WEREWOLF = [
     "GODS", "Answer", "Cause", "Choice", "ConfigError", "DecisionKind", "GameConfig",
-    "GameFileError", "GameState", "GameStateError", "Identity", "IllegalDecisionError",
-    "Observation", "Outcome", "Phase", "Player", "PlayerProtocolError", "Request", "SeatView", "SelfSave",
-    "Speech", "Stage", "Team", "TiePolicy", "UnknownSeatError", "Usage", "WerewolfError",
-    "WinRule", "WitchChoice", "check_player", "evolve", "fold_chain", "initial_state", "next_phase",
-    "parse_config", "rules_text", "start_game", "team_of", "view", "werewolf_workflow",
+    "GameFileError", "GameResult", "GameState", "GameStateError", "Identity",
+    "IllegalDecisionError", "Observation", "Outcome", "Phase", "Player", "PlayerProtocolError",
+    "PlayerSource",
+    "Request", "SeatChoice", "SeatView", "SelfSave", "Speech", "Stage", "Team", "TiePolicy",
+    "UnknownSeatError", "Usage", "WerewolfError", "WinRule", "WitchChoice", "arena_report",
+    "check_player",
+    "evolve", "export_replay", "fold_chain", "fold_to", "initial_state", "load_log",
+    "next_phase", "parse_config", "play_arena", "play_game", "resume_game", "rules_text",
+    "start_game", "team_of", "view", "werewolf_workflow",
+]  # fmt: skip
+
+WEREWOLF_APP = [
+    "GameInterrupted", "GameResult", "PlayerSource", "PreparedRun", "PythonSeating",
+    "ReportFiles", "Resumption", "RunInterrupted", "RunOptions", "RunRow", "SeatChoice",
+    "Seats", "Table", "View", "Watch", "arena_report", "build_report", "export_replay",
+    "finish_game", "fold_to", "follow_game", "game_config", "list_runs", "list_saved_games",
+    "load_log", "open_game_store", "open_resume", "play_arena", "play_game", "prepare_run",
+    "remove_run", "replay_file_path", "replay_prices", "resume_command", "resume_game",
+    "run_arena", "run_hint", "seat_specs", "view_spec", "write_report",
 ]  # fmt: skip
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize(
-    ("package", "pinned"), [("pulse_core", PULSE_CORE), ("werewolf", WEREWOLF)]
+    ("package", "pinned"),
+    [("pulse_core", PULSE_CORE), ("werewolf", WEREWOLF), ("werewolf.app", WEREWOLF_APP)],
 )
 def test_public_api_is_pinned_sorted_and_importable(package: str, pinned: list[str]) -> None:
     module = importlib.import_module(package)
@@ -56,6 +71,20 @@ def test_public_api_is_pinned_sorted_and_importable(package: str, pinned: list[s
     assert rest == sorted(rest)
     for name in pinned:
         assert getattr(module, name) is not None, name
+
+
+def test_the_application_layer_is_the_packages_own() -> None:
+    """``werewolf.play_game`` and the rest are the application layer's functions, not
+    copies: the docs' ``from werewolf import ...`` and ``from werewolf.app import ...`` agree."""
+    import werewolf
+    import werewolf.app
+
+    shared = sorted(set(WEREWOLF) & set(WEREWOLF_APP))
+    assert shared == [
+        "GameResult", "PlayerSource", "SeatChoice", "arena_report", "export_replay",
+        "fold_to", "load_log", "play_arena", "play_game", "resume_game",
+    ]  # fmt: skip
+    assert all(getattr(werewolf, n) is getattr(werewolf.app, n) for n in shared)
 
 
 def _random_calls(path: Path) -> list[str]:

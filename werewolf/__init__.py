@@ -3,6 +3,9 @@
 Pure game logic lives in ``config``, ``cast``, ``state``, ``rules``, ``visibility`` and
 ``moderator``; ``phases`` and ``game`` make it a workflow; ``players`` seats mock, random,
 LLM or human players; ``replay`` renders logs; ``cli`` is the ``werewolf`` command.
+``app`` is the application layer, whose main calls are here too: ``play_game`` (seats
+may be Python objects), ``resume_game``, ``load_log``, ``export_replay``, ``fold_to``,
+``play_arena`` and ``arena_report`` (docs/python-api.md).
 """
 
 from typing import TYPE_CHECKING
@@ -20,6 +23,13 @@ from .lazy import lazy_names
 
 if TYPE_CHECKING:
     from .app.check import check_player
+    from .app.fold import fold_to
+    from .app.play import play_game
+    from .app.pyseats import PlayerSource, SeatChoice
+    from .app.replay import export_replay, load_log
+    from .app.result import GameResult
+    from .app.resume import resume_game
+    from .app.tournament import arena_report, play_arena
     from .cast import GODS, Identity, Team, team_of
     from .config import GameConfig, SelfSave, TiePolicy, WinRule, parse_config
     from .decisions import Answer, Choice, DecisionKind, Request, Speech, Usage, WitchChoice
@@ -31,6 +41,16 @@ if TYPE_CHECKING:
     from .visibility import Observation, SeatView, view
 
 _HOMES = {
+    "GameResult": "app.result",
+    "arena_report": "app.tournament",
+    "export_replay": "app.replay",
+    "fold_to": "app.fold",
+    "load_log": "app.replay",
+    "play_arena": "app.tournament",
+    "play_game": "app.play",
+    "PlayerSource": "app.pyseats",
+    "resume_game": "app.resume",
+    "SeatChoice": "app.pyseats",
     **dict.fromkeys(("GODS", "Identity", "Team", "team_of"), "cast"),
     **dict.fromkeys(("GameConfig", "SelfSave", "TiePolicy", "WinRule", "parse_config"), "config"),
     **dict.fromkeys(
@@ -63,6 +83,7 @@ __all__ = [
     "DecisionKind",
     "GameConfig",
     "GameFileError",
+    "GameResult",
     "GameState",
     "GameStateError",
     "Identity",
@@ -72,7 +93,9 @@ __all__ = [
     "Phase",
     "Player",
     "PlayerProtocolError",
+    "PlayerSource",
     "Request",
+    "SeatChoice",
     "SeatView",
     "SelfSave",
     "Speech",
@@ -84,12 +107,19 @@ __all__ = [
     "WerewolfError",
     "WinRule",
     "WitchChoice",
+    "arena_report",
     "check_player",
     "evolve",
+    "export_replay",
     "fold_chain",
+    "fold_to",
     "initial_state",
+    "load_log",
     "next_phase",
     "parse_config",
+    "play_arena",
+    "play_game",
+    "resume_game",
     "rules_text",
     "start_game",
     "team_of",

@@ -11,8 +11,9 @@
 A game is played in memory unless ``store`` names a SQLite file; there it is saved event
 by event (resumable by its id after Ctrl-C or an error) and exported to ``GAME.jsonl``
 beside the store when the drive stops. Seats are mock players unless ``seats`` (``{3:
-"llm:gpt-4o-mini", 4: "mock:bold"}``), ``players`` (every seat: ``mock`` or ``random``) or
-a ``lineup`` file say otherwise; they are checked (key variables set, personalities known)
+"llm:gpt-4o-mini", 4: "mock:bold", 5: MyAgent()}``: a spec, a ``Player`` object or a
+``factory(game_seed=..., seat=...)``), ``players`` (every seat: ``mock`` or ``random``) or a
+``lineup`` file say otherwise; they are checked (key variables set, personalities known)
 before anything is written.
 """
 
@@ -38,11 +39,20 @@ from ..lineup import Lineup, SeatSpec
 from ..outputs import check_record
 from ..players.ledger import BillLedger
 from ..players.setup import play_specs
+from .pyseats import PlayerSource, PythonSeating, SeatChoice, python_spec, split_seats
 from .result import GameResult, finish_game
-from .session import Table, load_cassette, run_game, seat_table
+from .session import GameSeating, Table, load_cassette, run_game, seat_table
 from .store import closing, open_game_store, storage_faults
 
-__all__ = ["FRESH_SEEDS", "Seats", "game_config", "play_game", "resume_command", "seat_specs"]
+__all__ = [
+    "FRESH_SEEDS",
+    "Seats",
+    "game_config",
+    "play_game",
+    "python_seating",
+    "resume_command",
+    "seat_specs",
+]
 
 FRESH_SEEDS = 2**53  # a seed drawn when none is given: far past searching, exact in JSON
 
@@ -53,6 +63,7 @@ class Seats:
 
     specs: Mapping[int, SeatSpec]
     lineup: Lineup = field(default_factory=Lineup)
+    python: Mapping[int, PlayerSource] = field(default_factory=dict)  # seats Python objects play
 
     @property
     def humans(self) -> frozenset[int]:
@@ -62,7 +73,7 @@ class Seats:
 
 def seat_specs(
     count: int,
-    seats: Mapping[int, str] | None = None,
+    seats: Mapping[int, SeatChoice] | None = None,
     *,
     players: str | None = None,
     lineup: str | PathLike[str] | None = None,
@@ -70,18 +81,20 @@ def seat_specs(
     replay: bool = False,
 ) -> Seats:
     """The ``count`` seats of a new game: ``players`` in every seat (mock unless said),
-    then the ``lineup`` file's, then ``seats`` (``{3: "llm:gpt-4o-mini"}``); checked
-    against ``env`` (the process's environment unless given); with ``replay`` (answers from
-    a cassette) no key variable need be set."""
+    then the ``lineup`` file's, then ``seats`` (``{3: "llm:gpt-4o-mini"}``, or a Python
+    player: ``werewolf.app.pyseats``); checked against ``env`` (the process's environment
+    unless given); with ``replay`` (answers from a cassette) no key variable need be set."""
+    strings, python = split_seats(seats, count)
     specs, loaded = play_specs(
         count,
         players=players,
         lineup=lineup,
-        seat_args=[f"{seat}={spec}" for seat, spec in (seats or {}).items()],
+        seat_args=[f"{seat}={spec}" for seat, spec in strings.items()],
         env=os.environ if env is None else env,
         replay=replay,
     )
-    return Seats(specs, loaded)
+    specs.update({seat: python_spec(source) for seat, source in python.items()})
+    return Seats(specs, loaded, python)
 
 
 def game_config(config: GameConfig | None = None, board: str | None = None) -> GameConfig:
@@ -102,7 +115,7 @@ def play_game(
     config: GameConfig | None = None,
     *,
     board: str | None = None,
-    seats: Mapping[int, str] | Seats | None = None,
+    seats: Mapping[int, SeatChoice] | Seats | None = None,
     players: str | None = None,
     lineup: str | PathLike[str] | None = None,
     seed: int | None = None,
@@ -145,6 +158,24 @@ def play_game(
         return _play(opened, path, config, seats, seed, table, game)
 
 
+def python_seating(
+    seats: Seats,
+    table: Table,
+    *,
+    lang: str,
+    budget: int | None,
+    ledger: BillLedger | None,
+    spent: int = 0,
+    session: int = 0,
+) -> GameSeating:
+    """The seating of ``seats``: by their specs, the Python seats by their objects."""
+    specs = {seat: spec for seat, spec in seats.specs.items() if seat not in seats.python}
+    inner = seat_table(
+        specs, table, lang=lang, budget=budget, ledger=ledger, spent=spent, session=session
+    )
+    return PythonSeating(inner, seats.python) if seats.python else inner
+
+
 def _play(
     store: MemoryEventStore | SQLiteEventStore,
     path: Path | None,
@@ -157,7 +188,7 @@ def _play(
     ledger = BillLedger(store.path) if isinstance(store, SQLiteEventStore) else None
     budget = seats.lineup.budget.tokens
     lang = table.lang or "en"
-    seating = seat_table(seats.specs, table, lang=lang, budget=budget, ledger=ledger)
+    seating = python_seating(seats, table, lang=lang, budget=budget, ledger=ledger)
     starter = WorkflowRule(werewolf_workflow(seating), store)
     recorded = [seats.specs[s].public() for s in sorted(seats.specs)]  # for resume
     extra: dict[str, Any] = {"players": recorded, "lang": lang}

@@ -6,11 +6,13 @@
 
     result = resume_game("games/werewolf.sqlite3", game_id)  # its own seats
     result = resume_game(store, game_id, seats={4: "mock"})  # seat 4 swapped (recorded)
+    result = resume_game(store, game_id, seats={3: MyAgent()})  # a Python seat, again
 
 The log is checked first (its chain, its events' shapes, its objects, and every move
 re-judged by the rules), so a forged or damaged log is never played on. A game that has
 ended is exported again and returned as it is; a failed one is resumed; each seat changed
-from the recorded one is recorded as a seat swap.
+from the recorded one is recorded as a seat swap (a seat a Python object played, not given
+again, goes to a mock player: a swap too).
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ from ..replay import check_game
 from ..replay.judge import rejudge
 from ..scope import TopicScope
 from ..storefaults import check_chain, check_objects
-from .play import Seats, resume_command
+from .play import Seats, python_seating, resume_command
+from .pyseats import PYTHON_PREFIX, SeatChoice, python_spec, split_seats
 from .result import GameResult, finish_game
-from .session import Table, load_cassette, resume_failed, run_game, seat_table
+from .session import Table, load_cassette, resume_failed, run_game
 from .store import check_replay_file, closing, open_game_store, storage_faults
 
 __all__ = ["Resumption", "open_resume", "resume_game"]
@@ -89,8 +92,8 @@ class Resumption:
         ledger = BillLedger(store.path)
         recovered = ledger.unrecorded(game_id, chain)
         spent = tokens_spent(chain) + recovered_tokens(recovered)
-        seating = seat_table(
-            seats.specs,
+        seating = python_seating(
+            seats,
             table,
             lang=lang,
             budget=budget,
@@ -120,7 +123,7 @@ def open_resume(
     store: str | PathLike[str],
     game_id: str,
     *,
-    seats: Mapping[int, str] | None = None,
+    seats: Mapping[int, SeatChoice] | None = None,
     seat_args: Sequence[str] = (),
     lineup: str | PathLike[str] | None = None,
     lock_timeout: float | None = None,
@@ -157,8 +160,10 @@ def open_resume(
                 table, cassette=load_cassette(table.cassette, session=len(chain))
             )
         found: Seats | None = None
-        if not fold_chain(chain).ended:  # an ended game's seats matter no more
-            given = [*seat_args, *(f"{seat}={spec}" for seat, spec in (seats or {}).items())]
+        state = fold_chain(chain)
+        if not state.ended:  # an ended game's seats matter no more
+            strings, python = split_seats(seats, len(state.seats))
+            given = [*seat_args, *(f"{seat}={spec}" for seat, spec in strings.items())]
             specs, loaded = resume_specs(
                 chain,
                 lineup=lineup,
@@ -166,7 +171,11 @@ def open_resume(
                 env=os.environ if env is None else env,
                 replay=table.cassette is not None,
             )
-            found = Seats(specs, loaded)
+            for seat, spec in specs.items():  # a Python seat not given again: a mock's now
+                if (spec.name or "").startswith(PYTHON_PREFIX) and seat not in python:
+                    specs[seat] = spec.model_copy(update={"name": None})
+            specs.update({seat: python_spec(source) for seat, source in python.items()})
+            found = Seats(specs, loaded, python)
         yield Resumption(opened, path, game_id, chain, found, table)
 
 
@@ -174,7 +183,7 @@ def resume_game(
     store: str | PathLike[str],
     game_id: str,
     *,
-    seats: Mapping[int, str] | None = None,
+    seats: Mapping[int, SeatChoice] | None = None,
     lineup: str | PathLike[str] | None = None,
     lock_timeout: float | None = None,
     table: Table | None = None,

@@ -30,6 +30,7 @@ from ..errors import GameFileError
 from ..game import werewolf_workflow
 from ..lineup import SeatSpec
 from ..players import SpecSeating, seating_from_specs
+from ..players.base import Player
 from ..players.endpoints import StatusSink
 from ..players.human import Terminal
 from ..players.ledger import BillLedger
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GameInterrupted",
+    "GameSeating",
     "Table",
     "Watch",
     "load_cassette",
@@ -51,6 +53,17 @@ __all__ = [
 ]
 
 Feed = Callable[[Sequence[Event]], None]
+
+
+class GameSeating(Protocol):
+    """The players of a game (``SpecSeating``, or one with Python seats): called before
+    every phase, and closed when the drive stops."""
+
+    def __call__(self, game_id: str, state: GameState) -> Mapping[int, Player]: ...
+
+    async def aclose(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class Watch(Protocol):
@@ -125,7 +138,7 @@ async def _drive(
     rule: WorkflowRule[GameState | None],
     scope: TopicScope,
     game_id: str,
-    seating: SpecSeating,
+    seating: GameSeating,
     pace: float = 0.0,
 ) -> str:
     """Tick until the game ends or fails; returns the status. A live view is fed the
@@ -149,7 +162,7 @@ async def _drive(
 def run_game(
     store: EventStore,
     game_id: str,
-    seating: SpecSeating,
+    seating: GameSeating,
     table: Table,
     *,
     resume_failed_game: bool = False,
