@@ -17,6 +17,9 @@ Prints, per board:
     .venv/bin/python benchmarks/mock_quality.py --games 50 --balance-games 200 \
         --personality-games 100                                          # quicker
     .venv/bin/python benchmarks/mock_quality.py --board guard-12                 # one board
+
+A run takes minutes: each batch of games says on stderr when it is played (the report
+itself goes to stdout, a board at a time).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -58,6 +62,14 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
 def share(won: int, n: int) -> str:
     low, high = wilson(won, n)
     return f"{won:>4}/{n:<4} {won / max(n, 1):6.1%}  95% CI [{low:.1%}, {high:.1%}]"
+
+
+_STARTED = time.perf_counter()
+
+
+def progress(what: str) -> None:
+    """One line on stderr: what was just played, and the run's time so far."""
+    print(f"  ... {what} ({time.perf_counter() - _STARTED:.0f} s)", file=sys.stderr, flush=True)
 
 
 def play(config: GameConfig, seeds: range, make: Make) -> list[list[Event]]:
@@ -233,6 +245,7 @@ def personality_report(config: GameConfig, games: int) -> list[str]:
         wolves = play(config, range(games), personality_side(name, Team.WOLVES))
         won[name] = sum(winner(c) == "good" for c in good)
         won[name] += sum(winner(c) == "wolves" for c in wolves)
+        progress(f"personality {name}: {2 * games} games played")
     ranked = sorted(won, key=lambda n: -won[n])
     out = [f"    {name:<9} {share(won[name], 2 * games)}" for name in ranked]
     head = f"  personalities, each playing a whole side vs mixed mocks ({games} games a side):"
@@ -243,12 +256,15 @@ def board_report(
     name: str, config: GameConfig, games: int, balance_games: int, personality_games: int
 ) -> list[str]:
     began = time.perf_counter()
+    progress(f"board {name}: playing")
     mixed = play(config, range(max(games, balance_games)), mocks)
+    progress(f"board {name}: {len(mixed)} mock games played")
     t = Talk()
     for chain in mixed[:games]:
         measure(chain, t)
     good = play(config, range(games), mock_side(Team.GOOD))
     wolves = play(config, range(games), mock_side(Team.WOLVES))
+    progress(f"board {name}: {2 * games} games against random players played")
     won = Counter(winner(c) for c in mixed)
     out = [f"board {name}: {games} games ({len(mixed)} for balance)", *talk_report(t)]
     out += [
@@ -285,7 +301,7 @@ def main() -> None:
         standard = name == "standard-9"
         balance = args.balance_games if standard else args.games
         characters = args.personality_games if standard else args.games
-        print("\n".join(board_report(name, config, args.games, balance, characters)))
+        print("\n".join(board_report(name, config, args.games, balance, characters)), flush=True)
 
 
 if __name__ == "__main__":

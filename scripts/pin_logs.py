@@ -197,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
         path = PINNED / f"{fixture}.json"
         text = fixture_text(fixture)
         if path.exists() and path.read_text(encoding="utf-8") == text:
+            print(f"up to date {path.relative_to(ROOT)}")  # a silent success looks like no run
             continue
         stale.append(path)
         if not args.check:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 __all__ = [
@@ -19,7 +20,10 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "MAX_SEED",
     "MAX_WIDTH",
+    "STORE_HELP",
+    "STORE_VARIABLE",
     "add_lock_timeout",
+    "default_store",
     "int_in",
     "is_number",
     "number_in",
@@ -29,6 +33,8 @@ __all__ = [
 ]
 
 DEFAULT_STORE = Path("games") / "werewolf.sqlite3"
+STORE_VARIABLE = "WEREWOLF_STORE"  # one store for every directory a user plays from
+STORE_HELP = f"${STORE_VARIABLE} if set, else {DEFAULT_STORE} under the current directory"
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report SIGINT
 MAX_WIDTH = 1000  # columns: wider than any screen, and small enough to draw in a moment
 MAX_SEED = 2**63 - 1  # the largest signed 64-bit integer: a seed fits every store of one
@@ -40,6 +46,13 @@ def is_number(text: str) -> bool:
     """Whether ``text`` is a whole number in ASCII digits: ``str.isdigit`` also takes
     ``³`` and ``٣``, which ``int`` then refuses or reads as another digit."""
     return 0 < len(text) <= _MAX_DIGITS and text.isascii() and text.isdigit()
+
+
+def default_store(env: Mapping[str, str] = os.environ) -> Path:
+    """The store a command uses without ``--store``: ``$WEREWOLF_STORE`` (``~`` expanded),
+    else ``games/werewolf.sqlite3`` in the current directory, as the quick start expects."""
+    chosen = env.get(STORE_VARIABLE, "").strip()
+    return Path(chosen).expanduser() if chosen else DEFAULT_STORE
 
 
 def _shown(text: str) -> str:

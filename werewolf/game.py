@@ -31,6 +31,7 @@ from .visibility import ViewCache
 __all__ = [
     "DEFAULT_NAMES",
     "WORKFLOW",
+    "ZH_NAMES",
     "Seating",
     "fold_chain",
     "fold_event",
@@ -44,6 +45,11 @@ DEFAULT_NAMES = (
     "Ada", "Ben", "Cai", "Dana", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jo",
     "Kai", "Lea", "Max", "Nia", "Oto", "Pia", "Quin", "Rae", "Sol", "Tom",
 )  # fmt: skip
+ZH_NAMES = (
+    "小明", "小红", "小刚", "小丽", "小军", "小芳", "小华", "小强", "小梅", "小龙",
+    "小燕", "小杰", "小雪", "小涛", "小玲", "小峰", "小婷", "小宇", "小静", "小波",
+)  # fmt: skip
+"""The seats' names in a game played in Chinese (``lang="zh"``), as many as DEFAULT_NAMES."""
 
 Seating = Callable[[str, GameState], Mapping[int, Player]]
 
@@ -91,7 +97,9 @@ def start_meta(
         deck = [Identity(i) for i in deal]
         if sorted(deck) != sorted(config.identities):
             raise GameStateError("the deal must use exactly the config's identities")
-    names = list(names) if names is not None else list(DEFAULT_NAMES[: config.seats])
+    if names is None:  # a zh game's table has Chinese names; the log records either
+        names = (ZH_NAMES if extra.get("lang") == "zh" else DEFAULT_NAMES)[: config.seats]
+    names = list(names)
     if len(names) != config.seats:
         raise GameStateError(f"{len(names)} names for {config.seats} seats")
     game = {"config": config.dump(), "names": names, "seed": seed, **extra}

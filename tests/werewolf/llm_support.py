@@ -252,30 +252,3 @@ def realistic_speech(seat: int, tool: str, n: int, body: dict[str, Any]) -> str:
     """Three sentences, about sixty words: a short table speech."""
     a, b = (seat + n) % 9 + 1, (seat * 2 + n) % 9 + 1
     return " ".join(_SENTENCES[(seat + n + i) % len(_SENTENCES)].format(a=a, b=b) for i in range(3))
-
-
-def _measure(games: int) -> None:
-    """Nine LLM seats per game on the local test server, with realistic short answers; the
-    server counts tokens as characters / 4, about what English text costs."""
-    totals = {"prompt": 0, "completion": 0, "calls": 0}
-    table = LegalTable(speech=realistic_speech, witch_saves=False, spread=True)
-    with OpenAIServer(table) as server:
-        for seed in range(1, games + 1):
-            played = play(llm_specs(server), seed=seed)
-            if played.status != "ended":
-                raise SystemExit(f"game {seed} did not end: {played.status}")
-            for event in played.chain:
-                for u in event.meta.get("usage", []):
-                    totals["prompt"] += u["prompt_tokens"]
-                    totals["completion"] += u["completion_tokens"]
-                    totals["calls"] += u["calls"]
-    print(f"{games} games of nine LLM seats, per game on average:")
-    for name, value in totals.items():
-        print(f"  {name}: {value / games:,.0f}")
-    print(f"  prompt tokens per call: {totals['prompt'] / totals['calls']:,.0f}")
-
-
-if __name__ == "__main__":
-    import sys
-
-    _measure(int(sys.argv[1]) if len(sys.argv) > 1 else 20)

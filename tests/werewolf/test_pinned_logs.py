@@ -82,3 +82,10 @@ def test_a_pin_names_run_time_ids_by_their_place_in_the_chain(pin_logs: ModuleTy
     changed = chain(IdSource())
     changed[1].meta["by"] = {changed[0].id: 2}
     assert pin_logs.pin_chain(changed)[1] != pin_logs.pin_chain(one)[1]
+
+
+def test_check_says_so_when_a_fixture_is_up_to_date(
+    pin_logs: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert pin_logs.main(["standard", "--check"]) == 0
+    assert capsys.readouterr().out == "up to date tests/werewolf/pinned/standard.json\n"

@@ -44,6 +44,26 @@ class _Parser(argparse.ArgumentParser):
         message = clip(shown(" ".join(message.split())), 200)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        # an option no command knows is reported by the command it was given to, so the
+        # line points to that command's help (werewolf play --help), not the top one
+        known, extras = self.parse_known_args(args, namespace)
+        if extras:
+            _innermost(self, known).error(f"unrecognized arguments: {' '.join(extras)}")
+        return known
+
+
+def _innermost(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
+    """The (sub)command parser ``args`` were parsed by: ``werewolf arena run``'s, say."""
+    for action in parser._actions:  # argparse keeps its subcommands there
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(args, action.dest, None) or "")
+            if chosen is not None:
+                return _innermost(chosen, args)
+    return parser
+
 
 SUBCOMMANDS: list[Callable[[Any], None]] = [
     add_play,

@@ -12,7 +12,7 @@ from pulse_core import is_ulid
 from pulse_core.limits import clip
 
 from ..app import view_spec as _as_view
-from ..argtypes import DEFAULT_STORE
+from ..argtypes import STORE_HELP, default_store
 from ..errors import ConfigError
 from ..replay import ViewKind, ViewSpec
 
@@ -37,9 +37,9 @@ def add_store(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store",
         type=Path,
-        default=DEFAULT_STORE,
+        default=default_store(),
         metavar="PATH",
-        help=f"the SQLite event store (default: {DEFAULT_STORE}; objects beside it)",
+        help=f"the SQLite event store (default: {STORE_HELP}; objects beside it)",
     )
 
 

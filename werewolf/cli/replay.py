@@ -16,12 +16,16 @@ from ..config import MAX_SEATS, field_range
 from ..errors import ConfigError
 from ..lineup import MAX_PRICE
 from ..replay import ViewKind, ViewSpec, render_replay, replay_markdown
-from .common import add_store, check_seat, game_id, say
+from .common import add_store, check_seat, game_id, say, view_spec
 
 __all__ = ["add_replay", "run_replay"]
 
 
 def _replay_spec(args: argparse.Namespace) -> ViewSpec:
+    """``--view`` as ``play`` and ``resume`` spell it; ``--seat N`` and ``--public`` are
+    the older spellings of ``--view seat:N`` and ``--view public``."""
+    if args.view is not None:
+        return view_spec(args.view)
     if args.public:
         return ViewSpec(ViewKind.PUBLIC)
     if args.seat is not None:
@@ -42,7 +46,7 @@ def run_replay(args: argparse.Namespace) -> int:
     log = load_log(args.target, args.store, trust=args.trust)
     prices = replay_prices(args.price, args.prices)
     if spec.seat is not None:
-        check_seat(spec, len(log.state.identities), "--seat")
+        check_seat(spec, len(log.state.identities), "--view" if args.view else "--seat")
     inputs = [args.target, args.store] + ([args.prices] if args.prices else [])
     to_stdout = args.markdown == "-"
     export_replay(
@@ -76,9 +80,15 @@ def add_replay(subparsers: Any) -> None:
     add_store(parser)
     who = parser.add_mutually_exclusive_group()
     who.add_argument(
-        "--seat", type=int_in(1, MAX_SEATS), metavar="N", help="exactly what seat N saw"
+        "--view",
+        metavar="VIEW",
+        help="god (default: every private action and reasoning), public (what a spectator "
+        "saw) or seat:N (exactly what seat N saw), as play and resume spell it",
     )
-    who.add_argument("--public", action="store_true", help="what a spectator saw")
+    who.add_argument(
+        "--seat", type=int_in(1, MAX_SEATS), metavar="N", help="the same as --view seat:N"
+    )
+    who.add_argument("--public", action="store_true", help="the same as --view public")
     parser.add_argument(
         "--day",
         type=int_in(1, field_range("day_cap")[1]),

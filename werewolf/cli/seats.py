@@ -23,6 +23,7 @@ from ..players.prompting import LANGS
 from ..players.setup import failure_hint, usage_lines
 from ..pricing import with_bundled
 from ..replay import LiveReplay, ViewKind
+from ..replay.words import result_line
 from .common import EXIT_FAILED, say, view_spec
 
 __all__ = [
@@ -156,10 +157,8 @@ def print_result(console: Console, result: GameResult, resume: str) -> int:
     humans = result.humans
     chain = result.chain
     if result.ended:
-        headline = {"wolves": "The wolves win", "good": "The good side wins"}.get(
-            str(result.winner), "A draw"
-        )
-        console.print(f"{headline}: {result.reason}.", markup=False, highlight=False)
+        line = result_line(result.winner, result.reason, str(result.game.get("lang", "en")))
+        console.print(line, markup=False, highlight=False)
     else:
         for line in _stop_lines(result.error, resume, humans):
             console.print(line, markup=False, highlight=False, soft_wrap=True)

@@ -14,6 +14,7 @@ from ..state import Cause
 from ..text import one_line
 from .drawbase import TEAM_STYLES, Drawing
 from .views import Entry
+from .words import outcome_text
 
 __all__ = ["DayDrawing"]
 
@@ -34,10 +35,17 @@ class DayDrawing(Drawing):
     def _dawn(self, e: Entry) -> list[RenderableType]:
         died = list(e.diff.get("died", []))
         if not died:
-            return [Text.assemble(Text("Dawn.", style="bold"), " A peaceful night: nobody died.")]
+            return [
+                Text.assemble(
+                    Text(self.w("Dawn."), style="bold"), self.w(" A peaceful night: nobody died.")
+                )
+            ]
         return [
             Text.assemble(
-                Text("Dawn.", style="bold"), " Died in the night: ", self.seats(died), "."
+                Text(self.w("Dawn."), style="bold"),
+                self.w(" Died in the night: "),
+                self.seats(died),
+                self.w("."),
             ),
             *self._revealed(e),
         ]
@@ -48,45 +56,55 @@ class DayDrawing(Drawing):
         for seat, what in e.detail.get("revealed") or []:
             seat = int(seat)
             if what in _TEAMS:
-                told = "a wolf" if what == Team.WOLVES.value else "good"
+                told = self.w("a wolf" if what == Team.WOLVES.value else "good")
             else:
-                told = f"the {what}"
+                told = self.w("the {identity}", identity=self.identity(what))
             out.append(
-                self._indented(Text.assemble("Revealed: ", self.seat(seat), f" was {told}."))
+                self._indented(
+                    Text.assemble(
+                        self.w("Revealed: "), self.seat(seat), self.w(" was {told}.", told=told)
+                    )
+                )
             )
         return out
 
     def _floor_bid(self, e: Entry) -> list[RenderableType]:
-        bids = Text(", ").join(
+        bids = Text(self.w(", ")).join(
             Text.assemble(self.seat(int(s)), f" {b}") for s, b in e.detail.get("bids", [])
         )
         return [
             Text.assemble(
-                Text(f"Bids for speech {e.detail.get('speech', '?')}: ", style="dim"),
+                Text(self.w("Bids for speech {n}: ", n=e.detail.get("speech", "?")), style="dim"),
                 bids,
                 " → ",
                 self.seat(int(e.diff["floor"])),
-                " speaks.",
+                self.w(" speaks."),
             )
         ]
 
     def _hunter_shot(self, e: Entry) -> list[RenderableType]:
         shooter, target = int(e.diff["shooter"]), e.diff.get("target")
-        who = Text.assemble(Text("The hunter", style="bold"), " (", self.seat(shooter), ")")
+        who = Text.assemble(
+            Text(self.w("The hunter"), style="bold"), self.w(" ("), self.seat(shooter), self.w(")")
+        )
         if target is None:
-            return [Text.assemble(who, " keeps the bullet.")]
-        shot = Text.assemble(who, " shows the hunter card and shoots ", self.seat(target), ".")
+            return [Text.assemble(who, self.w(" keeps the bullet."))]
+        shot = Text.assemble(
+            who, self.w(" shows the hunter card and shoots "), self.seat(target), self.w(".")
+        )
         return [shot, *self._revealed(e), *self._heartbreak(e)]
 
     def _heartbreak(self, e: Entry) -> list[RenderableType]:
         broken = [seat for seat, cause in self._meaning.deaths if cause == _LOVE]
         if not broken:
             return []
-        return [Text.assemble(self.seats(broken), " dies of heartbreak.")]
+        return [Text.assemble(self.seats(broken), self.w(" dies of heartbreak."))]
 
     def _speech_block(self, label: str, e: Entry, decision: str) -> list[RenderableType]:
         speaker = int(e.diff["speaker"])
-        head = Text.assemble(Text(label, style="bold"), self.seat(speaker, role=True), ":")
+        head = Text.assemble(
+            Text(self.w(label), style="bold"), self.seat(speaker, role=True), self.w(":")
+        )
         body = self._indented(Text(e.detail["text"]))
         return [head, body, *self._reasoning_of(e, speaker, decision)]
 
@@ -98,14 +116,14 @@ class DayDrawing(Drawing):
 
     def _vote(self, e: Entry) -> list[RenderableType]:
         pk_round = e.detail.get("round") == 2
-        title = f"Day {e.day} PK re-vote" if pk_round else f"Day {e.day} vote"
+        title = self.w("Day {n} PK re-vote" if pk_round else "Day {n} vote", n=e.day)
         by_target: dict[int | None, list[int]] = {}
         for voter, target in e.detail.get("ballots", []):
             by_target.setdefault(target, []).append(voter)
         table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
-        table.add_column("Votes", justify="right")
-        table.add_column("Against")
-        table.add_column("Voters", overflow="fold")
+        table.add_column(self.w("Votes"), justify="right")
+        table.add_column(self.w("Against"))
+        table.add_column(self.w("Voters"), overflow="fold")
         targets = sorted(
             (t for t in by_target if t is not None), key=lambda t: (-len(by_target[t]), t)
         )
@@ -113,25 +131,32 @@ class DayDrawing(Drawing):
             voters = by_target[target]
             table.add_row(Text(str(len(voters))), self.seat(target), self.seats(voters))
         if None in by_target:
-            table.add_row(Text("-"), Text("(abstained)"), self.seats(by_target[None]))
+            table.add_row(Text("-"), Text(self.w("(abstained)")), self.seats(by_target[None]))
         exiled, pk = e.diff.get("exiled"), list(e.diff.get("pk", []))
         if pk:
-            result = Text.assemble("Tie between ", self.seats(pk), ": a PK round follows.")
+            result = Text.assemble(
+                self.w("Tie between "), self.seats(pk), self.w(": a PK round follows.")
+            )
         elif e.diff.get("revealed") is not None:
             idiot = int(e.diff["revealed"])
             result = Text.assemble(
-                self.seat(idiot), " is exiled, reveals the idiot card and stays alive (no vote)."
+                self.seat(idiot),
+                self.w(" is exiled, reveals the idiot card and stays alive (no vote)."),
             )
         elif exiled is not None:
-            result = Text.assemble(self.seat(exiled), " is exiled.")
+            result = Text.assemble(self.seat(exiled), self.w(" is exiled."))
         else:
-            result = Text("Nobody is exiled.")
+            result = Text(self.w("Nobody is exiled."))
         drawn = e.detail.get("draw")
         if drawn is not None:  # a tie or a vote for nobody, settled by a recorded draw
-            why = "a tie between " if e.detail.get("counts") else "nobody voted; drawn among "
+            why = self.w(
+                "a tie between " if e.detail.get("counts") else "nobody voted; drawn among "
+            )
             result.right_crop(1)  # the sentence's full stop goes after the note
             result.append_text(
-                Text.assemble(" (", why, self.seats(drawn["among"]), ", drawn at random).")
+                Text.assemble(
+                    self.w(" ("), why, self.seats(drawn["among"]), self.w(", drawn at random).")
+                )
             )
         return [
             Text(""),
@@ -150,12 +175,12 @@ class DayDrawing(Drawing):
             return []
         targets = sorted({t for told in e.beliefs.values() for t in told})
         table = Table(
-            title=f"Day {e.day} beliefs: P(wolf) reported with the vote",
+            title=self.w("Day {n} beliefs: P(wolf) reported with the vote", n=e.day),
             box=box.SIMPLE_HEAD,
             title_justify="left",
             pad_edge=False,
         )
-        table.add_column("By")
+        table.add_column(self.w("By"))
         for t in targets:
             table.add_column(str(t), justify="right")
         for believer in sorted(e.beliefs):
@@ -176,33 +201,41 @@ class DayDrawing(Drawing):
             winner, "bold"
         )
         body = Text.assemble(
-            Text(_WINNER_TEXT.get(winner, winner), style=f"bold {style}"),
-            f": {e.detail.get('reason', '')}.",
+            Text(self.w(_WINNER_TEXT.get(winner, winner)), style=f"bold {style}"),
+            self.w(": "),
+            outcome_text(str(e.detail.get("reason", "")), self.lang),
+            self.w("."),
         )
         alive = [int(s) for s in e.detail.get("alive", [])]
-        survivors = Text.assemble("Survivors: ", self.seats(alive), ".")
-        return [
-            Text(""),
-            Panel(Group(body, survivors), title=f"Result, day {e.day}", title_align="left"),
-        ]
+        survivors = Text.assemble(self.w("Survivors: "), self.seats(alive), self.w("."))
+        title = self.w("Result, day {n}", n=e.day)
+        return [Text(""), Panel(Group(body, survivors), title=title, title_align="left")]
 
     def _seat_swap(self, e: Entry) -> list[RenderableType]:
         seat = int(e.detail["seat"])
         return [
             Text.assemble(
-                Text("Seat swap: ", style="bold"),
+                Text(self.w("Seat swap: "), style="bold"),
                 self.seat(seat),
-                f" is now played by {e.detail.get('to', '?')} (was {e.detail.get('from', '?')}).",
+                self.w(
+                    " is now played by {to} (was {was}).",
+                    to=e.detail.get("to", "?"),
+                    was=e.detail.get("from", "?"),
+                ),
             )
         ]
 
     def _error(self, e: Entry) -> list[RenderableType]:
         role = e.detail.get("role", "?")
         line = Text(
-            f"! The game stopped: phase {one_line(str(role))} failed: {one_line(e.note)}",
+            self.w(
+                "! The game stopped: phase {role} failed: {note}",
+                role=one_line(str(role)),
+                note=one_line(e.note),
+            ),
             style="bold red",
         )
         return [line]
 
     def _resume(self, e: Entry) -> list[RenderableType]:
-        return [Text("The game was resumed.", style="bold")]
+        return [Text(self.w("The game was resumed."), style="bold")]

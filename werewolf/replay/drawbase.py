@@ -22,6 +22,7 @@ from ..state import GameState
 from ..text import one_line, visible
 from ..visibility import SeatView
 from .views import Entry, ViewKind, ViewSpec
+from .words import identity_name, word
 
 __all__ = ["TEAM_STYLES", "Drawing", "harmless", "harmless_entry", "variants_line"]
 
@@ -33,21 +34,29 @@ FALLBACK_STYLE = "magenta"
 INDENT = 4
 
 
-def variants_line(config: GameConfig) -> str:
+def variants_line(config: GameConfig, lang: str = "en") -> str:
     """The rules in one line: the board and every variant that differs from the default."""
     default = GameConfig()
     name = board_of(config)
     if config.identities == default.identities:
-        board = "standard nine"
+        board = word("standard nine", lang)
+    elif name is not None:
+        board = word("board {name}", lang, name=name)
     else:
-        board = f"board {name}" if name is not None else "custom deck"
+        board = word("custom deck", lang)
     changed = [
         f"{name.replace('_', ' ')}: {getattr(config, name)}"
         for name in type(config).model_fields
         if name not in ("identities", "win_rule")  # the rule is named anyway
         and getattr(config, name) != getattr(default, name)
     ]
-    return ", ".join([f"{board}, {config.seats} seats", f"win rule: {config.win_rule}", *changed])
+    return word(", ", lang).join(
+        [
+            word("{board}, {seats} seats", lang, board=board, seats=config.seats),
+            word("win rule: {rule}", lang, rule=word(config.win_rule, lang)),
+            *changed,
+        ]
+    )
 
 
 class Drawing:
@@ -60,8 +69,10 @@ class Drawing:
         seat_view: SeatView | None = None,
         *,
         game_id: str = "",
+        lang: str = "en",
     ) -> None:
         self.spec = spec
+        self.lang = lang  # the game's: a zh game is drawn in Chinese
         self.start = start
         self.game_id = game_id
         self.names = [one_line(name) for name in start.names]
@@ -80,6 +91,14 @@ class Drawing:
         self._meaning: Meaning = NO_MEANING  # the current entry's meaning
 
     # -- pieces ---------------------------------------------------------------------------
+    def w(self, text: str, **values: object) -> str:
+        """``text`` (an English phrase of the drawing) in the game's language."""
+        return word(text, self.lang, **values)
+
+    def identity(self, identity: object) -> str:
+        """An identity's name in the game's language."""
+        return identity_name(str(identity), self.lang)
+
     def team(self, seat: int) -> Team | None:
         identity = self.known.get(seat)
         return team_of(identity) if identity is not None else self.teams.get(seat)
@@ -87,16 +106,18 @@ class Drawing:
     def seat(self, seat: int | None, *, role: bool = False) -> Text:
         """``3 Cai``, in its team's colour when known; ``role=True`` adds ``[witch]``."""
         if seat is None:
-            return Text("nobody")
+            return Text(self.w("nobody"))
         team = self.team(seat)
         label = Text(f"{seat} {self.names[seat - 1]}", style=TEAM_STYLES[team] if team else "")
         identity = self.known.get(seat)
         if role and identity is not None and self.spec.kind is ViewKind.GOD:
-            label.append(f" [{identity}]")
+            label.append(f" [{self.identity(identity)}]")
         return label
 
     def seats(self, seats: Sequence[int]) -> Text:
-        return Text(", ").join(self.seat(s) for s in seats) if seats else Text("nobody")
+        if not seats:
+            return Text(self.w("nobody"))
+        return Text(self.w(", ")).join(self.seat(s) for s in seats)
 
     def _indented(self, text: Text) -> Padding:
         return Padding(text, (0, 0, 0, INDENT), expand=False)
@@ -104,7 +125,9 @@ class Drawing:
     def _thought(self, name: str, text: str) -> RenderableType:
         _, seat, decision = [*name.split("/", 2), "", ""][:3]
         who = self.seat(int(seat)) if is_number(seat) else Text(seat)
-        line = Text.assemble("» ", who, f" thinks ({decision}): ", text)
+        line = Text.assemble(
+            "» ", who, self.w(" thinks ({decision}): ", decision=self.w(decision)), text
+        )
         line.stylize(REASONING_STYLE)
         return self._indented(line)
 
@@ -129,8 +152,12 @@ class Drawing:
             line = Text.assemble(
                 "! ",
                 self.seat(int(fb["seat"])),
-                f": {fb['decision']} fell back to the default after refused answers"
-                f" ({fb.get('reason') or 'no reason'}; {fb['key']})",
+                self.w(
+                    ": {decision} fell back to the default after refused answers ({reason}; {key})",
+                    decision=self.w(str(fb["decision"])),
+                    reason=fb.get("reason") or self.w("no reason"),
+                    key=fb["key"],
+                ),
             )
             line.stylize(FALLBACK_STYLE)
             out.append(self._indented(line))

@@ -13,9 +13,9 @@ from .views import Entry
 __all__ = ["SEEN_DIED", "god_fates", "seen_deaths", "seen_fates"]
 
 
-def god_fates(state: GameState) -> dict[int, str]:
+def god_fates(state: GameState, lang: str = "en") -> dict[int, str]:
     """Each dead seat's fate with its cause, from the god's-eye state (the fold's deaths)."""
-    return {d.seat: cause_label(d.cause).format(n=d.day) for d in state.deaths}
+    return {d.seat: cause_label(d.cause, lang).format(n=d.day) for d in state.deaths}
 
 
 SEEN_DIED = UNTOLD_KEY
@@ -34,8 +34,7 @@ def seen_deaths(entries: Iterable[Entry]) -> dict[int, tuple[str, int]]:
     return deaths
 
 
-def seen_fates(entries: Iterable[Entry]) -> dict[int, str]:
+def seen_fates(entries: Iterable[Entry], lang: str = "en") -> dict[int, str]:
     """Each dead seat's fate as the public learned it: when, and its cause when told."""
-    return {
-        seat: cause_label(how).format(n=day) for seat, (how, day) in seen_deaths(entries).items()
-    }
+    deaths = seen_deaths(entries).items()
+    return {seat: cause_label(how, lang).format(n=day) for seat, (how, day) in deaths}

@@ -19,6 +19,7 @@ from ..game import fold_chain
 from ..scope import TopicScope, floor_seq
 from .render import StoryRenderer, god_fates, seen_fates
 from .views import Entry, ViewKind, ViewSpec, ViewStream
+from .words import game_lang
 
 __all__ = ["LiveReplay", "follow"]
 
@@ -70,7 +71,11 @@ class LiveReplay:
         state = self.stream.start_state
         assert state is not None  # the first event fed is the start event
         self.renderer = StoryRenderer(
-            self.spec, state, self.stream.seat_view, game_id=self.game_id or ""
+            self.spec,
+            state,
+            self.stream.seat_view,
+            game_id=self.game_id or "",
+            lang=game_lang(self.stream.chain),
         )
         self.console.print(self.renderer.header(ended=False))  # it is being played
         self.console.print(self.renderer.cast({}, title="Players"))
@@ -78,9 +83,9 @@ class LiveReplay:
     def _end(self) -> None:
         assert self.renderer is not None
         if self.spec.kind is ViewKind.GOD:
-            fates = god_fates(fold_chain(self.stream.chain))
+            fates = god_fates(fold_chain(self.stream.chain), self.renderer.lang)
         else:
-            fates = seen_fates(self.entries)
+            fates = seen_fates(self.entries, self.renderer.lang)
         self.console.print(self.renderer.cast(fates, title="Cast, revealed"))
 
 

@@ -24,6 +24,7 @@ from .page import page_data, viewer_page
 from .render import StoryRenderer, god_fates, seen_fates
 from .stats import Prices, game_stats, render_stats
 from .views import ViewKind, ViewSpec, ViewStream
+from .words import game_lang
 
 __all__ = ["plain_console", "render_replay", "replay_html", "replay_markdown", "replay_text"]
 
@@ -67,27 +68,34 @@ def render_replay(
             f"{log.source}: no day {from_day}: this game has days 1 to {max(state.night, 1)}"
         )
     assert stream.start_state is not None  # check_game made sure the log starts a game
-    renderer = StoryRenderer(spec, stream.start_state, stream.seat_view, game_id=log.game_id)
+    lang = game_lang(log.chain)
+    renderer = StoryRenderer(
+        spec, stream.start_state, stream.seat_view, game_id=log.game_id, lang=lang
+    )
     console.print(renderer.header(ended=state.ended))
     console.print(
-        renderer.cast(god_fates(state) if god else {}, title="Cast" if god else "Players")
+        renderer.cast(god_fates(state, lang) if god else {}, title="Cast" if god else "Players")
     )
     if from_day is not None and from_day > 1:
-        console.print(Text(f"(jumped to night {from_day}: earlier events are not shown)", "dim"))
+        jumped = renderer.w("(jumped to night {n}: earlier events are not shown)", n=from_day)
+        console.print(Text(jumped, "dim"))
     for entry in entries:
         if from_day is None or entry.day >= from_day:
             console.print(*renderer.entry(entry))
     if not state.ended:
         console.print(
             Text(
-                f"\nThe log ends here: the game is not over (werewolf resume {log.game_id}).",
+                renderer.w(
+                    "\nThe log ends here: the game is not over (werewolf resume {id}).",
+                    id=log.game_id,
+                ),
                 style="bold",
             )
         )
     if god and stats:
         console.print(render_stats(game_stats(log.chain), renderer, prices))
     elif not god and state.ended:
-        console.print(renderer.cast(seen_fates(entries), title="Cast, revealed"))
+        console.print(renderer.cast(seen_fates(entries, lang), title="Cast, revealed"))
 
 
 def _console_text(console: Console) -> str:

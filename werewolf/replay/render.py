@@ -59,12 +59,19 @@ class StoryRenderer(NightDrawing, DayDrawing):
     def header(self, *, ended: bool) -> RenderableType:
         """The game, its rules and the view; the seed only to the god or once the game has
         ended: the seed gives the deal, so a seat or the public would know every card."""
-        game = f"game {self.game_id}" if self.game_id else "a game"
-        seed = f" (seed {self.start.seed})" if ended or self.spec.kind is ViewKind.GOD else ""
+        game = self.w("game {id}", id=self.game_id) if self.game_id else self.w("a game")
+        shows_seed = ended or self.spec.kind is ViewKind.GOD
+        seed = self.w(" (seed {seed})", seed=self.start.seed) if shows_seed else ""
+        view = self.spec.label
+        if self.spec.seat is not None:
+            view = self.w("seat {n}'s view", n=self.spec.seat)
         lines = [
-            Text(f"Werewolf, {game}{seed}", style="bold"),
-            Text(variants_line(self.start.config)),
-            Text(f"Shown: {self.spec.label}{self._whoami()}", style="dim"),
+            Text(self.w("Werewolf, {game}{seed}", game=game, seed=seed), style="bold"),
+            Text(variants_line(self.start.config, self.lang)),
+            Text(
+                self.w("Shown: {view}{whoami}", view=self.w(view), whoami=self._whoami()),
+                style="dim",
+            ),
         ]
         return Panel(Group(*lines), box=box.ROUNDED, expand=False)
 
@@ -72,13 +79,16 @@ class StoryRenderer(NightDrawing, DayDrawing):
         seat = self.spec.seat
         if seat is None:
             return ""
-        return f" ({self.names[seat - 1]}, the {self.known[seat]})"
+        name, identity = self.names[seat - 1], self.identity(self.known[seat])
+        return self.w(" ({name}, the {identity})", name=name, identity=identity)
 
     def cast(self, fates: Mapping[int, str], *, title: str = "Cast") -> Table:
         """Seat, name, role, team and fate, as far as the viewer knows them."""
-        table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
+        table = Table(
+            title=self.w(title), box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False
+        )
         for column in ("Seat", "Name", "Role", "Team", "Fate"):
-            table.add_column(column, overflow="fold")
+            table.add_column(self.w(column), overflow="fold")
         for s in self.start.seats:
             team = self.team(s)
             style = TEAM_STYLES[team] if team else ""
@@ -86,9 +96,9 @@ class StoryRenderer(NightDrawing, DayDrawing):
             table.add_row(
                 Text(str(s)),
                 Text(self.names[s - 1], style=style),
-                Text(str(identity) if identity else "?"),
-                Text(str(team) if team else "?", style=style),
-                Text(fates.get(s, "alive")),
+                Text(self.identity(identity) if identity else "?"),
+                Text(self.w(str(team)) if team else "?", style=style),
+                Text(fates.get(s, self.w("alive"))),
             )
         return table
 
@@ -100,7 +110,7 @@ class StoryRenderer(NightDrawing, DayDrawing):
         if self._section is not None and section <= self._section:
             return []
         self._section = section
-        title = f"Night {entry.day}" if night else f"Day {entry.day}"
+        title = self.w("Night {n}" if night else "Day {n}", n=entry.day)
         style = NIGHT_STYLE if night else DAY_STYLE
         return [Text(""), Rule(Text(title, style=f"bold {style}"))]
 
@@ -128,20 +138,27 @@ class StoryRenderer(NightDrawing, DayDrawing):
         """A kind without a drawing of its own (an identity's own event, the knight's
         duel): its label, then the cards it shows and the deaths it tells, in one line."""
         phase = one_line(entry.phase)
-        label = kind_label(entry.phase)
-        if label == entry.phase:  # not registered
-            return [Text(f"({phase}: an event this version does not draw)", style="dim")]
+        if kind_label(entry.phase) == entry.phase:  # not registered
+            drawn = self.w("({phase}: an event this version does not draw)", phase=phase)
+            return [Text(drawn, style="dim")]
+        label = kind_label(entry.phase, self.lang)
         parts = [
-            Text.assemble(self.seat(seat), f" shows the {one_line(what)} card")
+            Text.assemble(
+                self.seat(seat),
+                self.w(" shows the {what} card", what=one_line(self.identity(what))),
+            )
             for seat, what in self._meaning.revealed
         ]
         parts += [
-            Text.assemble(self.seat(seat), f": {one_line(cause_label(cause).format(n=entry.day))}")
+            Text.assemble(
+                self.seat(seat),
+                f": {one_line(cause_label(cause, self.lang).format(n=entry.day))}",
+            )
             for seat, cause in self._meaning.deaths
         ]
         line = Text(f"{one_line(label)[:1].upper()}{one_line(label)[1:]}", style="bold")
         if not parts:
-            return [line + Text(": no effect.")]
+            return [line + Text(self.w(": no effect."))]
         for number, part in enumerate(parts):
             line.append_text(Text(": " if number == 0 else "; ") + part)
         return [line + Text(".")]

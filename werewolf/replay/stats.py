@@ -24,6 +24,7 @@ from ..cast import Team
 from ..game import fold_chain
 from ..lineup import Price
 from .render import StoryRenderer
+from .words import word
 
 __all__ = ["GameStats", "Prices", "SeatStats", "game_stats", "render_stats"]
 
@@ -126,41 +127,48 @@ def render_stats(
     stats: GameStats, renderer: StoryRenderer, prices: Prices | None = None
 ) -> RenderableType:
     """The summary table and the game's usage line."""
-    table = Table(title="Summary", box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
-    table.add_column("Seat")
-    table.add_column("Votes on wolves", justify="right")  # hits / votes cast
-    table.add_column("Suspected")
-    table.add_column("Fallbacks", justify="right")
+    w = renderer.w  # in the game's language
+    table = Table(title=w("Summary"), box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
+    table.add_column(w("Seat"))
+    table.add_column(w("Votes on wolves"), justify="right")  # hits / votes cast
+    table.add_column(w("Suspected"))
+    table.add_column(w("Fallbacks"), justify="right")
     tokens = stats.calls > 0
     if tokens:
-        table.add_column("Tokens", justify="right")
+        table.add_column(w("Tokens"), justify="right")
     for s in stats.seats:
         row = [
             renderer.seat(s.seat, role=True),
             Text(f"{s.votes_on_wolves}/{s.votes_cast}"),
-            Text(_suspected(s.votes_received)),
+            Text(_suspected(s.votes_received, renderer.lang)),
             Text(str(s.fallbacks)),
         ]
         if tokens:
             row.append(Text(f"{s.prompt_tokens + s.completion_tokens:,}"))
         table.add_row(*row)
     if not tokens:
-        usage = Text("No LLM seats played: no tokens were used.", style="dim")
+        usage = Text(w("No LLM seats played: no tokens were used."), style="dim")
     else:
         usage = Text(
-            f"LLM usage: {stats.calls:,} calls, {stats.prompt_tokens:,} prompt and "
-            f"{stats.completion_tokens:,} completion tokens"
+            w(
+                "LLM usage: {calls} calls, {prompt} prompt and {completion} completion tokens",
+                calls=f"{stats.calls:,}",
+                prompt=f"{stats.prompt_tokens:,}",
+                completion=f"{stats.completion_tokens:,}",
+            )
         )
         cost = stats.cost(prices) if prices is not None else None
         if cost is not None:
-            usage.append(f", costing about ${cost:.4f}")
+            usage.append(w(", costing about ${cost}", cost=f"{cost:.4f}"))
         else:
-            usage.append(" (give prices for a cost: --price or --prices)")
-        usage.append(".")
+            usage.append(w(" (give prices for a cost: --price or --prices)"))
+        usage.append(w("."))
     return Group(Text(""), table, usage)
 
 
-def _suspected(votes: int) -> str:
+def _suspected(votes: int, lang: str = "en") -> str:
     if votes == 0:
-        return "no"
+        return word("no", lang)
+    if lang == "zh":
+        return word("yes ({votes} votes)", lang, votes=votes)
     return f"yes ({votes} vote{'s' if votes != 1 else ''})"

@@ -12,7 +12,7 @@ from typing import Any
 
 from pulse_core.limits import clip
 
-from ..argtypes import DEFAULT_STORE, int_in, number_in
+from ..argtypes import STORE_HELP, default_store, int_in, number_in
 from ..errors import ConfigError
 from ..storefaults import open_store
 
@@ -101,9 +101,9 @@ def add_serve(subparsers: Any) -> None:
     parser.add_argument(
         "--store",
         type=Path,
-        default=DEFAULT_STORE,
+        default=default_store(),
         metavar="PATH",
-        help=f"the SQLite event store (default: {DEFAULT_STORE})",
+        help=f"the SQLite event store (default: {STORE_HELP})",
     )
     parser.add_argument(
         "--port",

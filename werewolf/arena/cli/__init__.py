@@ -20,7 +20,15 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ...argtypes import DEFAULT_STORE, add_lock_timeout, int_in, number_in, seed_number, width
+from ...argtypes import (
+    STORE_HELP,
+    add_lock_timeout,
+    default_store,
+    int_in,
+    number_in,
+    seed_number,
+    width,
+)
 from ...boards import BOARDS
 from ...players.prompting import LANGS
 from ..spec import Schedule
@@ -45,9 +53,9 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store",
         type=Path,
-        default=DEFAULT_STORE,
+        default=default_store(),
         metavar="PATH",
-        help=f"the SQLite event store (default: {DEFAULT_STORE}; runs in arena/ beside it)",
+        help=f"the SQLite event store (default: {STORE_HELP}; runs in arena/ beside it)",
     )
     parser.add_argument("--width", type=width, metavar="COLUMNS", help="draw tables at this width")
 
