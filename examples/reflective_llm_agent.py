@@ -212,12 +212,13 @@ class LegalModel:
         from tests.openai_server import JSONContent
 
         prompt = str(body["messages"][-1]["content"])
-        if '{"notes"' in prompt:
+        asked = prompt.splitlines()[-1]  # "Answer with JSON: ..." (what it saw may hold JSON too)
+        if '{"notes"' in asked:
             self.reflections += 1
             return JSONContent({"notes": f"notes after {self.reflections} decisions"})
-        if '{"text"' in prompt:
+        if '{"text"' in asked:
             return JSONContent({"text": "I listen before I accuse."})
-        if '{"save"' in prompt:
+        if '{"save"' in asked:
             return JSONContent({"save": False, "poison": None})
         legal = next(line for line in prompt.splitlines() if line.startswith("Legal options:"))
         options = json.loads(legal.removeprefix("Legal options:").split("(")[0])

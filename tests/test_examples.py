@@ -20,13 +20,16 @@ from werewolf import (
     Identity,
     Request,
     Speech,
+    check_player,
     play_game,
     view,
 )
+from werewolf.boards import BOARDS
 from werewolf.decisions import NoAnswer
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
+WEREWOLF = str(Path(sys.executable).parent / "werewolf")  # the installed command
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -157,3 +160,40 @@ def test_the_rule_based_village_votes_for_the_wolf_its_seer_named() -> None:
     assert len(good) >= 5
     assert set(good.values()) == {check["target"]}
     assert vote.meta["diff"]["exiled"] == check["target"]
+
+
+def test_the_rule_based_agent_passes_the_player_check() -> None:
+    from rule_based_agent import make_agent
+
+    report = check_player(make_agent, games=1)
+    assert report.lines() == []
+    assert report.games >= len(BOARDS)  # a game a board, and the check of leaks
+
+
+def test_the_reflective_agent_passes_the_player_check() -> None:
+    from reflective_llm_agent import LegalModel, ReflectiveLLMAgent
+
+    with OpenAIServer(LegalModel()) as server:
+
+        def make(game_seed: int, seat: int) -> ReflectiveLLMAgent:
+            return ReflectiveLLMAgent("test-model", base_url=server.base_url, api_key=TEST_API_KEY)
+
+        report = check_player(make, boards=["standard-9"], games=1, slow=30.0)
+    assert report.lines() == []
+
+
+def test_an_arena_run_plays_the_rule_based_agent_against_the_mocks(tmp_path: Path) -> None:
+    store = tmp_path / "arena.sqlite3"
+    done = subprocess.run(
+        [WEREWOLF, "arena", "run", "--name", "examples-vs-mocks", "--games", "4", "-q",
+         "--players", "py:rule_based_agent:make_agent,mock", "--store", str(store)],
+        capture_output=True, text=True, cwd=EXAMPLES, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = subprocess.run(
+        [WEREWOLF, "arena", "report", "examples-vs-mocks", "--store", str(store),
+         "--width", "120"],
+        capture_output=True, text=True, cwd=EXAMPLES, timeout=300,
+    )  # fmt: skip
+    assert report.returncode == 0, report.stderr
+    assert "head-to-head of rule-based, mock" in report.stdout  # its kind attribute names it
