@@ -141,7 +141,9 @@ def test_an_installed_player_is_listed_and_seated(tmp_path: Path) -> None:
     assert "steady     installed: tests.players_fixture:make" in listed.stdout
     assert "py " in listed.stdout
     store = tmp_path / "games.db"
-    done = werewolf("play", "--seat", "2=steady", "--store", str(store), "-q", env=env)
+    done = werewolf(
+        "play", "--seed", "1", "--seat", "2=steady", "--store", str(store), "-q", env=env
+    )
     assert done.returncode == 0, done.stderr
     assert any("hello from seat 2" in t for t in _speeches(store, _game(store)))
 
