@@ -237,6 +237,26 @@ def test_heartbreak_is_worded_from_the_page_data(browser: Any, tmp_path: Path) -
         assert problems == []
 
 
+def test_an_identitys_own_event_is_drawn_from_its_meaning(browser: Any, tmp_path: Path) -> None:
+    """The knight's duel has no drawing of its own: the page draws its name, the card it
+    shows and the death it tells, from the page data, in every view that sees it."""
+    log = load_replay_file(ROOT / "replays" / "knight-12.jsonl")
+    duel = next(
+        e for e in log.chain if e.role == "knight-duel" and e.meta["diff"].get("target") is not None
+    )
+    knight, target, day = duel.meta["diff"]["knight"], duel.meta["diff"]["target"], duel.meta["day"]
+    for spec in (ViewSpec(), ViewSpec(ViewKind.PUBLIC)):
+        page, problems = open_page(browser, write_page(tmp_path, "k.html", replay_html(log, spec)))
+        page.click(f'#steps button:has-text("Day {duel.meta["day"]}")')
+        drawn = page.locator(".item.knight-duel").last.inner_text()
+        assert drawn.startswith("Knight's duel")
+        assert f"Revealed: {knight} " in drawn
+        assert " · knight" in drawn
+        assert f"{target} " in drawn
+        assert f"died in a duel, day {day}" in drawn
+        assert problems == []
+
+
 def test_floor_bids_and_belief_reports_are_drawn(browser: Any, tmp_path: Path) -> None:
     """Bidding discussions: each bid is one line of bids (it was an italic box holding the
     word floor-bid); the god view shows the belief reports with each vote, no other view."""

@@ -185,11 +185,16 @@
     const broken = meaningOf(e).deaths.filter(([, cause]) => cause === "heartbreak").map(([seat]) => seat);
     return broken.length ? [el("div", { class: "line" }, chips(broken), " ", t("heartbreak"))] : [];
   }
-  // a kind without a drawing of its own: its name and the deaths it tells
+  // a kind without a drawing of its own (an identity's own event): its name, the cards it
+  // shows and the deaths it tells, all from its meaning
   function told(e) {
-    const deaths = meaningOf(e).deaths;
+    const { deaths, revealed: shown } = meaningOf(e);
+    const name = named("kinds", e.phase) ?? e.phase;
+    const cards = shown.map(([seat, what]) => el("div", { class: "line" }, t("revealed"), ": ", chip(seat), " · ",
+      what === "wolves" || what === "good" ? t(what) : roleName(what)));
     const lines = deaths.map(([seat, cause]) => el("div", { class: "line" }, chip(seat), ": ", fateText(cause ?? "died", e.day)));
-    return [[el("div", { class: "what" }, named("kinds", e.phase) ?? e.phase), ...lines], deaths.map(([seat]) => seat)];
+    const seats = [...shown.map(([seat]) => seat), ...deaths.map(([seat]) => seat)];
+    return [[el("div", { class: "what" }, name.charAt(0).toUpperCase() + name.slice(1)), ...cards, ...lines], seats];
   }
   // the god view's belief reports with a vote: who gave each seat what P(wolf)
   function beliefs(e) {
