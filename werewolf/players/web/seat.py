@@ -33,6 +33,7 @@ class WebSeat:
         self.token = token  # the secret part of the page's URL
         self.lang = "en"
         self.version = 0  # the page's state changed this many times
+        self.delivered = -1  # the last version a page was sent
         self._serve = serve  # starts the page's server on the running loop, if not yet
         self._view: dict[str, Any] | None = None
         self._ask: dict[str, Any] | None = None
@@ -45,6 +46,7 @@ class WebSeat:
 
     def state(self) -> dict[str, Any]:
         """What the page shows now: the seat's view, the decision asked, the end."""
+        self.delivered = self.version
         return {
             "v": self.version,
             "lang": self.lang,
@@ -112,6 +114,11 @@ class WebSeat:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(waiter, timeout)
         return self.state()
+
+    @property
+    def told_the_end(self) -> bool:
+        """True unless the game has ended and no page has been told yet."""
+        return self._ended is None or self.delivered == self.version
 
     def finish(self, winner: str) -> None:
         """The game has ended: the page says who won, and asks nothing more."""

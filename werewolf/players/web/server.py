@@ -29,6 +29,7 @@ __all__ = ["HOST", "WebHost"]
 
 HOST = "127.0.0.1"  # the seat's page is served to this machine only
 POLL_SECONDS = 20.0  # a long poll is answered at the latest after this, unchanged
+END_GRACE = 2.0  # seconds an ended game's pages have to fetch the result before it stops
 STATIC = {
     "": ("page.html", "text/html; charset=utf-8"),
     "page.js": ("page.js", "text/javascript; charset=utf-8"),
@@ -101,6 +102,12 @@ class WebHost:
         """Stop serving on this loop: pages waiting for a change get the last state."""
         for seat in self._seats.values():
             seat.release()
+        waited = 0.0  # a page between two polls comes back for the result: a moment for it
+        while self._server is not None and waited < END_GRACE:
+            if all(seat.told_the_end for seat in self._seats.values()):
+                break
+            await asyncio.sleep(0.05)
+            waited += 0.05
         if self._starting is not None and not self._starting.done():
             self._starting.cancel()
         if self._server is not None:
