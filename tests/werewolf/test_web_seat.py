@@ -54,7 +54,8 @@ def _vote(chain: list[Any], seat: int = 5) -> Request:
 
 def test_a_choice_lists_exactly_the_legal_options_and_a_speech_its_budget(chain: list[Any]) -> None:
     ask = ask_part(_vote(chain), "en", "7")
-    assert ask["rid"] == "7" and ask["kind"] == "vote"
+    assert ask["rid"] == "7"
+    assert ask["kind"] == "vote"
     assert ask["form"] == {
         "speech": False,
         "options": [
@@ -65,7 +66,8 @@ def test_a_choice_lists_exactly_the_legal_options_and_a_speech_its_budget(chain:
     }
     speech = Request(DecisionKind.SPEECH, 5, view(chain, 5), "d1.speech.s5", context={"day": 1})
     form = ask_part(speech, "zh", "8")["form"]
-    assert form["speech"] is True and form["max"] == MAX_SPEECH_CHARS
+    assert form["speech"] is True
+    assert form["max"] == MAX_SPEECH_CHARS
     assert f"最多 {MAX_SPEECH_CHARS} 个字" in form["budget"]
 
 
@@ -96,7 +98,9 @@ def test_answers_are_parsed_from_the_menu_and_checked_by_the_rules(chain: list[A
         "Say something: type at least one character."
     )
     too_long = "x" * (MAX_SPEECH_CHARS + 1)
-    assert parse_answer(speech, "en", {"text": too_long}) == "That is 2001 characters: at most 2000."
+    assert (
+        parse_answer(speech, "en", {"text": too_long}) == "That is 2001 characters: at most 2000."
+    )
     assert parse_answer(speech, "en", {"text": "\ud800"}).startswith("a speech must be plain text")
     witch = Request(
         DecisionKind.WITCH,
@@ -106,7 +110,11 @@ def test_answers_are_parsed_from_the_menu_and_checked_by_the_rules(chain: list[A
         witch=WitchOptions(6, 3, True, (1, 3), False),
     )
     labels = [o["label"] for o in ask_part(witch, "en", "1")["form"]["options"]]
-    assert labels[:3] == ["use no potion", "save seat 3 (Cai) with the antidote", "poison seat 1 (Ada)"]
+    assert labels[:3] == [
+        "use no potion",
+        "save seat 3 (Cai) with the antidote",
+        "poison seat 1 (Ada)",
+    ]
     assert parse_answer(witch, "en", {"code": 3}) == WitchChoice(poison=1)
 
 
@@ -193,8 +201,11 @@ def test_a_port_in_use_is_one_line_before_anything_is_written(
     finally:
         host.close()
     err = capsys.readouterr().err
-    assert err.startswith(f"werewolf: error: --web-port: cannot serve the browser seat on 127.0.0.1:{host.port}")
-    assert err.count("\n") == 1 and not store.exists()
+    assert err.startswith(
+        f"werewolf: error: --web-port: cannot serve the browser seat on 127.0.0.1:{host.port}"
+    )
+    assert err.count("\n") == 1
+    assert not store.exists()
 
 
 # -- a whole game over HTTP: every byte the seat is sent -----------------------------------------
@@ -286,7 +297,8 @@ def test_every_byte_the_page_is_sent_holds_nothing_beyond_the_seats_view(tmp_pat
         assert page.post(_answer(ask, f"speech number {asked}"))[0] == 200
     thread.join(60)
     [result] = results
-    assert result.ended and asked >= 4
+    assert result.ended
+    assert asked >= 4
     shown = "\n\x00".join(
         text for body in page.bodies if body.startswith(b"{") for text in _strings(json.loads(body))
     )
@@ -296,7 +308,8 @@ def test_every_byte_the_page_is_sent_holds_nothing_beyond_the_seats_view(tmp_pat
         deal = chain[0].meta["deal"]
         assert deal[4] == "villager"
         mine = set(history_lines(view(chain, 5), "en"))
-        assert "speech number 1" in shown and any(block in shown for block in mine)
+        assert "speech number 1" in shown
+        assert any(block in shown for block in mine)
         secrets = []  # what the other seats were told and the seat was not, and their thoughts
         for seat in range(1, 10):
             if seat == 5:
@@ -305,7 +318,8 @@ def test_every_byte_the_page_is_sent_holds_nothing_beyond_the_seats_view(tmp_pat
             own = Request(DecisionKind.VOTE, seat, view(chain, seat), "x", options=(None,))
             secrets.append(view_part(own, "en")["you"])
         wolf_talk = [e for e in chain if e.role == "wolf-night"]
-        assert wolf_talk and any("wolves" in s.lower() for s in secrets)
+        assert wolf_talk
+        assert any("wolves" in s.lower() for s in secrets)
         for event in chain:
             for name in event.meta.get("attachments", {}):
                 if name.startswith("reasoning/") and not name.startswith("reasoning/5/"):
@@ -326,8 +340,14 @@ def test_play_prints_the_url_and_ctrl_c_stops_the_game_resumably(
     store = tmp_path / "w.sqlite3"
     argv = ["play", "--board", "standard-9", "--seed", "3", "--seat", "5=web", "-q"]
     process = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from werewolf.cli import main; sys.exit(main())"]
-        + [*argv, "--store", str(store)],
+        [
+            sys.executable,
+            "-c",
+            "import sys; from werewolf.cli import main; sys.exit(main())",
+            *argv,
+            "--store",
+            str(store),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -341,14 +361,17 @@ def test_play_prints_the_url_and_ctrl_c_stops_the_game_resumably(
         assert found, line
         page = Page(found.group(1))
         html = page.get().decode()
-        assert '<form id="ask"' in html and "page.js" in html
+        assert '<form id="ask"' in html
+        assert "page.js" in html
         ask = page.next_ask()
-        assert ask is not None and ask["kind"] == "speech"
+        assert ask is not None
+        assert ask["kind"] == "speech"
         answer = _answer(ask, "Hello from the browser.")
         assert page.post(answer) == (200, {"ok": True})
         assert page.post(answer) == (200, {"ok": True, "again": True})  # a double submit
         ask = page.next_ask()
-        assert ask is not None and ask["kind"] == "vote"
+        assert ask is not None
+        assert ask["kind"] == "vote"
         process.send_signal(signal.SIGINT)
         _out, err = process.communicate(timeout=60)
     finally:
@@ -367,3 +390,57 @@ def test_play_prints_the_url_and_ctrl_c_stops_the_game_resumably(
     assert spoken[0] == "Hello from the browser."  # played once, in its place
     swap = next(e for e in chain if e.role == "seat-swap").meta["detail"]
     assert (swap["seat"], swap["from"], swap["to"]) == (5, "web", "mock")
+
+
+# -- a whole game in Chromium ------------------------------------------------------------------
+_NEXT = """prev => document.body.dataset.ended === "1" || (!document.getElementById("ask").hidden
+    && document.getElementById("ask").dataset.rid !== prev)"""
+
+
+def test_a_whole_game_is_played_from_the_browser(browser: Any) -> None:
+    host = WebHost()
+    thread, results = _in_thread(
+        lambda: play_game(board="standard-9", seed=19, seats={5: "web"}, table=Table(web=host))
+    )
+    page, problems = open_page(browser, host.url(5), width=360)
+    rid = ""
+    kinds: list[str] = []
+    typed: list[str] = []
+    while True:
+        page.wait_for_function(_NEXT, arg=rid, timeout=60_000)
+        if page.get_attribute("body", "data-ended") == "1":
+            break
+        rid = page.get_attribute("#ask", "data-rid")
+        kinds.append(page.get_attribute("#ask", "data-kind"))
+        if len(kinds) == 2:  # a refresh mid-game: the same decision is asked again
+            page.reload()
+            page.wait_for_selector("#ask:not([hidden])")
+            assert page.get_attribute("#ask", "data-rid") == rid
+        if page.locator("#words").count():
+            words = HOSTILE + " " + "x" * 200 if not typed else f"Speech {len(typed) + 1}."
+            page.fill("#words", words)
+            typed.append(words)
+            assert page.text_content("#count").startswith(f"{len(words)} / {MAX_SPEECH_CHARS}")
+        else:
+            page.click("#send")  # nothing chosen: the browser asks for a choice, sends nothing
+            page.check("#fields input[type=radio] >> nth=0")
+        page.click("#send")
+        if len(typed) == 1 and kinds[-1] == "speech":  # the seat's own words come back as text
+            page.wait_for_function(
+                "t => document.getElementById('history').textContent.includes(t)", arg=HOSTILE
+            )
+            assert page.locator("#history img, #history script").count() == 0
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    thread.join(60)
+    [result] = results
+    assert result.ended
+    assert "The game has ended: " in page.text_content("#notice")
+    assert kinds[:3] == ["seer", "speech", "vote"]
+    assert len(kinds) >= 8
+    spoken = [
+        e.meta["detail"]["text"] for e in result.chain if e.meta.get("diff", {}).get("speaker") == 5
+    ]
+    assert spoken[: len(typed)] == typed
+    assert page.get_attribute("body", "data-pwned") is None
+    assert problems == []
+    page.close()

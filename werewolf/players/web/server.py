@@ -145,6 +145,8 @@ class WebHost:
     async def _route(self, request: HttpRequest) -> bytes:
         if not self._allowed_host(request):
             return _error(HTTPStatus.MISDIRECTED_REQUEST)
+        if request.path == "/favicon.ico":  # what every browser asks for: there is none
+            return response(HTTPStatus.NO_CONTENT, b"", "image/x-icon")
         secret, _, rest = request.path.removeprefix("/").partition("/")
         seat = next(
             (s for s in self._seats.values() if secrets.compare_digest(s.token, secret)), None
