@@ -56,8 +56,9 @@ def add_seats(parser: argparse.ArgumentParser, *, resume: bool) -> None:
         default=[],
         metavar="N=KIND[:MODEL]",
         help=f"who plays seat N: {', '.join(KINDS)} or an installed player (werewolf players), "
-        "e.g. 3=llm:gpt-4o-mini, 4=mock:bold (a mock personality), 5=human or "
-        "6=py:mybots:make (a Python player's factory) or 5=web (a person in a browser) (repeatable; wins over --lineup)",
+        "e.g. 3=llm:gpt-4o-mini, 4=mock:bold (a mock personality), 5=human (this terminal), "
+        "5=web (a browser tab) or 6=py:mybots:make (a Python player's factory) (repeatable; "
+        "wins over --lineup)",
     )
     seats.add_argument("--lineup", type=Path, metavar="FILE", help="a TOML lineup of every seat")
     seats.add_argument(
@@ -69,7 +70,7 @@ def add_seats(parser: argparse.ArgumentParser, *, resume: bool) -> None:
         "printed at start)",
     )
     seats.add_argument(
-        "--lang", choices=LANGS, help="the language of LLM prompts and the human seat (en)"
+        "--lang", choices=LANGS, help="the language of LLM prompts and the human or web seat (en)"
     )
     cassette = seats.add_mutually_exclusive_group()
     cassette.add_argument(

@@ -104,6 +104,7 @@ function drawAsk(state) {
   const form = $("ask");
   if (state.ended) {
     $("notice").textContent = state.ended;
+    if (!document.body.dataset.ended) window.scrollTo(0, 0);
   } else if (!ask) {
     $("notice").textContent = state.view ? words.waiting : words.first;
   } else {
@@ -126,6 +127,7 @@ function drawAsk(state) {
   (ask.form.speech ? speechFields : choiceFields)(ask, fields);
   form.hidden = false;
   $("send").disabled = false;
+  form.scrollIntoView({ block: "nearest" }); // a new decision is in sight, wherever one was reading
 }
 
 function draw(state) {
