@@ -287,11 +287,13 @@ def _strings(value: Any) -> Iterator[str]:
 
 def test_every_byte_the_page_is_sent_holds_nothing_beyond_the_seats_view(tmp_path: Path) -> None:
     store = tmp_path / "w.sqlite3"
+    lineup = tmp_path / "lineup.toml"
+    lineup.write_text('[seats.5]\nkind = "web"\n', encoding="utf-8")  # a lineup's web seat
     host = WebHost()
     page = Page(host.url(5))
     thread, results = _in_thread(
         lambda: play_game(
-            board="standard-9", seed=3, seats={5: "web"}, store=store, table=Table(web=host)
+            board="standard-9", seed=3, lineup=lineup, store=store, table=Table(web=host)
         )
     )
     for name in ("", "page.js", "page.css"):
