@@ -160,6 +160,9 @@ def test_bad_requests_get_a_4xx_and_no_traceback() -> None:
         f"DELETE /{token}/ HTTP/1.1\r\n{here}\r\n".encode(): 405,
         f"GET /{token}/answer HTTP/1.1\r\n{here}\r\n".encode(): 405,
         f"GET /{token}/state?v=x HTTP/1.1\r\n{here}\r\n".encode(): 400,
+        f"GET /{token}/state?v=--1 HTTP/1.1\r\n{here}\r\n".encode(): 400,
+        f"GET /{token}/state?v={'9' * 5000} HTTP/1.1\r\n{here}\r\n".encode(): 400,
+        f"GET /{token} HTTP/1.1\r\n{here}\r\n".encode(): 308,
         f"POST /{token}/answer HTTP/1.1\r\n{here}Content-Length: 2\r\n\r\n{{}}".encode(): 415,
         (
             f"POST /{token}/answer HTTP/1.1\r\n{here}Content-Type: application/json\r\n"

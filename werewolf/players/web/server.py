@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import secrets
 import socket
 from http import HTTPStatus
@@ -36,6 +37,7 @@ STATIC = {
     "page.css": ("page.css", "text/css; charset=utf-8"),
 }
 JSON_TYPE = "application/json; charset=utf-8"
+_VERSION = re.compile(r"-?[0-9]{1,18}")
 
 
 def _static(name: str) -> bytes:
@@ -43,11 +45,17 @@ def _static(name: str) -> bytes:
 
 
 def _json(status: HTTPStatus, value: dict[str, Any]) -> bytes:
-    return response(status, json.dumps(value, ensure_ascii=False).encode(), JSON_TYPE)
+    body = json.dumps(value, ensure_ascii=False).encode("utf-8", "replace")
+    return response(status, body, JSON_TYPE)
 
 
 def _error(status: HTTPStatus) -> bytes:
     return _json(status, {"error": status.phrase})
+
+
+def _redirect(location: str) -> bytes:
+    head = response(HTTPStatus.PERMANENT_REDIRECT, b"", "text/plain; charset=utf-8")
+    return head.replace(b"\r\n\r\n", f"\r\nLocation: {location}\r\n\r\n".encode(), 1)
 
 
 class WebHost:
@@ -147,12 +155,14 @@ class WebHost:
             return _error(HTTPStatus.MISDIRECTED_REQUEST)
         if request.path == "/favicon.ico":  # what every browser asks for: there is none
             return response(HTTPStatus.NO_CONTENT, b"", "image/x-icon")
-        secret, _, rest = request.path.removeprefix("/").partition("/")
+        secret, slash, rest = request.path.removeprefix("/").partition("/")
         seat = next(
             (s for s in self._seats.values() if secrets.compare_digest(s.token, secret)), None
         )
         if seat is None:
             return _error(HTTPStatus.NOT_FOUND)
+        if not slash:  # the page's files are beside it: its address ends with a slash
+            return _redirect(f"/{secret}/")
         if rest in STATIC:
             if request.method != "GET":
                 return _error(HTTPStatus.METHOD_NOT_ALLOWED)
@@ -162,7 +172,7 @@ class WebHost:
             if request.method != "GET":
                 return _error(HTTPStatus.METHOD_NOT_ALLOWED)
             version = request.query.get("v", ["-1"])[0]
-            if not version.lstrip("-").isdigit():
+            if not _VERSION.fullmatch(version):
                 return _error(HTTPStatus.BAD_REQUEST)
             return _json(HTTPStatus.OK, await seat.wait(int(version), POLL_SECONDS))
         if rest == "answer":
