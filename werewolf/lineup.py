@@ -1,6 +1,6 @@
 """Seat specs and lineups: who plays each seat, checked before a game starts.
 
-A seat spec comes from the command line (``--seat 3=llm:gpt-4o-mini``, ``--seat 5=human``,
+A seat spec comes from the command line (``--seat 3=llm:gpt-4o-mini``, ``--seat 5=human``, ``--seat 5=web``,
 ``--seat 6=py:mybots:make``) or from a TOML lineup file (``--lineup FILE``)::
 
     [defaults]                 # every seat not named below
@@ -49,6 +49,7 @@ __all__ = [
     "DEFAULT_KEY_ENV",
     "KINDS",
     "MAX_PRICE",
+    "PEOPLE",
     "Budget",
     "Lineup",
     "Price",
@@ -57,7 +58,8 @@ __all__ = [
     "parse_seat_arg",
 ]
 
-KINDS = ("mock", "random", "llm", "human", "py")
+KINDS = ("mock", "random", "llm", "human", "web", "py")
+PEOPLE = frozenset({"human", "web"})  # the kinds a person plays: at the terminal, in a browser
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 DEFAULT_BASE_URL_ENV = "OPENAI_BASE_URL"
 MAX_PRICE = 1e6  # USD per million tokens: far above any list price, and no figure overflows

@@ -35,7 +35,7 @@ from ..boards import board_config
 from ..config import GameConfig
 from ..errors import ConfigError
 from ..game import start_game, werewolf_workflow
-from ..lineup import Lineup, SeatSpec
+from ..lineup import PEOPLE, Lineup, SeatSpec
 from ..outputs import check_record
 from ..players.ledger import BillLedger
 from ..players.setup import play_specs
@@ -68,7 +68,7 @@ class Seats:
     @property
     def humans(self) -> frozenset[int]:
         """The seats people play."""
-        return frozenset(seat for seat, spec in self.specs.items() if spec.kind == "human")
+        return frozenset(seat for seat, spec in self.specs.items() if spec.kind in PEOPLE)
 
 
 def seat_specs(

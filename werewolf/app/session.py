@@ -34,6 +34,7 @@ from ..players.base import Player
 from ..players.endpoints import StatusSink
 from ..players.human import Terminal
 from ..players.ledger import BillLedger
+from ..players.web import WebHost
 from ..scope import TopicScope, floor_seq
 from ..state import GameState
 from .store import Notice
@@ -94,6 +95,7 @@ class Table:
     terminal: Terminal | None = None  # where a human seat plays (None: this terminal)
     recap: bool = True  # a human seat is told the story so far (False: a live view shows it)
     pace: float = 0.0  # seconds between two steps, to watch a mock game being played
+    web: WebHost | None = None  # serves the browser seats (None: a free port, told to notice)
 
 
 def load_cassette(path: Path | None, session: int = 0) -> CassetteTransport | None:
@@ -131,6 +133,8 @@ def seat_table(
         recap=table.recap,
         status=table.on_retry,
         ledger=ledger,
+        web=table.web,
+        announce=table.notice,
     )
 
 

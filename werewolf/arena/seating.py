@@ -41,7 +41,7 @@ def seat_player(spec: SeatSpec, game_seed: int, seat: int, lang: str = "en") -> 
         return make_player("mock", game_seed=game_seed, seat=seat, lang=lang, **options)
     if spec.kind == "random":
         return make_player("random", game_seed=game_seed, seat=seat)
-    if spec.kind not in ("llm", "human"):
+    if spec.kind not in ("llm", "human", "web"):
         return make_player(spec.kind, game_seed=game_seed, seat=seat, **spec.factory_options())
     raise ConfigError([("players", f"{spec.label()}: this build cannot seat {spec.kind} players")])
 

@@ -14,7 +14,15 @@ from ..app.play import FRESH_SEEDS
 from ..argtypes import add_lock_timeout, number_in, seed_number
 from ..players.setup import play_specs
 from .common import add_live_view, add_store, check_seat, view_spec
-from .seats import add_seats, default_view, print_result, resume_command, table_options, watching
+from .seats import (
+    add_seats,
+    browser_seats,
+    default_view,
+    print_result,
+    resume_command,
+    table_options,
+    watching,
+)
 from .variants import add_variants, game_config
 
 __all__ = ["add_play", "run_play"]
@@ -39,13 +47,14 @@ def run_play(args: argparse.Namespace) -> int:
     default_view(args, specs)
     check_seat(view_spec(args.view), config.seats)
     console = Console(highlight=False)
+    table = browser_seats(args, specs, table_options(args, pace=args.pace or 0.0))
     result = play_game(
         config,
         seats=Seats(specs, lineup),
         seed=seed,
         store=args.store,
         lock_timeout=args.lock_timeout,
-        table=watching(args, console, specs, table_options(args, pace=args.pace or 0.0)),
+        table=watching(args, console, specs, table),
         continue_with=lambda game_id: resume_command(game_id, args),
     )
     return print_result(console, result, resume_command(result.game_id, args))

@@ -22,6 +22,7 @@ _BUILT_IN = {
     "random": "a legal answer at random",
     "llm": "a model behind an OpenAI-compatible endpoint (llm:MODEL)",
     "human": "the person at this terminal",
+    "web": "a person in a browser tab (the URL is printed at start)",
     "py": "a Python player: py:MODULE:FACTORY",
 }
 

@@ -11,7 +11,15 @@ from ..app import Resumption, open_resume
 from ..argtypes import add_lock_timeout
 from ..lineup import load_lineup
 from .common import add_live_view, add_store, check_seat, game_id, view_spec
-from .seats import add_seats, default_view, print_result, resume_command, table_options, watching
+from .seats import (
+    add_seats,
+    browser_seats,
+    default_view,
+    print_result,
+    resume_command,
+    table_options,
+    watching,
+)
 
 __all__ = ["add_resume", "run_resume"]
 
@@ -34,7 +42,8 @@ def run_resume(args: argparse.Namespace) -> int:
         specs = resumed.seats.specs
         check_seat(view_spec(args.view), len(specs))
         default_view(args, specs)
-        result = resumed.run(watching(args, console, specs, resumed.table))
+        table = browser_seats(args, specs, resumed.table)
+        result = resumed.run(watching(args, console, specs, table))
         return print_result(console, result, resume_command(args.game, args))
 
 

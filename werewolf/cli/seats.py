@@ -16,11 +16,13 @@ from rich.console import Console
 from pulse_core import Event, EventStore
 
 from ..app import GameResult, Table
+from ..argtypes import int_in
 from ..errors import ConfigError
-from ..lineup import KINDS, SeatSpec
+from ..lineup import KINDS, PEOPLE, SeatSpec
 from ..players.endpoints import SeatRetry, retry_line
 from ..players.prompting import LANGS
 from ..players.setup import failure_hint, usage_lines
+from ..players.web import WebHost
 from ..pricing import with_bundled
 from ..replay import LiveReplay, ViewKind
 from ..replay.words import result_line
@@ -28,6 +30,7 @@ from .common import EXIT_FAILED, say, view_spec
 
 __all__ = [
     "add_seats",
+    "browser_seats",
     "default_view",
     "print_result",
     "resume_command",
@@ -53,12 +56,21 @@ def add_seats(parser: argparse.ArgumentParser, *, resume: bool) -> None:
         default=[],
         metavar="N=KIND[:MODEL]",
         help=f"who plays seat N: {', '.join(KINDS)} or an installed player (werewolf players), "
-        "e.g. 3=llm:gpt-4o-mini, 4=mock:bold (a mock personality), 5=human or "
-        "6=py:mybots:make (a Python player's factory) (repeatable; wins over --lineup)",
+        "e.g. 3=llm:gpt-4o-mini, 4=mock:bold (a mock personality), 5=human (this terminal), "
+        "5=web (a browser tab) or 6=py:mybots:make (a Python player's factory) (repeatable; "
+        "wins over --lineup)",
     )
     seats.add_argument("--lineup", type=Path, metavar="FILE", help="a TOML lineup of every seat")
     seats.add_argument(
-        "--lang", choices=LANGS, help="the language of LLM prompts and the human seat (en)"
+        "--web-port",
+        type=int_in(0, 65535, "0: a free port"),
+        default=0,
+        metavar="PORT",
+        help="the port of a web seat's page on 127.0.0.1 (default: a free one; the URL is "
+        "printed at start)",
+    )
+    seats.add_argument(
+        "--lang", choices=LANGS, help="the language of LLM prompts and the human or web seat (en)"
     )
     cassette = seats.add_mutually_exclusive_group()
     cassette.add_argument(
@@ -84,6 +96,19 @@ def resume_command(game_id: str, args: argparse.Namespace) -> str:
     return shlex.join(words)
 
 
+def browser_seats(args: argparse.Namespace, specs: Mapping[int, SeatSpec], table: Table) -> Table:
+    """``table`` serving the browser seats of ``specs`` on ``--web-port`` (bound now: a
+    port in use is refused before the game is touched), each URL told on one line."""
+    browser = sorted(seat for seat, spec in specs.items() if spec.kind == "web")
+    if not browser:
+        return table
+    host = WebHost(args.web_port)
+    for seat in browser:
+        say(f"seat {seat} plays in the browser: {host.url(seat)}")
+    sys.stderr.flush()
+    return dataclasses.replace(table, web=host)
+
+
 def table_options(args: argparse.Namespace, *, pace: float = 0.0) -> Table:
     """The cassette, language and lock notices the options ask for (no live view yet)."""
     return Table(
@@ -99,7 +124,7 @@ def watching(
     args: argparse.Namespace, console: Console, specs: Mapping[int, SeatSpec], base: Table
 ) -> Table:
     """``base`` with the live view (unless ``--quiet``) and the retry lines on stderr."""
-    humans = sorted(seat for seat, spec in specs.items() if spec.kind == "human")
+    humans = sorted(seat for seat, spec in specs.items() if spec.kind in PEOPLE)
     watched = view_spec(args.view).seat if not args.quiet else None
 
     def status(retry: SeatRetry) -> None:  # on stderr, so a piped replay stays clean
@@ -120,7 +145,7 @@ def watching(
 def default_view(args: argparse.Namespace, specs: Mapping[int, SeatSpec]) -> None:
     """A human seat watches the game as its own seat, unless --view says otherwise; a view
     that would show a human more than their seat may know needs their say-so."""
-    humans = sorted(seat for seat, spec in specs.items() if spec.kind == "human")
+    humans = sorted(seat for seat, spec in specs.items() if spec.kind in PEOPLE)
     if args.view is None:
         args.view = f"seat:{humans[0]}" if humans else "public"
         return

@@ -23,19 +23,13 @@ from typing import IO, Protocol
 from rich.console import Console
 
 from ..argtypes import is_number
-from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, DecisionKind, Request, Speech, WitchChoice
+from ..decisions import MAX_SPEECH_CHARS, Answer, Request, Speech
 from ..errors import SeatLeftError
 from ..text import visible
-from .prompting import (
-    ability_line,
-    history_lines,
-    option_order,
-    prompt_set,
-    seat_label,
-    task_lines,
-)
+from .menus import decision_menu
+from .prompting import ability_line, history_lines, prompt_set, seat_label, task_lines
 
-__all__ = ["ConsoleTerminal", "HumanPlayer", "Terminal", "witch_menu"]
+__all__ = ["ConsoleTerminal", "HumanPlayer", "Terminal"]
 
 
 class Terminal(Protocol):
@@ -67,31 +61,6 @@ class ConsoleTerminal:
         if not line:
             raise EOFError
         return line.rstrip("\r\n")
-
-
-def witch_menu(request: Request, lang: str) -> list[tuple[WitchChoice, str]]:
-    """Every legal potion use tonight, with its words: no potion first."""
-    ps = prompt_set(lang)
-    witch, names = request.witch, request.view.names
-    menu = [(WitchChoice(), ps.say("human.witch.none"))]
-    if witch is None:
-        return menu
-    told = seat_label(ps, names, witch.told_target)
-    if witch.can_save:
-        menu.append((WitchChoice(save=True), ps.say("human.witch.save", target=told)))
-    for t in sorted(witch.poison_targets):
-        target = seat_label(ps, names, t)
-        menu.append((WitchChoice(poison=t), ps.say("human.witch.poison", target=target)))
-    if witch.can_save and witch.both_allowed:
-        for t in sorted(witch.poison_targets):
-            poison = seat_label(ps, names, t)
-            menu.append(
-                (
-                    WitchChoice(save=True, poison=t),
-                    ps.say("human.witch.both", target=told, poison=poison),
-                )
-            )
-    return menu
 
 
 class HumanPlayer:
@@ -171,24 +140,11 @@ class HumanPlayer:
         prompt = ps.say("human.prompt", seat=view.seat)
         if request.kind.speaks:
             return self._speech(prompt)
-        if request.kind is DecisionKind.WITCH:
-            menu = witch_menu(request, self.lang)
-            for number, (_, words) in enumerate(menu, start=1):
-                show(f"  [{number}] {words}")
-            number, note = self._pick(prompt, list(range(1, len(menu) + 1)))
-            choice = menu[number - 1][0]
-            return WitchChoice(choice.save, choice.poison, reasoning=note)
-        if request.kind is DecisionKind.BID:  # a bid is a number, not a seat
-            bids = [int(o) for o in request.options if o is not None]
-            for bid in bids:
-                show(f"  [{bid}] {ps.say(f'bid.{bid}')}")
-            number, note = self._pick(prompt, bids)
-            return Choice(number, reasoning=note)
-        codes = [0 if o is None else o for o in option_order(request.options)]
-        for code in codes:
-            show(f"  [{code}] {seat_label(ps, view.names, None if code == 0 else code)}")
-        code, note = self._pick(prompt, codes)
-        return Choice(None if code == 0 else code, reasoning=note)
+        menu = decision_menu(request, self.lang)
+        for item in menu:
+            show(f"  [{item.code}] {item.label}")
+        code, note = self._pick(prompt, [item.code for item in menu])
+        return next(item for item in menu if item.code == code).with_note(note)
 
     def _speech(self, prompt: str) -> Speech:
         ps = prompt_set(self.lang)

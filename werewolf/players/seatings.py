@@ -11,12 +11,13 @@ its ``SeatSpec`` (mock, random, llm, human), the seating ``werewolf play`` and `
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import ConfigError, PlayerProtocolError
-from ..lineup import SeatSpec
+from ..lineup import PEOPLE, SeatSpec
 from ..state import GameState
 from .base import Player
 from .endpoints import BACKOFF, ClientPool, StatusSink, TokenMeter, TransportFactory
@@ -24,6 +25,7 @@ from .human import ConsoleTerminal, HumanPlayer, Terminal
 from .llm import LLMPlayer
 from .protocol import check_player
 from .python import installed_factory, load_factory
+from .web import WebHost, WebSeat
 
 if TYPE_CHECKING:
     from ..decisions import Request
@@ -72,6 +74,16 @@ def _human(*, game_seed: int, seat: int, **options: Any) -> Player:
     return HumanPlayer(seat, **options)
 
 
+def _web(*, game_seed: int, seat: int, **options: Any) -> Player:
+    host, lang = options.pop("host", None), options.pop("lang", "en")
+    if options or not (host is None or isinstance(host, WebHost)):
+        raise ConfigError([("options", f"the web player takes no options: {sorted(options)}")])
+    # without a host (a spec checked before the game), a seat with no page yet
+    player = WebSeat(seat, "") if host is None else host.seat(seat)
+    player.lang = str(lang)
+    return player
+
+
 def _python(*, game_seed: int, seat: int, **options: Any) -> Player:
     target = options.pop("factory", None)
     if not isinstance(target, str):
@@ -85,6 +97,7 @@ PLAYER_KINDS: dict[str, PlayerFactory] = {
     "random": _random,
     "llm": _llm,
     "human": _human,
+    "web": _web,
     "py": _python,
 }
 """Every known seat kind by name; other modules add theirs with ``register_player``."""
@@ -159,7 +172,8 @@ class SpecSeating:
     LLM seats share the clients of one ``ClientPool`` (endpoint by endpoint) and one
     ``TokenMeter`` (the game's budget, starting from what the log says was ``spent``);
     ``transport`` is the HTTP layer under every client (the network, a recording, a
-    cassette). A human seat reads and writes ``terminal``. Players are made at the game's
+    cassette). A human seat reads and writes ``terminal``; a browser seat is served by
+    ``web`` (a ``WebHost`` on a free port, its URLs told to ``announce``, when not given). Players are made at the game's
     first phase, from its seed; mock personalities are checked at once. ``status`` hears of
     every request an LLM seat tries again after a transient fault (``SeatRetry``).
     """
@@ -180,6 +194,8 @@ class SpecSeating:
         waits: bool = True,
         status: StatusSink | None = None,
         ledger: BillLedger | None = None,
+        web: WebHost | None = None,
+        announce: Callable[[str], None] | None = None,
     ) -> None:
         self.specs = dict(specs)
         self.recorder = recorder
@@ -192,6 +208,12 @@ class SpecSeating:
         self._games: dict[str, dict[int, Player]] = {}
         for seat, spec in self.specs.items():  # fail now, not in the first phase
             make_player(spec.kind, game_seed=0, seat=seat, **self._options(spec, probe=True))
+        browser = sorted(seat for seat, spec in self.specs.items() if spec.kind == "web")
+        if browser and web is None:
+            web = WebHost()
+            for seat in browser:
+                (announce or _to_stderr)(f"seat {seat} plays in the browser: {web.url(seat)}")
+        self._web = web
 
     def _options(self, spec: SeatSpec, *, probe: bool = False, game_id: str = "") -> dict[str, Any]:
         if spec.kind == "mock":
@@ -201,12 +223,14 @@ class SpecSeating:
             options = {"spec": spec, "clients": self.clients, "lang": self.lang}
             # with a human at the table a live warning would tell when a seat is asked (at
             # night, who acts); the totals at the end mark the estimates all the same
-            human = any(s.kind == "human" for s in self.specs.values())
+            human = any(s.kind in PEOPLE for s in self.specs.values())
             if human:
                 options["warn"] = None
             if self.ledger is not None and not probe:
                 options["bill"] = partial(_write_bill, self.ledger, game_id)
             return {**options, "meter": self.meter}
+        if spec.kind == "web":
+            return {"lang": self.lang} | ({} if probe else {"host": self._web})
         if spec.kind == "human":
             terminal = self._terminal
             if terminal is None and not probe:
@@ -227,11 +251,18 @@ class SpecSeating:
                 for seat, spec in sorted(self.specs.items())
                 if seat in state.seats
             }
+        if self._web is not None:
+            self._web.serve()  # the pages are up before the first decision is asked
+            if state.winner is not None:
+                self._web.finish(state.winner.value)
         return players
 
     async def aclose(self) -> None:
-        """Close the HTTP clients made in the running event loop."""
+        """Close the HTTP clients made in the running event loop, and stop serving the
+        browser seats' pages there."""
         await self.clients.aclose()
+        if self._web is not None:
+            await self._web.aclose()
 
     def close(self) -> None:
         """Close the cassette being recorded, if any (every line is already flushed), and
@@ -240,6 +271,13 @@ class SpecSeating:
             self.recorder.close()
         if self.ledger is not None:
             self.ledger.close()
+        if self._web is not None:
+            self._web.close()
+
+
+def _to_stderr(line: str) -> None:
+    sys.stderr.write(f"werewolf: {line}\n")
+    sys.stderr.flush()
 
 
 def _write_bill(ledger: BillLedger, game_id: str, request: Request, bill: Billed) -> None:
@@ -265,6 +303,8 @@ def seating_from_specs(
     session: int = 0,
     status: StatusSink | None = None,
     ledger: BillLedger | None = None,
+    web: WebHost | None = None,
+    announce: Callable[[str], None] | None = None,
 ) -> SpecSeating:
     """A seating for ``specs`` (e.g. ``Lineup.check(...)``'s result).
 
@@ -319,4 +359,6 @@ def seating_from_specs(
         waits=replay is None,
         status=status,
         ledger=ledger,
+        web=web,
+        announce=announce,
     )
