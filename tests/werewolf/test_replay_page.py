@@ -324,7 +324,8 @@ def test_the_god_page_tells_whose_protection_saved_the_wolves_victim() -> None:
         assert not any("saved" in e for e in public)
     assert {"guard", "doctor", "witch"} <= saves.keys()
     dawn = saves["guard"]
-    assert dawn["phase"] == "dawn" and dawn["saved"]["seat"] not in dawn["diff"]["died"]
+    assert dawn["phase"] == "dawn"
+    assert dawn["saved"]["seat"] not in dawn["diff"]["died"]
 
 
 def test_the_page_words_its_rules_players_and_end_in_both_languages() -> None:
@@ -334,9 +335,11 @@ def test_the_page_words_its_rules_players_and_end_in_both_languages() -> None:
     assert rules["en"]["line"] == "board kaggle-8, 8 seats, win rule: parity"
     for lang in ("en", "zh"):
         text = " ".join([rules[lang]["line"], *rules[lang]["text"]])
-        assert "True" not in text and "False" not in text
+        assert "True" not in text
+        assert "False" not in text
     assert re.search("[\u4e00-\u9fff]", rules["zh"]["text"][0])
-    assert data["game"]["players"] == ["mock"] * 8 and data["game"]["arena"] is None
+    assert data["game"]["players"] == ["mock"] * 8
+    assert data["game"]["arena"] is None
     end = data["entries"][-1]
     assert end["reason"]["en"] == end["detail"]["reason"]
     assert re.search("[\u4e00-\u9fff]", end["reason"]["zh"])

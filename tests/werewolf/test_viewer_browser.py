@@ -16,9 +16,9 @@ from tests.openai_server import OpenAIServer
 from tests.werewolf.llm_support import LegalTable, llm_specs, play
 from tests.werewolf.test_replay_page import HOSTILE, HOSTILE_NAMES, hostile_game, story
 from werewolf.cli import main
-from werewolf.replay import ViewKind, ViewSpec, load_game, load_replay_file, replay_html
 from werewolf.events import cause_label, cause_labels, kind_label
 from werewolf.registry import event_specs
+from werewolf.replay import ViewKind, ViewSpec, load_game, load_replay_file, replay_html
 from werewolf.replay.page import page_data, viewer_page
 
 __all__ = ["browser"]  # the fixture, imported for this module
@@ -284,7 +284,8 @@ def test_floor_bids_and_belief_reports_are_drawn(browser: Any, tmp_path: Path) -
     marked = {
         int(h.split()[0].strip("▲")) for h in beliefs.locator("th.team-wolves").all_text_contents()
     }
-    assert marked and marked <= wolves
+    assert marked
+    assert marked <= wolves
     assert all("▲" in h for h in beliefs.locator("th.team-wolves").all_text_contents())
     assert problems == []
     public = replay_html(log, ViewSpec(ViewKind.PUBLIC))
@@ -389,7 +390,8 @@ def test_focus_ring_team_marks_languages_and_rules(browser: Any, pk_page: str) -
     rules.locator("summary").click()
     text = rules.inner_text()
     assert "9 players" in text
-    assert "True" not in text and "False" not in text
+    assert "True" not in text
+    assert "False" not in text
     assert "True" not in page.locator("#rules").inner_text()
     page.click("#lang")
     assert page.evaluate("document.documentElement.lang") == "zh"
@@ -415,7 +417,8 @@ def test_who_plays_each_seat_and_the_arena_run(browser: Any, tmp_path: Path) -> 
     assert page.locator('#cast tr[data-seat="1"] .player').inner_text() == "llm:gpt-4o"
     assert page.locator('#cast tr[data-seat="2"] .player').inner_text() == "mock:bold"
     header = page.locator("#players").inner_text()
-    assert "llm:gpt-4o" in header and "mock:bold ×8" in header
+    assert "llm:gpt-4o" in header
+    assert "mock:bold ×8" in header
     assert "arena run weekly" in header
     data["home"] = "/"  # served: the run's report is a link
     page, problems = open_page(
@@ -448,7 +451,9 @@ def test_a_long_name_is_cut_short_and_nothing_scrolls_sideways(
             aside = page.locator("aside").bounding_box()
             story = page.locator("#story").bounding_box()
             cast = page.locator("#cast").bounding_box()
-            assert aside and story and cast
+            assert aside
+            assert story
+            assert cast
             assert cast["x"] + cast["width"] <= aside["x"] + aside["width"] <= story["x"]
         assert problems == []
 
@@ -503,7 +508,8 @@ def test_every_event_kind_and_cause_is_drawn_and_worded(browser: Any, tmp_path: 
             assert item.count() == 1, kind
             text = item.inner_text()
             label = kind_label(kind, lang)
-            assert label and item.get_attribute("data-kind") == label
+            assert label
+            assert item.get_attribute("data-kind") == label
             if lang == "zh":
                 assert re.search("[\u4e00-\u9fff]", label), kind
             assert text.strip(), kind
