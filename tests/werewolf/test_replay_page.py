@@ -345,3 +345,17 @@ def test_the_page_words_its_rules_players_and_end_in_both_languages() -> None:
     assert re.search("[\u4e00-\u9fff]", end["reason"]["zh"])
     assert player_label({"kind": "llm", "model": "gpt-4o"}) == "llm:gpt-4o"
     assert player_label({"kind": "py", "factory": "bots:make"}) == "py:bots:make"
+
+
+def test_an_arena_game_names_its_run_and_who_plays_each_seat() -> None:
+    store = MemoryEventStore()
+    player = ScriptedPlayer({})
+    rule = WorkflowRule(werewolf_workflow(lambda g, s: dict.fromkeys(s.seats, player)), store)
+    assignment = ["alice", *["mock"] * 8]
+    players = [{"kind": "llm", "model": "gpt-4o"}, *[{"kind": "mock"}] * 8]
+    arena = {"run": "weekly", "index": 0, "assignment": assignment}
+    game = start_game(rule, seed=1, deal=DEAL, players=players, arena=arena)
+    asyncio.run(rule.run())
+    data = page_data(load_game(store, game), ViewSpec(ViewKind.PUBLIC))
+    assert data["game"]["arena"] == "weekly"
+    assert data["game"]["players"] == ["alice (llm:gpt-4o)", *["mock"] * 8]

@@ -192,7 +192,7 @@ class PageBuilder:
                     "seed": _exact_in_js(start.seed) if self._shows_seed() else None,
                     "rules": rules_words(start.config),
                     "lang": str(game.get("lang", "en")),
-                    "players": [player_label(p) for p in game.get("players", [])],
+                    "players": _players(game),
                     "arena": _arena_run(game),
                 }
             ),
@@ -240,6 +240,19 @@ def _night_causes(
         elif knifed.get(seat) == day:
             known[seat] = (str(Cause.WOLF), day)
     return known
+
+
+def _players(game: Mapping[str, Any]) -> list[str]:
+    """Who plays each seat; in an arena game the roster's name first (``alice (llm:x)``)."""
+    labels = [player_label(p) for p in game.get("players", [])]
+    arena = game.get("arena")
+    names = arena.get("assignment") if isinstance(arena, Mapping) else None
+    if not isinstance(names, list) or len(names) != len(labels):
+        return labels
+    return [
+        label if one_line(str(n)) == label else f"{one_line(str(n))} ({label})"
+        for n, label in zip(names, labels, strict=True)
+    ]
 
 
 def _arena_run(game: Mapping[str, Any]) -> str | None:
