@@ -33,6 +33,7 @@ from werewolf.replay import (
     replay_text,
 )
 from werewolf.replay.page import embed_json, page_data
+from werewolf.replay.page_notes import player_label
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "replays").glob("*.jsonl"))
@@ -43,12 +44,13 @@ HOSTILE = (
 HOSTILE_NAMES = ["Ada", "<b>Ben</b>", "Cai\u202e", "Dana", "Eli", "Fay", "Gus", "Hana", "Ivo"]
 
 
-def hostile_game() -> GameLog:
-    """A scripted game whose seat 4 speaks ``HOSTILE`` on day 1 and whose names are hostile."""
+def hostile_game(names: list[str] = HOSTILE_NAMES) -> GameLog:
+    """A scripted game whose seat 4 speaks ``HOSTILE`` on day 1 and whose names are hostile
+    (or ``names``)."""
     player = ScriptedPlayer({"d1.speech.s4": Speech(HOSTILE)})
     store = MemoryEventStore()
     rule = WorkflowRule(werewolf_workflow(lambda g, s: dict.fromkeys(s.seats, player)), store)
-    game = start_game(rule, seed=1, deal=DEAL, names=HOSTILE_NAMES)
+    game = start_game(rule, seed=1, deal=DEAL, names=names)
     asyncio.run(rule.run())
     return load_game(store, game)
 
@@ -307,3 +309,53 @@ def test_a_game_in_progress_shows_no_seed_but_to_the_god(spec: ViewSpec) -> None
     assert said in replay_text(cut)
     assert page_data(whole, spec)["game"]["seed"] == seed  # ended: the cast is revealed too
     assert said in replay_text(whole, spec)
+
+
+def test_the_god_page_tells_whose_protection_saved_the_wolves_victim() -> None:
+    """Guard and doctor saves were only implied (a peaceful dawn); the god page's dawn now
+    names the seat saved and who saved it, and no other view learns it."""
+    saves = {}
+    for name in ("guard-12", "seer-doctor-8"):
+        log = load_replay_file(ROOT / "replays" / f"{name}.jsonl")
+        for e in page_data(log)["entries"]:
+            if "saved" in e:
+                saves.setdefault(e["saved"]["by"][0], e)
+        public = page_data(log, ViewSpec(ViewKind.PUBLIC))["entries"]
+        assert not any("saved" in e for e in public)
+    assert {"guard", "doctor", "witch"} <= saves.keys()
+    dawn = saves["guard"]
+    assert dawn["phase"] == "dawn"
+    assert dawn["saved"]["seat"] not in dawn["diff"]["died"]
+
+
+def test_the_page_words_its_rules_players_and_end_in_both_languages() -> None:
+    log = load_replay_file(ROOT / "replays" / "kaggle-8.jsonl")
+    data = page_data(log)
+    rules = data["game"]["rules"]
+    assert rules["en"]["line"] == "board kaggle-8, 8 seats, win rule: parity"
+    for lang in ("en", "zh"):
+        text = " ".join([rules[lang]["line"], *rules[lang]["text"]])
+        assert "True" not in text
+        assert "False" not in text
+    assert re.search("[\u4e00-\u9fff]", rules["zh"]["text"][0])
+    assert data["game"]["players"] == ["mock"] * 8
+    assert data["game"]["arena"] is None
+    end = data["entries"][-1]
+    assert end["reason"]["en"] == end["detail"]["reason"]
+    assert re.search("[\u4e00-\u9fff]", end["reason"]["zh"])
+    assert player_label({"kind": "llm", "model": "gpt-4o"}) == "llm:gpt-4o"
+    assert player_label({"kind": "py", "factory": "bots:make"}) == "py:bots:make"
+
+
+def test_an_arena_game_names_its_run_and_who_plays_each_seat() -> None:
+    store = MemoryEventStore()
+    player = ScriptedPlayer({})
+    rule = WorkflowRule(werewolf_workflow(lambda g, s: dict.fromkeys(s.seats, player)), store)
+    assignment = ["alice", *["mock"] * 8]
+    players = [{"kind": "llm", "model": "gpt-4o"}, *[{"kind": "mock"}] * 8]
+    arena = {"run": "weekly", "index": 0, "assignment": assignment}
+    game = start_game(rule, seed=1, deal=DEAL, players=players, arena=arena)
+    asyncio.run(rule.run())
+    data = page_data(load_game(store, game), ViewSpec(ViewKind.PUBLIC))
+    assert data["game"]["arena"] == "weekly"
+    assert data["game"]["players"] == ["alice (llm:gpt-4o)", *["mock"] * 8]

@@ -3,6 +3,7 @@ labels, widths, and hostile game text shown as plain text."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,13 @@ from pulse_core import SQLiteEventStore
 from tests.browser import browser, off_loop, open_page
 from tests.openai_server import OpenAIServer
 from tests.werewolf.llm_support import LegalTable, llm_specs, play
-from tests.werewolf.test_replay_page import HOSTILE, hostile_game, story
+from tests.werewolf.test_replay_page import HOSTILE, HOSTILE_NAMES, hostile_game, story
+from werewolf import registry
 from werewolf.cli import main
+from werewolf.events import cause_label, cause_labels, kind_label
+from werewolf.registry import NO_MEANING, EventSpec, Names, event_spec, event_specs
 from werewolf.replay import ViewKind, ViewSpec, load_game, load_replay_file, replay_html
+from werewolf.replay.page import page_data, viewer_page
 
 __all__ = ["browser"]  # the fixture, imported for this module
 
@@ -258,8 +263,9 @@ def test_an_identitys_own_event_is_drawn_from_its_meaning(browser: Any, tmp_path
 
 
 def test_floor_bids_and_belief_reports_are_drawn(browser: Any, tmp_path: Path) -> None:
-    """Bidding discussions: each bid is one line of bids (it was an italic box holding the
-    word floor-bid); the god view shows the belief reports with each vote, no other view."""
+    """Bidding discussions: each speech shows the bids that gave it the floor (they were
+    italic boxes of their own, one per speech); the god view shows the belief reports with
+    each vote as a table, a wolf's column marked, no other view."""
     store, config = tmp_path / "werewolf.sqlite3", tmp_path / "beliefs.toml"
     config.write_text("beliefs = true\n", encoding="utf-8")
     args = ["play", "-q", "--seed", "7", "--board", "cupid-10", "--discussion", "bidding"]
@@ -267,17 +273,279 @@ def test_floor_bids_and_belief_reports_are_drawn(browser: Any, tmp_path: Path) -
     with SQLiteEventStore(store, read_only=True) as opened:
         [game] = opened.topics()
         log = load_game(opened, game)
+    wolves = {s for s, i in enumerate(log.state.identities, 1) if i == "werewolf"}
     page, problems = open_page(browser, write_page(tmp_path, "god.html", replay_html(log)))
     page.click('#steps button:has-text("Day 1")')
-    bid = page.locator(".item.floor-bid").first
-    assert bid.inner_text().startswith("Bids for speech 1: ")
-    assert " speaks." in bid.inner_text()
+    assert page.locator(".item.floor-bid").count() == 0
+    speech = page.locator(".item.day-speech").first
+    assert speech.locator(".bids").inner_text().startswith("bids: ")
     assert page.locator("#section-body .empty").count() == 0
     beliefs = page.locator(".item.vote details.beliefs").first
     assert "beliefs: P(wolf) reported with the vote" in beliefs.inner_text()
+    marked = {
+        int(h.split()[0].strip("▲")) for h in beliefs.locator("th.team-wolves").all_text_contents()
+    }
+    assert marked
+    assert marked <= wolves
+    assert all("▲" in h for h in beliefs.locator("th.team-wolves").all_text_contents())
     assert problems == []
     public = replay_html(log, ViewSpec(ViewKind.PUBLIC))
     page, problems = open_page(browser, write_page(tmp_path, "public.html", public))
-    assert page.locator(".item.floor-bid").count() > 0
+    assert page.locator(".item.day-speech .bids").count() > 0
+    assert page.locator(".item.floor-bid").count() == 0
     assert page.locator("details.beliefs").count() == 0
     assert problems == []
+
+
+def test_deep_links_open_their_step_and_event(browser: Any, pk_page: str) -> None:
+    """``#d2`` opened Night 1; now each night, day and event has its address."""
+    log = load_replay_file(PK_SAMPLE)
+    page, problems = open_page(browser, pk_page + "#d2")
+    assert heading(page) == "Day 2"
+    from playwright.sync_api import expect  # here: without playwright the module skips
+
+    page.goto(pk_page + "#n1")  # only the fragment changes: the page follows it
+    expect(page.locator("#section-title")).to_have_text("Night 1")
+    vote = next(e for e in log.chain if e.role == "vote" and e.meta["day"] == 2)
+    page.goto(f"{pk_page}#e{vote.version}")
+    expect(page.locator("#section-title")).to_have_text("Day 2")
+    assert page.locator(".item.current").get_attribute("id") == f"e{vote.version}"
+    page.keyboard.press("j")  # the next event: its own address
+    after = page.locator(".item.current").get_attribute("id")
+    assert after != f"e{vote.version}"
+    assert page.evaluate("location.hash") == f"#{after}"
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("location.hash") == "#n2"
+    assert problems == []
+
+
+def test_keys_and_buttons_keep_the_focus_and_tell_a_screen_reader(
+    browser: Any, pk_page: str
+) -> None:
+    from playwright.sync_api import expect  # here: without playwright the module skips
+
+    page, problems = open_page(browser, pk_page)
+    live = page.locator("#announce")
+    assert live.get_attribute("aria-live") == "polite"
+    said = live.text_content()
+    page.locator('#steps button:has-text("Day 1")').focus()
+    page.keyboard.press("Enter")
+    assert heading(page) == "Day 1"
+    # Enter once dropped the focus to <body>: the step stays focused, and the arrows move it
+    assert page.evaluate("document.activeElement.textContent") == "Day 1"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.getAttribute('aria-current')") == "step"
+    assert page.evaluate("document.activeElement.textContent") == "Night 2"
+    assert live.text_content() != said
+    page.locator("#next").focus()
+    while not page.is_disabled("#next"):
+        page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.tagName") == "BUTTON"  # not <body>
+    page.keyboard.press("Home")
+    page.click("#next-event")
+    assert "event 1 of" in (live.text_content() or "")
+    assert page.locator(".item.current").count() == 1
+    # autoplay steps on by itself until paused
+    page.select_option("#speed", "4")
+    first = page.locator(".item.current").get_attribute("id")
+    page.click("#play")
+    assert page.get_attribute("#play", "aria-pressed") == "true"
+    expect(page.locator(".item.current")).not_to_have_id(str(first))
+    page.click("#play")
+    assert page.get_attribute("#play", "aria-pressed") == "false"
+    assert problems == []
+
+
+def _contrast(rgb1: list[float], rgb2: list[float]) -> float:
+    def lum(rgb: list[float]) -> float:
+        c = [v / 255 for v in rgb]
+        c = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+    hi, lo = sorted((lum(rgb1), lum(rgb2)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+RGB = "c => c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number)"
+
+
+def test_focus_ring_team_marks_languages_and_rules(browser: Any, pk_page: str) -> None:
+    """A focus ring of 3:1 in both themes, teams told by a mark and not by colour alone,
+    ``lang`` on the page and the language button, the rules folded and translated."""
+    log = load_replay_file(PK_SAMPLE)
+    page, problems = open_page(browser, pk_page)
+    for theme in ("light", "dark"):
+        page.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
+        page.keyboard.press("Tab")
+        ring = page.evaluate(f"({RGB})(getComputedStyle(document.activeElement).outlineColor)")
+        ground = page.evaluate(f"({RGB})(getComputedStyle(document.body).backgroundColor)")
+        assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+        assert _contrast(ring, ground) >= 3, theme
+    wolf = next(s for s, i in enumerate(log.state.identities, 1) if i == "werewolf")
+    assert "▲" in page.locator(f'#cast tr[data-seat="{wolf}"] td.name').inner_text()
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.get_attribute("#lang", "lang") == "zh"
+    rules = page.locator("#rules-panel")
+    assert rules.locator("summary").inner_text() == "Rules"
+    assert not rules.locator("p").first.is_visible()
+    rules.locator("summary").click()
+    text = rules.inner_text()
+    assert "9 players" in text
+    assert "True" not in text
+    assert "False" not in text
+    assert "True" not in page.locator("#rules").inner_text()
+    page.click("#lang")
+    assert page.evaluate("document.documentElement.lang") == "zh"
+    assert page.get_attribute("#lang", "lang") == "en"
+    assert rules.locator("summary").inner_text() == "规则"
+    assert "9人局" in rules.inner_text()
+    page.keyboard.press("End")
+    reason = page.locator(".item.game-end").inner_text()
+    assert str(log.chain[-1].meta["detail"]["reason"]) not in reason  # said in Chinese
+    assert re.search("[\u4e00-\u9fff]", reason.split("\n")[1])
+    page.click("#lang")
+    assert problems == []
+
+
+def test_who_plays_each_seat_and_the_arena_run(browser: Any, tmp_path: Path) -> None:
+    log = load_replay_file(PK_SAMPLE)
+    data = page_data(log)
+    data["game"]["players"] = ["llm:gpt-4o", *["mock:bold"] * 8]
+    data["game"]["arena"] = "weekly"
+    page, problems = open_page(
+        browser, write_page(tmp_path, "p.html", viewer_page(data, title="p"))
+    )
+    assert page.locator('#cast tr[data-seat="1"] .player').inner_text() == "llm:gpt-4o"
+    assert page.locator('#cast tr[data-seat="2"] .player').inner_text() == "mock:bold"
+    header = page.locator("#players").inner_text()
+    assert "llm:gpt-4o" in header
+    assert "mock:bold ×8" in header
+    assert "arena run weekly" in header
+    data["home"] = "/"  # served: the run's report is a link
+    page, problems = open_page(
+        browser, write_page(tmp_path, "s.html", viewer_page(data, title="s"))
+    )
+    assert page.get_attribute("#players a", "href") == "/arena/weekly"
+    assert problems == []
+
+
+def test_a_long_name_is_cut_short_and_nothing_scrolls_sideways(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A 60-character name drew the cast over the story at 1280 px and scrolled 599 px
+    sideways at 360."""
+    long = "Bartholomew" * 5 + "Q" * 5
+    assert len(long) == 60
+    log = off_loop(hostile_game, names=["Ada", long, *HOSTILE_NAMES[2:]])
+    url = write_page(tmp_path, "long.html", replay_html(log))
+    for width in (360, 1280):
+        page, problems = open_page(browser, url + "#d1", width=width)
+        if width < 700:
+            page.click("#cast-panel summary")
+        page.select_option("#seat-filter", "2")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        name = page.locator('#cast tr[data-seat="2"] .full')
+        assert name.get_attribute("title") == long
+        chip = page.locator('.item.day-speech .chip[data-seat="2"]').first
+        assert chip.get_attribute("title") == f"2 {long} · wolves"
+        if width > 700:  # the cast stays beside the story, not over it
+            aside = page.locator("aside").bounding_box()
+            story = page.locator("#story").bounding_box()
+            cast = page.locator("#cast").bounding_box()
+            assert aside
+            assert story
+            assert cast
+            assert cast["x"] + cast["width"] <= aside["x"] + aside["width"] <= story["x"]
+        assert problems == []
+
+
+# kinds with a drawing of their own that no sample game holds: a shape they take
+SHAPES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "floor-bid": ({"floor": 2}, {"bids": [[1, 0], [2, 3]], "speech": 1}),
+    "doctor-told": ({"saved": 3}, {}),
+    "seat-swap": ({}, {"seat": 2, "to": "mock", "from": "llm:gpt-4o"}),
+}
+
+
+def every_kind_page() -> tuple[dict[str, Any], list[str], list[str]]:
+    """Page data holding one entry of every registered event kind (from the samples; a
+    kind none holds as ``SHAPES`` says, else empty: it must take the generic drawing) and a
+    dead seat for every declared cause of death."""
+    data = page_data(load_replay_file(PK_SAMPLE))
+    found: dict[str, dict[str, Any]] = {}
+    for sample in sorted((ROOT / "replays").glob("*.jsonl")):
+        for entry in page_data(load_replay_file(sample))["entries"]:
+            found.setdefault(entry["phase"], entry)
+    kinds = [spec.kind for spec in event_specs()]
+    causes = sorted(cause_labels("en"))
+    entries = []
+    for v, kind in enumerate(kinds, 1):
+        diff, detail = SHAPES.get(kind, ({}, {}))
+        entry = found.get(kind) or {"phase": kind, "diff": diff, "detail": detail, "day": 1}
+        entries.append({**entry, "v": v, "section": "d1", "day": 1})
+    seats = list(range(1, len(causes) + 1))
+    data["cast"] = [
+        {"seat": s, "name": f"S{s}", "identity": "villager", "team": "good"} for s in seats
+    ]
+    meaning = {"deaths": [[s, None] for s in seats], "revealed": []}
+    end = {"phase": "dawn", "diff": {"died": seats}, "detail": {}, "meaning": meaning}
+    entries.append({**end, "v": len(kinds) + 1, "section": "d1", "day": 1})
+    data["entries"] = entries
+    data["fates"] = {str(s): {"how": c, "day": 1} for s, c in zip(seats, causes, strict=True)}
+    return data, kinds, causes
+
+
+# an event kind and cause of one's own, registered for one test: drawn with no viewer edit
+CRIER = EventSpec(
+    kind="town-crier",
+    label=Names("town crier", "报信人"),
+    diff=dict,
+    detail=dict,
+    fold=None,
+    meaning=lambda diff, detail: NO_MEANING,
+    causes={"silenced": Names("silenced, day {n}", "第{n}天被禁言")},
+)
+
+
+def test_every_event_kind_and_cause_is_drawn_and_worded(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read from the registry, so a kind or cause added (an identity's own) is covered: each
+    kind is drawn (its own drawing, or the generic one from its meaning, named by its
+    label) and each cause worded, in en and zh, with no raw key and no script error."""
+    event_spec(CRIER.kind)  # the built-in specs loaded first
+    monkeypatch.setitem(registry._EVENTS, CRIER.kind, CRIER)
+    data, kinds, causes = every_kind_page()
+    assert CRIER.kind in kinds
+    assert "silenced" in causes
+    page, problems = open_page(
+        browser, write_page(tmp_path, "all.html", viewer_page(data, title="all"))
+    )
+    for lang in ("en", "zh"):
+        # one read of the page per language: each item's id, kind label and text, each fate
+        items = {i: (k, t) for i, k, t in page.evaluate(ITEMS)}
+        fates = page.evaluate(FATES)
+        for v, kind in enumerate(kinds, 1):
+            assert f"e{v}" in items, kind
+            shown, text = items[f"e{v}"]
+            label = kind_label(kind, lang)
+            assert label
+            assert shown == label
+            if lang == "zh":
+                assert re.search("[\u4e00-\u9fff]", label), kind
+            assert text.strip(), kind
+            if data["entries"][v - 1]["diff"] == {} and kind not in SHAPES:  # generic: named
+                assert text.startswith(label[0].upper() + label[1:]), kind
+            raw_key = [kind] if "-" in kind else []  # "vote" is also a word
+            for raw in ("undefined", "NaN", "[object", "null", *raw_key):
+                assert raw not in text, (kind, raw, text)
+        for seat, cause in enumerate(causes, 1):
+            assert fates[seat - 1] == cause_label(cause, lang).replace("{n}", "1"), cause
+        if lang == "en":
+            page.click("#lang")
+    page.click("#lang")
+    assert problems == []
+
+
+ITEMS = "[...document.querySelectorAll('#section-body .item')].map(n => [n.id, n.dataset.kind, n.innerText])"
+FATES = "[...document.querySelectorAll('#cast tbody tr')].map(r => r.cells[3].innerText)"

@@ -24,7 +24,14 @@ from ..visibility import SeatView
 from .views import Entry, ViewKind, ViewSpec
 from .words import identity_name, word
 
-__all__ = ["TEAM_STYLES", "Drawing", "harmless", "harmless_entry", "variants_line"]
+__all__ = [
+    "TEAM_STYLES",
+    "Drawing",
+    "board_line",
+    "harmless",
+    "harmless_entry",
+    "variants_line",
+]
 
 TEAM_STYLES: Mapping[Team, str] = {Team.WOLVES: "bold red", Team.GOOD: "green"}
 NIGHT_STYLE = "blue"
@@ -34,29 +41,33 @@ FALLBACK_STYLE = "magenta"
 INDENT = 4
 
 
-def variants_line(config: GameConfig, lang: str = "en") -> str:
-    """The rules in one line: the board and every variant that differs from the default."""
-    default = GameConfig()
+def board_line(config: GameConfig, lang: str = "en") -> str:
+    """The board, its seats and its win rule, in one line."""
     name = board_of(config)
-    if config.identities == default.identities:
+    if config.identities == GameConfig().identities:
         board = word("standard nine", lang)
     elif name is not None:
         board = word("board {name}", lang, name=name)
     else:
         board = word("custom deck", lang)
+    return word(", ", lang).join(
+        [
+            word("{board}, {seats} seats", lang, board=board, seats=config.seats),
+            word("win rule: {rule}", lang, rule=word(config.win_rule, lang)),
+        ]
+    )
+
+
+def variants_line(config: GameConfig, lang: str = "en") -> str:
+    """The rules in one line: the board and every variant that differs from the default."""
+    default = GameConfig()
     changed = [
         f"{name.replace('_', ' ')}: {getattr(config, name)}"
         for name in type(config).model_fields
         if name not in ("identities", "win_rule")  # the rule is named anyway
         and getattr(config, name) != getattr(default, name)
     ]
-    return word(", ", lang).join(
-        [
-            word("{board}, {seats} seats", lang, board=board, seats=config.seats),
-            word("win rule: {rule}", lang, rule=word(config.win_rule, lang)),
-            *changed,
-        ]
-    )
+    return word(", ", lang).join([board_line(config, lang), *changed])
 
 
 class Drawing:

@@ -29,7 +29,8 @@ from ..state import Cause, GameState
 from ..text import one_line
 from .labels import page_labels
 from .load import GameLog
-from .render import SEEN_DIED, harmless, seen_deaths, variants_line
+from .page_notes import NightSaves, player_label, reason_words, rules_words
+from .render import SEEN_DIED, harmless, seen_deaths
 from .views import Entry, ViewKind, ViewSpec, ViewStream
 
 __all__ = ["PAGE_DATA_VERSION", "entry_data", "page_data", "viewer_page"]
@@ -112,6 +113,8 @@ def entry_data(entry: Entry, section: str, *, god: bool) -> dict[str, Any]:
             "deaths": [list(d) for d in deaths],
             "revealed": [list(r) for r in revealed],
         }
+    if entry.phase == "game-end" and "reason" in entry.detail:
+        data["reason"] = reason_words(str(entry.detail["reason"]))  # the page's language
     if god and entry.beliefs:  # believer -> [[target, P(wolf)], ...], as pairs
         data["beliefs"] = [
             [believer, [[t, p] for t, p in sorted(told.items())]]
@@ -152,6 +155,7 @@ class PageBuilder:
         self.game_id = game_id
         self.sections = _Sections()
         self.entries: list[Entry] = []
+        self.saves = NightSaves()
 
     def feed(self, events: Iterable[Any]) -> list[dict[str, Any]]:
         """Feed events; returns the new entries as cleaned page data."""
@@ -160,7 +164,11 @@ class PageBuilder:
         for event in events:
             for entry in self.stream.feed(event):
                 self.entries.append(entry)
-                out.append(harmless(entry_data(entry, self.sections.of(entry), god=god)))
+                data = entry_data(entry, self.sections.of(entry), god=god)
+                saved = self.saves.feed(entry) if god else None
+                if saved is not None:
+                    data["saved"] = saved
+                out.append(harmless(data))
         return out
 
     @property
@@ -182,9 +190,10 @@ class PageBuilder:
                     "id": self.game_id,
                     # the seed gives the deal: a seat or the public learns it at the end
                     "seed": _exact_in_js(start.seed) if self._shows_seed() else None,
-                    "rules": variants_line(start.config),
+                    "rules": rules_words(start.config),
                     "lang": str(game.get("lang", "en")),
-                    "players": [_player_label(p) for p in game.get("players", [])],
+                    "players": _players(game),
+                    "arena": _arena_run(game),
                 }
             ),
             "view": {"kind": str(self.spec.kind), "seat": self.spec.seat},
@@ -233,13 +242,24 @@ def _night_causes(
     return known
 
 
-def _player_label(player: Any) -> str:
-    """Who played a seat, in a few words (``llm:gpt-4o``, ``mock:bold``), from its spec."""
-    if not isinstance(player, Mapping):
-        return "?"
-    kind = str(player.get("kind", "?"))
-    extra = player.get("model") or player.get("personality")
-    return one_line(f"{kind}:{extra}" if extra else kind)
+def _players(game: Mapping[str, Any]) -> list[str]:
+    """Who plays each seat; in an arena game the roster's name first (``alice (llm:x)``)."""
+    labels = [player_label(p) for p in game.get("players", [])]
+    arena = game.get("arena")
+    names = arena.get("assignment") if isinstance(arena, Mapping) else None
+    if not isinstance(names, list) or len(names) != len(labels):
+        return labels
+    return [
+        label if one_line(str(n)) == label else f"{one_line(str(n))} ({label})"
+        for n, label in zip(names, labels, strict=True)
+    ]
+
+
+def _arena_run(game: Mapping[str, Any]) -> str | None:
+    """The arena run a game was played in (its report's name), if any."""
+    arena = game.get("arena")
+    run = arena.get("run") if isinstance(arena, Mapping) else None
+    return one_line(str(run)) if run else None
 
 
 def page_data(log: GameLog, spec: ViewSpec | None = None) -> dict[str, Any]:

@@ -66,11 +66,19 @@
     return dead;
   }
 
+  // a team told by a mark as well as a colour; the mark's meaning is in its title
+  const MARKS = { wolves: "\u25B2", good: "\u25CB" };
+  function teamMark(team) {
+    return MARKS[team] ? el("span", { class: "mark", title: t(team) }, MARKS[team]) : null;
+  }
+  // a seat: its number and name (a long name cut short, the whole of it on hover)
   function chip(seat) {
     if (seat === null || seat === undefined) return el("span", { class: "chip" }, t("nobody"));
     const team = teams[seat];
     const cls = "chip" + (team ? " team-" + team : "") + (focus === seat ? " me" : "");
-    return el("span", { class: cls, data: { seat: String(seat) } }, `${seat} ${names[seat] ?? "?"}`);
+    const full = `${seat} ${names[seat] ?? "?"}`;
+    return el("span", { class: cls, title: team ? `${full} · ${t(team)}` : full, data: { seat: String(seat) } },
+      el("span", { class: "who" }, full), teamMark(team));
   }
   function chips(seats) {
     if (!seats || !seats.length) return [el("span", { class: "chip" }, t("nobody"))];

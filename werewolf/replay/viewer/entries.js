@@ -100,10 +100,12 @@
     dawn(e) {
       const died = e.diff.died || [];
       const body = died.length ? [t("died"), ": ", chips(died)] : [t("peaceful")];
-      return [[el("div", {}, el("span", { class: "what" }, t("dawn"), ". "), body), ...revealed(e)], died];
+      const saved = e.saved ? [el("div", { class: "line saved" }, t("saved_from_wolves"), ": ", chip(e.saved.seat), " · ",
+        t("saved_by", e.saved.by.map(roleName).join(t("list_sep"))))] : [];
+      return [[el("div", {}, el("span", { class: "what" }, t("dawn"), ". "), body), ...saved, ...revealed(e)], [...died, ...(e.saved ? [e.saved.seat] : [])]];
     },
     "last-words"(e) { return speech(e, t("last_words"), "last-words"); },
-    "day-speech"(e) { return speech(e, e.detail.pk ? t("pk_speech") : t("speech"), "speech"); },
+    "day-speech"(e, bid) { return speech(e, e.detail.pk ? t("pk_speech") : t("speech"), "speech", bid); },
     vote(e) {
       const byTarget = new Map();
       for (const [voter, target] of e.detail.ballots || []) {
@@ -127,7 +129,7 @@
       else if (e.diff.exiled != null) result = [chip(e.diff.exiled), " ", t("exiled")];
       else result = [t("nobody_exiled")];
       const title = e.detail.round === 2 ? t("revote", e.day) : t("vote", e.day);
-      const out = [el("div", { class: "what" }, title), el("div", { class: "votes" }, rows), el("div", { class: "result" }, "→ ", result), ...drawNote(e), ...revealed(e), ...heartbreak(e)];
+      const out = [el("div", { class: "what" }, title), el("div", { class: "votes" }, rows), el("div", { class: "result" }, "→ ", result), ...drawNote(e), ...revealed(e), ...alsoDied(e, e.diff.exiled)];
       out.push(...beliefs(e), ...takeDecisions(e, null, ["vote"]));
       const seats = (e.detail.ballots || []).flat().filter((s) => s != null);
       return [out, seats];
@@ -140,13 +142,14 @@
     },
     "hunter-shot"(e) {
       const body = e.diff.target == null ? [t("keeps")] : [t("shoots"), " ", chip(e.diff.target), "."];
-      return [[el("div", {}, el("span", { class: "what" }, t("hunter")), " ", chip(e.diff.shooter), " ", body), ...revealed(e), ...heartbreak(e)], [e.diff.shooter, e.diff.target]];
+      return [[el("div", {}, el("span", { class: "what" }, t("hunter")), " ", chip(e.diff.shooter), " ", body), ...revealed(e), ...alsoDied(e, e.diff.target)], [e.diff.shooter, e.diff.target]];
     },
     "game-end"(e) {
       const winner = e.diff.winner;
       const text = { wolves: t("wolves_win"), good: t("good_wins"), lovers: t("lovers_win") }[winner] || t("draw");
+      const reason = (e.reason || {})[lang] ?? e.detail.reason ?? "";  // worded by page.py
       return [[el("div", { class: "what winner-" + winner }, `${t("result")}: ${text}`),
-        el("div", {}, e.detail.reason || ""), el("div", {}, t("survivors"), ": ", chips(e.detail.alive || []))], []];
+        el("div", {}, reason), el("div", {}, t("survivors"), ": ", chips(e.detail.alive || []))], []];
     },
     "seat-swap"(e) {
       return [[el("div", {}, el("span", { class: "what" }, t("swap")), ": ", chip(e.detail.seat), " ", t("swap_text", e.detail.to ?? "?", e.detail.from ?? "?"))], [e.detail.seat]];
@@ -181,9 +184,11 @@
       el("div", { class: "line" }, t("revealed"), ": ", chip(seat), " · ",
         what === "wolves" || what === "good" ? t(what) : roleName(what)));
   }
-  function heartbreak(e) {
-    const broken = meaningOf(e).deaths.filter(([, cause]) => cause === "heartbreak").map(([seat]) => seat);
-    return broken.length ? [el("div", { class: "line" }, chips(broken), " ", t("heartbreak"))] : [];
+  // the deaths an entry tells beside the one it is about (a lover's heartbreak), each worded
+  // by its cause as the registry words it
+  function alsoDied(e, main) {
+    return meaningOf(e).deaths.filter(([seat]) => seat !== main).map(([seat, cause]) =>
+      el("div", { class: "line" }, chip(seat), ": ", fateText(cause ?? "died", e.day)));
   }
   // a kind without a drawing of its own (an identity's own event): its name, the cards it
   // shows and the deaths it tells, all from its meaning
@@ -194,31 +199,40 @@
       what === "wolves" || what === "good" ? t(what) : roleName(what)));
     const lines = deaths.map(([seat, cause]) => el("div", { class: "line" }, chip(seat), ": ", fateText(cause ?? "died", e.day)));
     const seats = [...shown.map(([seat]) => seat), ...deaths.map(([seat]) => seat)];
-    return [[el("div", { class: "what" }, name.charAt(0).toUpperCase() + name.slice(1)), ...cards, ...lines], seats];
+    const text = typeof e.detail.text === "string" ? [el("p", { class: "text" }, e.detail.text)] : [];
+    return [[el("div", { class: "what" }, name.charAt(0).toUpperCase() + name.slice(1)), ...cards, ...lines, ...text], seats];
   }
   // the god view's belief reports with a vote: who gave each seat what P(wolf)
   function beliefs(e) {
     if (!e.beliefs || !e.beliefs.length) return [];
     const targets = [...new Set(e.beliefs.flatMap(([, told]) => told.map(([target]) => target)))].sort((a, b) => a - b);
-    const head = el("tr", {}, el("th", {}, t("by")), targets.map((target) => el("th", {}, String(target))));
+    const head = el("tr", {}, el("th", {}, t("by")), targets.map((target) => el("th",
+      { class: teams[target] ? "team-" + teams[target] : "", title: `${target} ${names[target] ?? "?"}` }, String(target), teamMark(teams[target]))));
     const rows = e.beliefs.map(([believer, told]) => {
       const given = new Map(told);
       return el("tr", {}, el("td", {}, withRole(believer)), targets.map((target) => el("td",
         { class: teams[target] === "wolves" ? "team-wolves" : "" }, given.has(target) ? given.get(target).toFixed(2) : "")));
     });
-    return [el("details", { class: "beliefs" }, el("summary", {}, t("beliefs", e.day)), el("table", {}, el("thead", {}, head), el("tbody", {}, rows)))];
+    return [el("details", { class: "beliefs" }, el("summary", {}, t("beliefs", e.day)),
+      el("div", { class: "scroll" }, el("table", {}, el("thead", {}, head), el("tbody", {}, rows))),
+      el("p", { class: "sub" }, t("beliefs_key")))];
   }
-  function speech(e, label, kind) {
+  // a speech, with the bids that gave it the floor (a bidding discussion) beside it
+  function speech(e, label, kind, bid) {
     const seat = e.diff.speaker;
-    const out = [el("div", {}, el("span", { class: "what" }, label), " ", withRole(seat)), el("p", { class: "text" }, e.detail.text)];
+    const bids = bid ? [el("span", { class: "bids", id: "e" + bid.v, title: t("bids", bid.detail.speech ?? "?") }, t("bid_list"), ": ",
+      (bid.detail.bids || []).flatMap(([s, b], i) => [i ? ", " : "", chip(s), " " + String(b)]))] : [];
+    const out = [el("div", {}, el("span", { class: "what" }, label), " ", withRole(seat), " ", bids), el("p", { class: "text" }, e.detail.text)];
+    if (bid) out.push(...takeDecisions(bid, null, null));
     out.push(...takeDecisions(e, seat, [kind]));
     return [out, [seat]];
   }
 
-  function entryNode(e) {
-    for (const d of e.decisions || []) d.used = false;
+  // an entry as one item; a floor bid is drawn beside the speech it gave the floor to
+  function entryNode(e, bid) {
+    for (const d of [...(e.decisions || []), ...((bid && bid.decisions) || [])]) d.used = false;
     const draw = DRAW[e.phase] || told;
-    const [body, seats] = draw(e);
+    const [body, seats] = draw(e, bid);
     const rest = takeDecisions(e, null, null);
     const cls = ["item", e.phase.replace(/_/g, ""), e.section[0] === "n" ? "night" : "day"];
     if (e.phase === "game-end") cls.push("end");
@@ -227,7 +241,8 @@
     if (god && e.audience) cls.push("private");
     const acting = new Set(seats.filter((s) => s != null));
     for (const d of e.decisions || []) acting.add(d.seat);
-    const node = el("article", { class: cls.join(" "), data: { seats: [...acting].join(" "), v: String(e.v) } }, body, rest);
+    if (bid) for (const [s] of bid.detail.bids || []) acting.add(s);
+    const node = el("article", { class: cls.join(" "), id: "e" + e.v, tabindex: "-1", data: { seats: [...acting].join(" "), v: String(e.v), kind: named("kinds", e.phase) ?? e.phase } }, body, rest);
     if (god && e.audience) {
       const who = e.audience.map((s) => `${s} ${names[s] ?? "?"}`).join(", ");
       node.append(el("div", { class: "audience" }, t("audience", who)));

@@ -72,6 +72,22 @@
       reveals_idiot: "被放逐，翻开白痴牌免死（此后无投票权）。", lovers_win: "丘比特与情侣胜利",
     },
   };
+  Object.assign(LABELS.en, {
+    saved_from_wolves: "Saved from the wolves", saved_by: "by the {0}", list_sep: ", ", bid_list: "bids",
+    beliefs_key: "\u25B2 marks a wolf's column (the truth, which the reporters did not know).",
+    rules: "Rules", players: "Players", arena_run: "arena run {0}", play: "Play", pause: "Pause", speed: "Speed",
+    prev_event: "previous event", next_event: "next event", prev_step: "previous night or day", next_step: "next night or day",
+    step: "{0} of {1} · \u2190 \u2192 night or day · J K event · P play", event_of: "event {0} of {1}",
+    legend: "\u25B2 wolves · \u25CB good", steps_label: "nights and days", c_player: "played by",
+  });
+  Object.assign(LABELS.zh, {
+    saved_from_wolves: "狼刀被救下", saved_by: "救人者：{0}", list_sep: "、", bid_list: "竞言出价",
+    beliefs_key: "\u25B2 标出狼人所在列（真相，报告者并不知道）。",
+    rules: "规则", players: "玩家", arena_run: "竞技场 {0}", play: "播放", pause: "暂停", speed: "速度",
+    prev_event: "上一事件", next_event: "下一事件", prev_step: "上一夜或上一天", next_step: "下一夜或下一天",
+    step: "{0} / {1} · \u2190 \u2192 翻页 · J K 逐条 · P 播放", event_of: "第{0}条，共{1}条",
+    legend: "\u25B2 狼人阵营 · \u25CB 好人阵营", steps_label: "夜晚与白天", c_player: "操作者",
+  });
   const DECISIONS = { hunter: "hunter_d", speech: "speech_d", vote: "vote_d" };
   Object.assign(LABELS.en, { vote_d: "vote", speech_d: "speech" });
   Object.assign(LABELS.zh, { vote_d: "投票", speech_d: "发言" });
