@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 from importlib import resources
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -20,8 +21,9 @@ from ..text import one_line
 
 __all__ = ["arena_list_page", "arena_report_page", "games_page", "markdown_html", "svg_chart"]
 
-WINNERS = ("wolves", "good", "draw", UNFINISHED)
+WINNERS = ("wolves", "good", "lovers", "draw", UNFINISHED)
 LIST_LIMIT = 500  # rows of the games list: an arena store holds thousands of games
+LIVE_WITHIN = timedelta(minutes=10)  # an unfinished game written to this recently is live
 
 
 def esc(text: object) -> str:
@@ -63,9 +65,14 @@ def games_page(
     runs: Sequence[str],
     store: str,
     god: bool,
+    now: datetime,
+    refresh: float = 2.0,
     missing: bool = False,
 ) -> str:
-    """The list of games with its filter form; each game links to the viewer."""
+    """The list of games with its filter form; each game links to the viewer. A game not
+    ended is live when an event of it was written within ``LIVE_WITHIN`` of ``now``; while
+    the list shows a game not ended, it fetches itself every ``refresh`` seconds and
+    redraws those games' rows (their result, their live mark)."""
     form = (
         '<form class="filters" method="get" action="/">'
         + _select("board", "Board", boards, filters.get("board"))
@@ -92,34 +99,70 @@ def games_page(
     total = len(games)
     shown = total > LIST_LIMIT
     games = games[:LIST_LIMIT]
-    rows = []
-    for g in games:
-        link = f"/game/{quote(g.game_id)}"
-        status_class = {"in progress": "live", "stopped": "failed"}.get(g.status, g.winner)
-        result = f"{g.winner} won" if g.winner in ("wolves", "good") else g.result
-        rows.append(
-            "<tr>"
-            f'<td><a href="{link}">{esc(g.game_id)}</a></td>'
-            f"<td>{esc(g.started.strftime('%Y-%m-%d %H:%M'))}</td>"
-            f"<td>{esc(g.board)}</td>"
-            f'<td><span class="status {esc(status_class)}">{esc(result)}</span></td>'
-            f"<td>{esc(g.run or '')}</td>"
-            f"<td>{esc(g.players or '?')}</td>"
-            "</tr>"
-        )
+    rows = [_game_row(g, now) for g in games]
     head = "".join(
         f"<th>{h}</th>"
         for h in ("Game", "Started (UTC)", "Board", "Result", "Arena run", "Players")
     )
     table = (
-        f'<div class="scroll"><table class="games"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        f'<div class="scroll"><table class="games" data-refresh="{int(refresh * 1000)}">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        f"<script>{_REFRESH}</script>"
         if rows
         else '<p class="empty">No game matches.</p>'
     )
     count = f'<p class="sub">{total} game{"s" if total != 1 else ""}'
     count += f", the newest {len(games)} shown: filter to find others.</p>" if shown else ".</p>"
     return _page("Games", note + form + count + table)
+
+
+def _game_row(g: GameSummary, now: datetime) -> str:
+    link = f"/game/{quote(g.game_id)}"
+    unfinished = g.status == "in progress"
+    live = unfinished and g.last is not None and now - g.last <= LIVE_WITHIN
+    if live:
+        status_class, result = "live", "\u25cf live"
+    elif g.status == "stopped":
+        status_class, result = "failed", g.result
+    elif unfinished:
+        status_class, result = "paused", g.result
+    else:
+        status_class = g.winner or "draw"
+        result = f"{g.winner} won" if g.winner in ("wolves", "good", "lovers") else g.result
+    marks = f' data-game="{esc(g.game_id)}"' + (" data-unfinished" if unfinished else "")
+    return (
+        f"<tr{marks}>"
+        f'<td class="game"><a href="{link}">{esc(g.game_id)}</a></td>'
+        f'<td class="date">{esc(g.started.strftime("%Y-%m-%d %H:%M"))}</td>'
+        f'<td class="board">{esc(g.board)}</td>'
+        f'<td class="result"><span class="status {esc(status_class)}">{esc(result)}</span></td>'
+        f'<td class="run">{esc(g.run or "")}</td>'
+        f'<td class="players">{esc(g.players or "?")}</td>'
+        "</tr>"
+    )
+
+
+# the list redraws the rows of the games not ended from a fresh copy of itself, until none
+# is left (each row is drawn by the server, so the script adds no markup of its own)
+_REFRESH = """(function () {
+  const table = document.querySelector("table.games");
+  const every = Number(table.dataset.refresh) || 2000;
+  async function tick() {
+    const rows = table.querySelectorAll("tr[data-unfinished]");
+    if (!rows.length) return;
+    try {
+      const answer = await fetch(location.href, { cache: "no-store" });
+      const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
+      for (const row of rows) {
+        const found = fresh.querySelector(`tr[data-game="${CSS.escape(row.dataset.game)}"]`);
+        if (found) row.replaceWith(document.importNode(found, true));
+        else row.remove();  // it left the filter (it ended, say, under "unfinished")
+      }
+    } catch (e) { /* the server stopped: try again later */ }
+    setTimeout(tick, every);
+  }
+  setTimeout(tick, every);
+})();"""
 
 
 def arena_list_page(runs: Sequence[tuple[str, int]]) -> str:

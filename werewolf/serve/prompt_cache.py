@@ -1,0 +1,37 @@
+"""The prompts ``werewolf serve`` answers one by one: a game's god view prompt nodes
+(``replay.prompts``), built once for the last games asked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pulse_core import SQLiteEventStore
+
+from ..replay.load import load_game
+from ..replay.page import page_data
+from ..replay.prompts import prompt_text
+from ..replay.views import ViewKind, ViewSpec
+
+__all__ = ["PromptCache"]
+
+
+class PromptCache:
+    """The god view's prompt nodes of the last games asked, built once a game (again when a
+    game in progress is asked a node it did not have yet)."""
+
+    KEPT = 8
+
+    def __init__(self) -> None:
+        self._games: dict[str, tuple[bool, list[Any]]] = {}  # game -> (ended, nodes)
+
+    def text(self, store: SQLiteEventStore, source: str, game_id: str, node: int) -> str | None:
+        """The text of prompt ``node`` of the game, None if it has none such."""
+        ended, nodes = self._games.get(game_id, (False, []))
+        if game_id not in self._games or (node >= len(nodes) and not ended):
+            log = load_game(store, game_id, source)
+            ended = log.state.ended
+            nodes = list(page_data(log, ViewSpec(ViewKind.GOD)).get("prompts", []))
+            self._games[game_id] = (ended, nodes)
+            while len(self._games) > self.KEPT:
+                del self._games[next(iter(self._games))]
+        return prompt_text(nodes, node) if 0 <= node < len(nodes) else None
