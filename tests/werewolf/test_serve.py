@@ -205,10 +205,13 @@ def test_a_game_in_progress_opens_in_the_public_view_unless_god(tmp_path: Path) 
             assert "--god" in refused
             assert get(f"{url}/game/{game.game}?view=seat&seat=2")[0] == 403
             assert get(f"{url}/game/{game.game}/events?view=god")[0] == 403
+            assert get(f"{url}/game/{game.game}/prompt/0")[0] == 403  # a god view's text
         with serving(ServeConfig(path, god=True)) as url:
             status, page = get(f"{url}/game/{game.game}?view=god")
             assert status == 200
             assert '"decisions"' in page
+            assert '"prompts":{"url":' in page
+            assert get(f"{url}/game/{game.game}/prompt/0")[0] == 404  # a mock asks no model
     finally:
         game.close()
 

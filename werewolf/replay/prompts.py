@@ -5,7 +5,8 @@ and its history grows by a few lines between two decisions. Stored inline, a god
 an LLM game held every prompt whole (about 9 kB a decision). ``PromptStore`` keeps each
 text as a node ``[parent, added]``: the text of its parent node (none: ``-1``) followed by
 ``added``. A new text starts from the longest prefix it shares with the last text of the
-same seat at the same place in the conversation, so a seat's history costs what it adds.
+same seat at the same place in the conversation (the node holding that prefix split off
+where needed), so a seat's history costs what it adds, once.
 
 The page data keeps a message's place in the store (``"prompt": id``) instead of its
 ``content``; the nodes travel apart from the entries: ``werewolf serve`` answers one text
@@ -69,20 +70,26 @@ class PromptStore:
         return node
 
     def _prefix(self, node: int, length: int) -> int:
-        """A node whose text is the first ``length`` characters of ``node``'s (-1: none)."""
+        """A node whose text is the first ``length`` characters of ``node``'s (-1: none).
+        Where the cut falls inside a node of ``node``'s chain, that node is split in two:
+        a new node for its first part, and itself the rest after it (its text, and so
+        every reference to it, stays what it was)."""
         if length == 0:
             return -1
-        ancestor = node
+        child, ancestor = node, node
         while ancestor >= 0 and len(self._texts[ancestor]) > length:
-            ancestor = self.nodes[ancestor][0]
-        whole = self._texts[node][:length]
+            child, ancestor = ancestor, self.nodes[ancestor][0]
         if ancestor >= 0 and len(self._texts[ancestor]) == length:
             return ancestor
+        whole = self._texts[node][:length]
         known = self._ids.get(whole)
         if known is not None:
             return known
-        start = len(self._texts[ancestor]) if ancestor >= 0 else 0
-        return self._node(ancestor, whole[start:], whole)
+        cut = length - (len(self._texts[ancestor]) if ancestor >= 0 else 0)
+        added = self.nodes[child][1]
+        middle = self._node(ancestor, added[:cut], whole)
+        self.nodes[child] = (middle, added[cut:])
+        return middle
 
     def _node(self, parent: int, added: str, whole: str) -> int:
         self.nodes.append((parent, added))

@@ -1,5 +1,6 @@
 """The prompts ``werewolf serve`` answers one by one: a game's god view prompt nodes
-(``replay.prompts``), built once for the last games asked."""
+(``replay.prompts``), built once for the last games asked (a game is read and judged
+once, not at each fold the page opens)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from pulse_core import SQLiteEventStore
 
+from ..errors import PageRefusedError
 from ..replay.load import load_game
 from ..replay.page import page_data
 from ..replay.prompts import prompt_text
@@ -21,15 +23,19 @@ class PromptCache:
 
     KEPT = 8
 
-    def __init__(self) -> None:
+    def __init__(self, *, live: bool) -> None:
+        self.live = live  # whether the prompts of a game in progress are open (--god)
         self._games: dict[str, tuple[bool, list[Any]]] = {}  # game -> (ended, nodes)
 
     def text(self, store: SQLiteEventStore, source: str, game_id: str, node: int) -> str | None:
-        """The text of prompt ``node`` of the game, None if it has none such."""
+        """The text of prompt ``node`` of the game, None if it has none such;
+        PageRefusedError for a game in progress unless ``live``."""
         ended, nodes = self._games.get(game_id, (False, []))
         if game_id not in self._games or (node >= len(nodes) and not ended):
             log = load_game(store, game_id, source)
             ended = log.state.ended
+            if not (ended or self.live):
+                raise PageRefusedError(403, f"game {game_id} is in progress: no prompt is open")
             nodes = list(page_data(log, ViewSpec(ViewKind.GOD)).get("prompts", []))
             self._games[game_id] = (ended, nodes)
             while len(self._games) > self.KEPT:
