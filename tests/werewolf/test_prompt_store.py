@@ -6,7 +6,6 @@ served, and in headless Chromium a prompt's fold shows the text the model was se
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -125,13 +124,6 @@ def _contents(decision: dict[str, Any]) -> list[str]:
     ]
 
 
-@pytest.fixture(autouse=True)
-def _close_pages(browser: Any) -> Iterator[None]:
-    yield
-    for page in browser.pages:
-        page.close()
-
-
 def open_first_exchange(page: Any) -> list[tuple[int, str]]:
     """Open the first decision's model exchange; each prompt node shown and its text."""
     decision = page.locator("details.decision").first
@@ -160,12 +152,12 @@ def test_a_prompt_shows_whole_when_its_fold_opens(
     standalone.write_text(replay_html(log), encoding="utf-8")
     page, problems = open_page(browser, standalone.as_uri())
     shown = open_first_exchange(page)
-    assert [role.lower() for role in page.locator("details.exchange .who").all_inner_texts()][
-        :2
-    ] == ["system", "user"]
+    roles = page.locator("details.exchange .who").all_inner_texts()
+    assert [role.lower() for role in roles[:2]] == ["system", "user"]
     assert len(shown) >= 2
     assert all(text == found[node] for node, text in shown)
     assert problems == []
+    page.close()
     with serving(ServeConfig(path)) as url:
         status, served = get(f"{url}/game/{log.game_id}?view=god")
         assert status == 200
@@ -175,5 +167,6 @@ def test_a_prompt_shows_whole_when_its_fold_opens(
         page, problems = open_page(browser, f"{url}/game/{log.game_id}?view=god")
         assert open_first_exchange(page) == shown
         assert problems == []
+        page.close()
         assert get(f"{url}/game/{log.game_id}/prompt/{len(found) + 10**6}")[0] == 404
         assert get(f"{url}/game/{log.game_id}/prompt/x")[0] == 400

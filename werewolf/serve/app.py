@@ -218,8 +218,8 @@ def make_app(config: ServeConfig) -> Starlette:
         data = page_data(log, spec)
         data["home"] = "/"
         data["views"] = _views(spec, seats, lambda view: allowed(view, ended))
-        data.pop("prompts", None)  # each text is fetched when its fold opens
-        if spec.kind is ViewKind.GOD:
+        if spec.kind is ViewKind.GOD:  # each text is fetched when its fold opens
+            prompts.keep(game_id, ended, list(data.pop("prompts", [])))
             data["prompts"] = {"url": f"/game/{game_id}/prompt/"}
         if not ended:
             after = data["entries"][-1]["v"] if data["entries"] else 0
@@ -270,7 +270,9 @@ def make_app(config: ServeConfig) -> Starlette:
             return _problem(404, str(exc))
         if text is None:
             return _problem(404, f"game {game_id} has no prompt {node}")
-        return PlainTextResponse(text, headers={"Cache-Control": "no-store"})
+        # text, never a page a browser could take for HTML
+        headers = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+        return PlainTextResponse(text, headers=headers)
 
     async def arena(request: Request) -> Response:
         return HTMLResponse(arena_list_page(_runs(config.store)))

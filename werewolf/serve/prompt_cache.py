@@ -4,6 +4,7 @@ once, not at each fold the page opens)."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from pulse_core import SQLiteEventStore
@@ -26,6 +27,15 @@ class PromptCache:
     def __init__(self, *, live: bool) -> None:
         self.live = live  # whether the prompts of a game in progress are open (--god)
         self._games: dict[str, tuple[bool, list[Any]]] = {}  # game -> (ended, nodes)
+        self._lock = threading.Lock()  # pages keep nodes on the event loop, folds in threads
+
+    def keep(self, game_id: str, ended: bool, nodes: list[Any]) -> None:
+        """The nodes of a god page just built: its folds' texts come without a new read."""
+        with self._lock:
+            self._games.pop(game_id, None)  # the newest last: the oldest goes first
+            self._games[game_id] = (ended, nodes)
+            while len(self._games) > self.KEPT:
+                del self._games[next(iter(self._games))]
 
     def text(self, store: SQLiteEventStore, source: str, game_id: str, node: int) -> str | None:
         """The text of prompt ``node`` of the game, None if it has none such;
@@ -37,7 +47,5 @@ class PromptCache:
             if not (ended or self.live):
                 raise PageRefusedError(403, f"game {game_id} is in progress: no prompt is open")
             nodes = list(page_data(log, ViewSpec(ViewKind.GOD)).get("prompts", []))
-            self._games[game_id] = (ended, nodes)
-            while len(self._games) > self.KEPT:
-                del self._games[next(iter(self._games))]
+            self.keep(game_id, ended, nodes)
         return prompt_text(nodes, node) if 0 <= node < len(nodes) else None
