@@ -298,7 +298,9 @@ def test_follow_a_live_game_in_the_browser(browser: Any, tmp_path: Path) -> None
         game.close()
 
 
-def test_the_phone_list_shows_each_game_s_board_result_and_date(browser: Any, store: Path) -> None:
+def test_the_phone_list_shows_the_board_result_and_date_of_each_game(
+    browser: Any, store: Path
+) -> None:
     """At 360 px each game is a block of wrapped lines: its id, then its board, result and
     start date, none cut off and nothing scrolling sideways (it showed the id and a
     clipped result)."""

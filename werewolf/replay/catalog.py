@@ -147,8 +147,8 @@ class Catalog:
         run: str | None = None,
         date: str | None = None,
     ) -> list[GameSummary]:
-        """The games that match every filter given, newest first. ``winner`` is
-        ``wolves``, ``good``, ``lovers``, ``draw`` or ``unfinished``; ``date`` is ``YYYY-MM-DD`` (UTC)."""
+        """The games that match every filter given, newest first. ``winner`` is ``wolves``,
+        ``good``, ``lovers``, ``draw`` or ``unfinished``; ``date`` is ``YYYY-MM-DD`` (UTC)."""
         out = [
             g
             for g in self._games.values()
