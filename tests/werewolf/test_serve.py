@@ -174,6 +174,14 @@ def test_lists_filters_and_opens_games_read_only(store: Path) -> None:
         assert status == 200
         assert stream.startswith("event: entries\n")
         assert '"ended": true' in stream
+        # the list follows only games not ended: for ended ones its stream says done at once
+        status, rows = get(f"{url}/games/events?game={ids[0]}&game={'0' * 26}")
+        assert status == 200
+        assert rows.startswith("event: rows\n")
+        assert json.loads(rows.split("data: ", 1)[1]) == {
+            "rows": {ids[0]: re.findall(rf'<tr data-game="{ids[0]}".*?</tr>', page)[0]},
+            "done": True,
+        }
         # the arena report, with its charts and tables
         status, report = get(url + "/arena/baseline")
         assert status == 200

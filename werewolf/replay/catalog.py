@@ -160,6 +160,10 @@ class Catalog:
         out.sort(key=lambda g: (g.started, g.game_id), reverse=True)
         return out
 
+    def game(self, game_id: str) -> GameSummary | None:
+        """The summary of one game, None if the store has no such game."""
+        return self._games.get(game_id)
+
     def values(self, field: str) -> list[str]:
         """The distinct values of ``board`` or ``run`` among the games, sorted."""
         return sorted({str(v) for g in self._games.values() if (v := getattr(g, field))})

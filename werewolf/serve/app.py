@@ -4,6 +4,8 @@ Routes:
 
 - ``/``: the games, newest first, filtered by board, winner, arena run and start date
   (``replay.catalog``, refreshed from new events only);
+- ``/games/events?game=ID...``: server-sent events, the rows of the listed games not ended
+  as they change, until they have all ended (``live_list``);
 - ``/game/{id}?view=public|god|seat&seat=N``: a game in the replay viewer
   (``replay.page``); a game in progress follows itself live;
 - ``/game/{id}/events?view=...&after=N``: server-sent events, one ``entries`` message per
@@ -61,6 +63,7 @@ from ..replay.page import PageBuilder, page_data, viewer_page
 from ..replay.views import ViewKind, ViewSpec, ViewStream
 from ..scope import TopicScope
 from .hosts import HostCheck
+from .live_list import list_stream
 from .pages import arena_list_page, arena_report_page, esc, games_page
 from .prompt_cache import PromptCache
 
@@ -71,8 +74,7 @@ HEARTBEAT_S = 15.0
 
 class ServeConfig:
     """What the app serves: the store's path, whether live games open in every view, how
-    often a live stream polls (the list of games refreshes its unfinished games eight
-    times as seldom), and how many bootstrap rounds a web report draws (as many as
+    often a live stream polls (a game's, the list's), and how many bootstrap rounds a web report draws (as many as
     ``werewolf arena report``'s, by default: the same intervals)."""
 
     def __init__(
@@ -191,9 +193,17 @@ def make_app(config: ServeConfig) -> Starlette:
             store=str(config.store),
             god=config.god,
             now=datetime.now(UTC),
-            refresh=config.poll * 8,
         )
         return HTMLResponse(page)
+
+    async def games_events(request: Request) -> Response:
+        store = handle.get()
+        if store is None or handle.catalog is None:
+            return _problem(404, f"no store at {config.store}")
+        watched = request.query_params.getlist("game")
+        stream = list_stream(request, handle.catalog, watched, config.poll)
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
 
     async def game(request: Request) -> Response:
         store = handle.get()
@@ -304,6 +314,7 @@ def make_app(config: ServeConfig) -> Starlette:
     return Starlette(
         routes=[
             Route("/", games),
+            Route("/games/events", games_events),
             Route("/game/{game_id}", game),
             Route("/game/{game_id}/events", events),
             Route("/game/{game_id}/prompt/{node}", prompt),

@@ -19,7 +19,14 @@ from urllib.parse import quote, urlencode
 from ..replay.catalog import UNFINISHED, GameSummary
 from ..text import one_line
 
-__all__ = ["arena_list_page", "arena_report_page", "games_page", "markdown_html", "svg_chart"]
+__all__ = [
+    "arena_list_page",
+    "arena_report_page",
+    "game_row",
+    "games_page",
+    "markdown_html",
+    "svg_chart",
+]
 
 WINNERS = ("wolves", "good", "lovers", "draw", UNFINISHED)
 LIST_LIMIT = 500  # rows of the games list: an arena store holds thousands of games
@@ -66,13 +73,11 @@ def games_page(
     store: str,
     god: bool,
     now: datetime,
-    refresh: float = 2.0,
     missing: bool = False,
 ) -> str:
     """The list of games with its filter form; each game links to the viewer. A game not
-    ended is live when an event of it was written within ``LIVE_WITHIN`` of ``now``; while
-    the list shows a game not ended, it fetches itself every ``refresh`` seconds and
-    redraws those games' rows (their result, their live mark)."""
+    ended is live when an event of it was written within ``LIVE_WITHIN`` of ``now``; the
+    list follows the games it shows not ended (``live_list``) and redraws their rows."""
     form = (
         '<form class="filters" method="get" action="/">'
         + _select("board", "Board", boards, filters.get("board"))
@@ -99,15 +104,14 @@ def games_page(
     total = len(games)
     shown = total > LIST_LIMIT
     games = games[:LIST_LIMIT]
-    rows = [_game_row(g, now) for g in games]
+    rows = [game_row(g, now) for g in games]
     head = "".join(
         f"<th>{h}</th>"
         for h in ("Game", "Started (UTC)", "Board", "Result", "Arena run", "Players")
     )
     table = (
-        f'<div class="scroll"><table class="games" data-refresh="{int(refresh * 1000)}">'
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
-        f"<script>{_REFRESH}</script>"
+        f'<div class="scroll"><table class="games"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div><script>{_FOLLOW}</script>"
         if rows
         else '<p class="empty">No game matches.</p>'
     )
@@ -116,7 +120,8 @@ def games_page(
     return _page("Games", note + form + count + table)
 
 
-def _game_row(g: GameSummary, now: datetime) -> str:
+def game_row(g: GameSummary, now: datetime) -> str:
+    """One game's row of the list (its result marked live or not as of ``now``)."""
     link = f"/game/{quote(g.game_id)}"
     unfinished = g.status == "in progress"
     live = unfinished and g.last is not None and now - g.last <= LIVE_WITHIN
@@ -142,26 +147,24 @@ def _game_row(g: GameSummary, now: datetime) -> str:
     )
 
 
-# the list redraws the rows of the games not ended from a fresh copy of itself, until none
-# is left (each row is drawn by the server, so the script adds no markup of its own)
-_REFRESH = """(function () {
+# the rows of the games not ended are followed over server-sent events (``live_list``);
+# each row comes drawn by the server, so the script adds no markup of its own
+_FOLLOW = """(function () {
   const table = document.querySelector("table.games");
-  const every = Number(table.dataset.refresh) || 2000;
-  async function tick() {
-    const rows = table.querySelectorAll("tr[data-unfinished]");
-    if (!rows.length) return;
-    try {
-      const answer = await fetch(location.href, { cache: "no-store" });
-      const fresh = new DOMParser().parseFromString(await answer.text(), "text/html");
-      for (const row of rows) {
-        const found = fresh.querySelector(`tr[data-game="${CSS.escape(row.dataset.game)}"]`);
-        if (found) row.replaceWith(document.importNode(found, true));
-        else row.remove();  // it left the filter (it ended, say, under "unfinished")
-      }
-    } catch (e) { /* the server stopped: try again later */ }
-    setTimeout(tick, every);
-  }
-  setTimeout(tick, every);
+  const rows = [...table.querySelectorAll("tr[data-unfinished]")];
+  if (!rows.length || typeof EventSource === "undefined") return;
+  const query = rows.map((r) => "game=" + encodeURIComponent(r.dataset.game)).join("&");
+  const source = new EventSource("/games/events?" + query);
+  source.addEventListener("rows", (ev) => {
+    const update = JSON.parse(ev.data);
+    for (const [game, html] of Object.entries(update.rows)) {
+      const row = table.querySelector(`tr[data-game="${CSS.escape(game)}"]`);
+      const doc = new DOMParser().parseFromString(`<table><tbody>${html}</tbody></table>`, "text/html");
+      const fresh = doc.querySelector("tr");
+      if (row && fresh) row.replaceWith(document.importNode(fresh, true));
+    }
+    if (update.done) source.close();
+  });
 })();"""
 
 
