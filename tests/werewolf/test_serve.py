@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import html
 import json
@@ -29,15 +30,19 @@ from pulse_core import SQLiteEventStore, WorkflowRule
 from tests.browser import browser, off_loop, open_page
 from tests.strategies import PlayedGame
 from tests.werewolf.twins import VILLAGER, twin_games
+from werewolf.boards import BOARDS
 from werewolf.cli import main
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import mock_seating
+from werewolf.replay import load_replay_file
+from werewolf.replay.catalog import game_summary
 
 __all__ = ["browser"]  # the fixture, imported for this module
 
 uvicorn = pytest.importorskip("uvicorn")
 from werewolf.serve.app import ServeConfig, make_app  # noqa: E402  (needs the serve extra)
 from werewolf.serve.cli import bind  # noqa: E402
+from werewolf.serve.pages import games_page, markdown_html  # noqa: E402
 
 
 @contextlib.contextmanager
@@ -169,6 +174,14 @@ def test_lists_filters_and_opens_games_read_only(store: Path) -> None:
         assert status == 200
         assert stream.startswith("event: entries\n")
         assert '"ended": true' in stream
+        # the list follows only games not ended: for ended ones its stream says done at once
+        status, rows = get(f"{url}/games/events?game={ids[0]}&game={'0' * 26}")
+        assert status == 200
+        assert rows.startswith("event: rows\n")
+        assert json.loads(rows.split("data: ", 1)[1]) == {
+            "rows": {ids[0]: re.findall(rf'<tr data-game="{ids[0]}".*?</tr>', page)[0]},
+            "done": True,
+        }
         # the arena report, with its charts and tables
         status, report = get(url + "/arena/baseline")
         assert status == 200
@@ -178,6 +191,11 @@ def test_lists_filters_and_opens_games_read_only(store: Path) -> None:
         assert "baseline" in get(url + "/arena")[1]
         assert get(url + "/arena/..%2Fwerewolf")[0] == 404
     assert digest(store) == before  # read-only: not a byte changed
+    # the web report is the command line's, intervals included (it drew fewer resamples)
+    markdown = store.parent / "report.md"
+    args = ["arena", "report", "baseline", "--store", str(store), "--markdown", str(markdown)]
+    assert main([*args, "--json", str(store.parent / "report.json")]) == 0
+    assert markdown_html(markdown.read_text(encoding="utf-8")) in report
 
 
 def test_a_game_in_progress_opens_in_the_public_view_unless_god(tmp_path: Path) -> None:
@@ -195,10 +213,13 @@ def test_a_game_in_progress_opens_in_the_public_view_unless_god(tmp_path: Path) 
             assert "--god" in refused
             assert get(f"{url}/game/{game.game}?view=seat&seat=2")[0] == 403
             assert get(f"{url}/game/{game.game}/events?view=god")[0] == 403
+            assert get(f"{url}/game/{game.game}/prompt/0")[0] == 403  # a god view's text
         with serving(ServeConfig(path, god=True)) as url:
             status, page = get(f"{url}/game/{game.game}?view=god")
             assert status == 200
             assert '"decisions"' in page
+            assert '"prompts":{"url":' in page
+            assert get(f"{url}/game/{game.game}/prompt/0")[0] == 404  # a mock asks no model
     finally:
         game.close()
 
@@ -251,15 +272,25 @@ def test_follow_a_live_game_in_the_browser(browser: Any, tmp_path: Path) -> None
     try:
         off_loop(game.steps, 8)  # night 1 and the first speeches are in the store
         with serving(ServeConfig(path, poll=0.05)) as url:
+            listed, _ = open_page(browser, f"{url}/", ready="table.games")
+            row = listed.locator(f'tr[data-game="{game.game}"]')
+            assert row.locator(".status.live").inner_text() == "● live"
             page, problems = open_page(browser, f"{url}/", ready="table.games")
             page.click(f'a[href="/game/{game.game}"]')
             page.wait_for_selector("body[data-ready]", state="attached")
             assert page.locator("#live").inner_text() == "● live"
             assert page.locator("#views").input_value() == "?view=public"
+            assert page.locator("#views option").count() == 1  # a game in progress: public
             first = page.evaluate("document.querySelectorAll('#section-body .item').length")
             game.finish(pause=0.03)
             page.wait_for_selector(".item.game-end", timeout=30_000)
             assert page.locator("#live").inner_text() == "game over"
+            # the ended game opens every view, without a reload
+            assert page.locator("#views option").count() == 11  # public, god, nine seats
+            assert page.locator("#views").input_value() == "?view=public"
+            # the list, left open, learnt the result by itself
+            listed.wait_for_selector(f'tr[data-game="{game.game}"]:not([data-unfinished])')
+            assert row.locator(".status").inner_text().endswith(" won")
             assert page.locator("#steps button").count() >= 2  # it followed into new days
             assert page.evaluate("document.querySelectorAll('#section-body .item').length") >= 1
             assert first >= 1
@@ -273,6 +304,27 @@ def test_follow_a_live_game_in_the_browser(browser: Any, tmp_path: Path) -> None
             assert problems == []
     finally:
         game.close()
+
+
+def test_the_phone_list_shows_the_board_result_and_date_of_each_game(
+    browser: Any, store: Path
+) -> None:
+    """At 360 px each game is a block of wrapped lines: its id, then its board, result and
+    start date, none cut off and nothing scrolling sideways (it showed the id and a
+    clipped result)."""
+    with serving(ServeConfig(store)) as url:
+        page, problems = open_page(browser, f"{url}/", width=360, ready="table.games")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        row = page.locator("table.games tbody tr").first
+        for cell, shown in (("board", "standard-9"), ("result", " won"), ("date", "20")):
+            td = row.locator(f"td.{cell}")
+            assert td.is_visible(), cell
+            assert shown in td.inner_text(), cell
+            box = td.bounding_box()
+            assert box is not None, cell
+            assert 0 <= box["x"] <= box["x"] + box["width"] <= 360, cell
+            assert td.evaluate("e => e.scrollWidth <= e.clientWidth"), cell  # not clipped
+        assert problems == []
 
 
 def twins_in(paths: list[Path]) -> tuple[PlayedGame, PlayedGame]:
@@ -570,3 +622,37 @@ def test_over_the_cap_the_longest_idle_connection_gives_way(tmp_path: Path) -> N
                 idle.close()
     finally:
         game.close()
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "replays"
+
+
+def test_a_game_is_listed_by_its_board_and_a_lovers_win_by_its_side() -> None:
+    """The board comes from the game's recorded config (kaggle-8 is not seer-doctor-8,
+    whose deck it shares); a deck no board has is custom; a lovers' win has its filter
+    value and its style."""
+    for path in sorted(SAMPLES.glob("*.jsonl")):
+        chain = load_replay_file(path, trust=True).chain
+        expected = path.stem if path.stem in BOARDS else "standard-9"
+        assert game_summary(chain).board == expected, path.name
+    chain = load_replay_file(SAMPLES / "cupid-10.jsonl", trust=True).chain
+    start, end = chain[0], chain[-1]
+    game = start.meta["game"]
+    deck = [*game["config"]["identities"], "villager"]
+    custom = dataclasses.replace(
+        start,
+        meta={**start.meta, "game": {**game, "config": {**game["config"], "identities": deck}}},
+    )
+    assert game_summary([custom]).board == "custom-11"
+    lovers = dataclasses.replace(
+        end, meta={**end.meta, "diff": {**end.meta["diff"], "winner": "lovers"}}
+    )
+    summary = game_summary([start, lovers])
+    assert (summary.board, summary.winner) == ("cupid-10", "lovers")
+    page = games_page(
+        [summary], filters={"winner": "lovers"}, boards=["cupid-10"], runs=[], store="s",
+        god=False, now=summary.started,
+    )  # fmt: skip
+    assert '<option value="lovers" selected>' in page
+    assert '<span class="status lovers">lovers won</span>' in page
+    assert ".status.lovers {" in page

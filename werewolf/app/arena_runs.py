@@ -12,6 +12,8 @@ import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from pulse_core import EventStore
+
 from ..arena.metrics import tournament_metrics
 from ..arena.record_cache import cache_path
 from ..arena.report import Report
@@ -28,6 +30,7 @@ from ..outputs import Kind, check_output, classify, one_file, refuse, write_outp
 from ..pricing import with_bundled
 
 __all__ = [
+    "BOOTSTRAP_ROUNDS",
     "ReportFiles",
     "RunRow",
     "build_report",
@@ -35,19 +38,34 @@ __all__ = [
     "list_runs",
     "remove_run",
     "run_files",
+    "run_report",
     "write_report",
 ]
 
 
-def build_report(spec: RunSpec, store_path: Path, *, rounds: int = 1000) -> Report:
+BOOTSTRAP_ROUNDS = 1000
+"""Bootstrap resamples behind a report's intervals, wherever the report is drawn."""
+
+
+def build_report(spec: RunSpec, store_path: Path, *, rounds: int = BOOTSTRAP_ROUNDS) -> Report:
     """The report of a run from the games in the store."""
     if not store_path.is_file():
         raise ConfigError([("--store", f"{store_path}: no such store")])
     store = open_run_store(store_path, read_only=True)
     try:
-        games = run_games(spec, store, cache_path(run_path(store_path, spec.name)))
+        cache = cache_path(run_path(store_path, spec.name))
+        return run_report(spec, store, rounds=rounds, cache=cache)
     finally:
         store.close()
+
+
+def run_report(
+    spec: RunSpec, store: EventStore, *, rounds: int = BOOTSTRAP_ROUNDS, cache: Path | None = None
+) -> Report:
+    """The report of a run from an open store (``cache``: the record cache to read and
+    keep, none for a reader that writes nothing): the one computation behind
+    ``werewolf arena report`` and the web report, so both show the same intervals."""
+    games = run_games(spec, store, cache)
     players = [p.name for p in spec.players]
     prices = with_bundled(spec.prices, (p.spec.model for p in spec.players if p.uses_tokens))
     metrics = tournament_metrics(

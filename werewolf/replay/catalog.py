@@ -18,7 +18,8 @@ from typing import Any
 
 from pulse_core import ERROR, Event, EventStore
 
-from ..config import STANDARD_NINE
+from ..boards import board_of
+from ..config import STANDARD_NINE, parse_config
 from ..errors import ConfigError
 from ..game import WORKFLOW
 
@@ -34,13 +35,14 @@ UNFINISHED = "unfinished"
 class GameSummary:
     game_id: str
     started: datetime  # UTC, when the game's start event was written
-    board: str  # "standard-9", or "custom" with the deck's size
+    board: str  # a named board ("standard-9", "kaggle-8"), or "custom" with the deck's size
     seats: int
     players: str  # who sat there, e.g. "mock×9" or "mock×8, llm:gpt-4o-mini"
     status: str  # "ended", "stopped" (on an error: resumable) or "in progress"
-    winner: str | None  # "wolves", "good" or "draw" once ended
+    winner: str | None  # "wolves", "good", "lovers" or "draw" once ended
     run: str | None  # the arena run the game belongs to, if any
     seed: int | None
+    last: datetime | None = None  # UTC, when the game's last event was written
 
     @property
     def result(self) -> str:
@@ -48,10 +50,14 @@ class GameSummary:
         return self.winner if self.winner is not None else self.status
 
 
-def _board(identities: Sequence[Any]) -> str:
-    if tuple(str(i) for i in identities) == tuple(i.value for i in STANDARD_NINE):
-        return "standard-9"
-    return f"custom-{len(identities)}"
+def _board(config: Mapping[str, Any], seats: int) -> str:
+    """The board the recorded config plays (its deck and the rule fields that name it, as
+    ``--board`` set them), else ``custom-<seats>``."""
+    try:
+        named = board_of(parse_config(dict(config)))
+    except ConfigError:  # a log written by a newer version, or edited by hand
+        named = None
+    return named or f"custom-{seats}"
 
 
 def _players(players: Sequence[Mapping[str, Any]]) -> str:
@@ -83,13 +89,14 @@ def game_summary(chain: Sequence[Event]) -> GameSummary:
     return GameSummary(
         game_id=start.key,
         started=start.occurred_at,
-        board=_board(identities),
+        board=_board(config, len(identities)),
         seats=len(identities),
         players=_players(players) if players else "",
         status=status,
         winner=winner,
         run=str(arena.get("run")) if isinstance(arena, dict) and arena.get("run") else None,
         seed=seed if isinstance(seed, int) else None,
+        last=last.occurred_at,
     )
 
 
@@ -140,8 +147,8 @@ class Catalog:
         run: str | None = None,
         date: str | None = None,
     ) -> list[GameSummary]:
-        """The games that match every filter given, newest first. ``winner`` is
-        ``wolves``, ``good``, ``draw`` or ``unfinished``; ``date`` is ``YYYY-MM-DD`` (UTC)."""
+        """The games that match every filter given, newest first. ``winner`` is ``wolves``,
+        ``good``, ``lovers``, ``draw`` or ``unfinished``; ``date`` is ``YYYY-MM-DD`` (UTC)."""
         out = [
             g
             for g in self._games.values()
@@ -152,6 +159,10 @@ class Catalog:
         ]
         out.sort(key=lambda g: (g.started, g.game_id), reverse=True)
         return out
+
+    def game(self, game_id: str) -> GameSummary | None:
+        """The summary of one game, None if the store has no such game."""
+        return self._games.get(game_id)
 
     def values(self, field: str) -> list[str]:
         """The distinct values of ``board`` or ``run`` among the games, sorted."""

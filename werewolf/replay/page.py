@@ -8,6 +8,10 @@ public's entries only, so what the view may not know is absent from the file, no
 script. Every string from a game passes through ``werewolf.text.visible`` (``render.harmless``;
 ``one_line`` for names) before it is stored.
 
+The god view's prompts are stored once (``prompts.PromptStore``): a message of an exchange
+holds ``prompt``, its node, and the page data the nodes (``prompts``); ``viewer_page``
+embeds them compressed, ``werewolf serve`` answers them one by one.
+
 ``viewer_page`` puts the data into ``viewer/page.html`` with its stylesheet and script
 inlined (package data files, no network, opens from ``file://``); the script builds the
 page with ``textContent`` only, never from HTML strings, and the JSON is embedded with
@@ -30,12 +34,13 @@ from ..text import one_line
 from .labels import page_labels
 from .load import GameLog
 from .page_notes import NightSaves, player_label, reason_words, rules_words
+from .prompts import PromptStore, pack_nodes
 from .render import SEEN_DIED, harmless, seen_deaths
 from .views import Entry, ViewKind, ViewSpec, ViewStream
 
 __all__ = ["PAGE_DATA_VERSION", "entry_data", "page_data", "viewer_page"]
 
-PAGE_DATA_VERSION = 1
+PAGE_DATA_VERSION = 2  # 2: an exchange's messages hold their place in ``prompts``
 _MARK = re.compile(r"\{\{(title|style|data|script)\}\}")
 
 
@@ -156,6 +161,7 @@ class PageBuilder:
         self.sections = _Sections()
         self.entries: list[Entry] = []
         self.saves = NightSaves()
+        self.prompts = PromptStore()  # the god view's prompts, each text once
 
     def feed(self, events: Iterable[Any]) -> list[dict[str, Any]]:
         """Feed events; returns the new entries as cleaned page data."""
@@ -168,7 +174,10 @@ class PageBuilder:
                 saved = self.saves.feed(entry) if god else None
                 if saved is not None:
                     data["saved"] = saved
-                out.append(harmless(data))
+                data = harmless(data)
+                if god:
+                    self.prompts.take(data["decisions"])
+                out.append(data)
         return out
 
     @property
@@ -269,12 +278,15 @@ def page_data(log: GameLog, spec: ViewSpec | None = None) -> dict[str, Any]:
     builder = PageBuilder(spec, ViewStream(spec, log.attachment if god else None), log.game_id)
     entries = builder.feed(log.chain)
     state = log.state
-    return {
+    data = {
         **builder.head(),
         "entries": entries,
         "fates": builder.fates(state),
         "ended": state.ended,
     }
+    if builder.prompts.nodes:
+        data["prompts"] = builder.prompts.nodes
+    return data
 
 
 def _asset(name: str) -> str:
@@ -289,7 +301,7 @@ def embed_json(data: Any) -> str:
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-_SCRIPT_PARTS = ("labels.js", "core.js", "entries.js", "viewer.js")
+_SCRIPT_PARTS = ("labels.js", "core.js", "prompts.js", "entries.js", "viewer.js")
 
 
 def _script() -> str:
@@ -299,7 +311,10 @@ def _script() -> str:
 
 
 def viewer_page(data: Mapping[str, Any], *, title: str) -> str:
-    """The standalone page: the viewer's HTML with its CSS, the data and its script inline."""
+    """The standalone page: the viewer's HTML with its CSS, the data and its script inline
+    (the prompts' nodes, when the data holds them, compressed)."""
+    if isinstance(data.get("prompts"), list):
+        data = {**data, "prompts": {"packed": pack_nodes(data["prompts"])}}
     parts = {
         "title": html.escape(one_line(title)),
         "style": _asset("viewer.css"),

@@ -4,13 +4,18 @@ Routes:
 
 - ``/``: the games, newest first, filtered by board, winner, arena run and start date
   (``replay.catalog``, refreshed from new events only);
+- ``/games/events?game=ID...``: server-sent events, the rows of the listed games not ended
+  as they change, until they have all ended (``live_list``);
 - ``/game/{id}?view=public|god|seat&seat=N``: a game in the replay viewer
   (``replay.page``); a game in progress follows itself live;
 - ``/game/{id}/events?view=...&after=N``: server-sent events, one ``entries`` message per
   batch of new events the view may see, until the game ends (``id`` is the view's own
   number of its last entry, the ``v`` the page holds, so a reconnecting browser resumes
   where it stopped; the public and seat views count only what they saw, so neither the ids
-  nor the messages tell how many hidden events came between);
+  nor the messages tell how many hidden events came between); the last message, when the
+  game ends, brings the views the ended game opens;
+- ``/game/{id}/prompt/{n}``: the text of the god view's prompt ``n`` (``replay.prompts``),
+  fetched by the page when a model exchange's fold opens, wherever the god view is open;
 - ``/arena`` and ``/arena/{name}``: the arena runs beside the store and their reports, with
   charts.
 
@@ -30,6 +35,7 @@ import contextlib
 import json
 import sys
 from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -38,18 +44,15 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from pulse_core import Event, PulseError, SQLiteEventStore, read_attachment
 
 from ..app import open_game_store
-from ..app.arena_runs import run_files
-from ..arena.metrics import tournament_metrics
-from ..arena.report import Report
+from ..app.arena_runs import BOOTSTRAP_ROUNDS, run_files, run_report
 from ..arena.report_json import report_json
 from ..arena.report_tables import report_markdown
-from ..arena.results import run_games
 from ..arena.spec import load_run, run_path
 from ..argtypes import is_number
 from ..errors import PageRefusedError, StoreUnopenedError, WerewolfError
@@ -60,7 +63,9 @@ from ..replay.page import PageBuilder, page_data, viewer_page
 from ..replay.views import ViewKind, ViewSpec, ViewStream
 from ..scope import TopicScope
 from .hosts import HostCheck
+from .live_list import list_stream
 from .pages import arena_list_page, arena_report_page, esc, games_page
+from .prompt_cache import PromptCache
 
 __all__ = ["ServeConfig", "make_app"]
 
@@ -69,10 +74,16 @@ HEARTBEAT_S = 15.0
 
 class ServeConfig:
     """What the app serves: the store's path, whether live games open in every view, how
-    often a live stream polls, and how many bootstrap rounds a web report draws."""
+    often a live stream polls (a game's, the list's), and how many bootstrap rounds a web report draws (as many as
+    ``werewolf arena report``'s, by default: the same intervals)."""
 
     def __init__(
-        self, store: Path, *, god: bool = False, poll: float = 0.25, rounds: int = 300
+        self,
+        store: Path,
+        *,
+        god: bool = False,
+        poll: float = 0.25,
+        rounds: int = BOOTSTRAP_ROUNDS,
     ) -> None:
         self.store = store
         self.god = god
@@ -135,9 +146,29 @@ def _query(spec: ViewSpec) -> dict[str, str]:
     return {"view": str(spec.kind)}
 
 
+def _views(spec: ViewSpec, seats: int, allowed: Callable[[ViewSpec], bool]) -> list[dict[str, Any]]:
+    """The views of a game the page's menu offers (those ``allowed``), ``spec`` current."""
+    every = [
+        ViewSpec(ViewKind.PUBLIC),
+        ViewSpec(ViewKind.GOD),
+        *(ViewSpec.of_seat(s) for s in range(1, seats + 1)),
+    ]
+    return [
+        {
+            "kind": str(view.kind),
+            "seat": view.seat,
+            "href": f"?{urlencode(_query(view))}",
+            "current": view == spec,
+        }
+        for view in every
+        if allowed(view)
+    ]
+
+
 def make_app(config: ServeConfig) -> Starlette:
     """The web app over ``config.store``."""
     handle = _Store(config.store)
+    prompts = PromptCache(live=config.god)
 
     def allowed(spec: ViewSpec, ended: bool) -> bool:
         return spec.kind is ViewKind.PUBLIC or ended or config.god
@@ -149,7 +180,7 @@ def make_app(config: ServeConfig) -> Starlette:
         if store is None or handle.catalog is None:
             page = games_page(
                 [], filters=filters, boards=[], runs=[], store=str(config.store),
-                god=config.god, missing=True,
+                god=config.god, now=datetime.now(UTC), missing=True,
             )  # fmt: skip
             return HTMLResponse(page)
         catalog = handle.catalog
@@ -161,8 +192,18 @@ def make_app(config: ServeConfig) -> Starlette:
             runs=catalog.values("run"),
             store=str(config.store),
             god=config.god,
+            now=datetime.now(UTC),
         )
         return HTMLResponse(page)
+
+    async def games_events(request: Request) -> Response:
+        store = handle.get()
+        if store is None or handle.catalog is None:
+            return _problem(404, f"no store at {config.store}")
+        watched = request.query_params.getlist("game")
+        stream = list_stream(request, handle.catalog, watched, config.poll)
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
 
     async def game(request: Request) -> Response:
         store = handle.get()
@@ -186,20 +227,10 @@ def make_app(config: ServeConfig) -> Starlette:
             return _problem(404, str(exc))
         data = page_data(log, spec)
         data["home"] = "/"
-        data["views"] = [
-            {
-                "kind": str(view.kind),
-                "seat": view.seat,
-                "href": f"?{urlencode(_query(view))}",
-                "current": view == spec,
-            }
-            for view in [
-                ViewSpec(ViewKind.PUBLIC),
-                ViewSpec(ViewKind.GOD),
-                *(ViewSpec.of_seat(s) for s in range(1, seats + 1)),
-            ]
-            if allowed(view, ended)
-        ]
+        data["views"] = _views(spec, seats, lambda view: allowed(view, ended))
+        if spec.kind is ViewKind.GOD:  # each text is fetched when its fold opens
+            prompts.keep(game_id, ended, list(data.pop("prompts", [])))
+            data["prompts"] = {"url": f"/game/{game_id}/prompt/"}
         if not ended:
             after = data["entries"][-1]["v"] if data["entries"] else 0
             query = urlencode({**_query(spec), "after": after})
@@ -227,9 +258,31 @@ def make_app(config: ServeConfig) -> Starlette:
             return _problem(404, str(exc))
         if not allowed(spec, log.state.ended):
             return _problem(403, f"game {game_id} is in progress: only its public view is open")
-        stream = _live_stream(request, store, game_id, spec, int(last), config.poll)
+        views = _views(spec, len(log.state.identities), lambda view: allowed(view, True))
+        stream = _live_stream(request, store, game_id, spec, int(last), config.poll, views)
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         return StreamingResponse(stream, media_type="text/event-stream", headers=headers)
+
+    async def prompt(request: Request) -> Response:
+        store = handle.get()
+        game_id, node = request.path_params["game_id"], request.path_params["node"]
+        if store is None:
+            return _problem(404, f"no store at {config.store}")
+        try:
+            if not is_number(node):
+                raise PageRefusedError(400, f"no prompt {_shown(node)}")
+            text = await run_in_threadpool(
+                prompts.text, store, str(config.store), game_id, int(node)
+            )
+        except PageRefusedError as refused:
+            return _problem(refused.status, str(refused))
+        except (WerewolfError, PulseError) as exc:
+            return _problem(404, str(exc))
+        if text is None:
+            return _problem(404, f"game {game_id} has no prompt {node}")
+        # text, never a page a browser could take for HTML
+        headers = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+        return PlainTextResponse(text, headers=headers)
 
     async def arena(request: Request) -> Response:
         return HTMLResponse(arena_list_page(_runs(config.store)))
@@ -261,8 +314,10 @@ def make_app(config: ServeConfig) -> Starlette:
     return Starlette(
         routes=[
             Route("/", games),
+            Route("/games/events", games_events),
             Route("/game/{game_id}", game),
             Route("/game/{game_id}/events", events),
+            Route("/game/{game_id}/prompt/{node}", prompt),
             Route("/arena", arena),
             Route("/arena/{name}", arena_run),
             Route("/favicon.ico", lambda request: Response(status_code=204)),
@@ -284,8 +339,10 @@ async def _live_stream(
     spec: ViewSpec,
     after: int,
     poll: float,
+    views: list[dict[str, Any]],
 ) -> AsyncIterator[str]:
-    """The view's entries numbered above ``after`` (the view's own numbering), as they land."""
+    """The view's entries numbered above ``after`` (the view's own numbering), as they land;
+    with the game's end, the ``views`` an ended game opens."""
     reader: Callable[[Event, str], str | None] | None = None
     if spec.kind is ViewKind.GOD:
 
@@ -303,6 +360,8 @@ async def _live_stream(
             state = fold_chain(builder.stream.chain)
             if entries or state.ended:  # an ended game says so, even with nothing new
                 update = {"entries": entries, "fates": builder.fates(state), "ended": state.ended}
+                if state.ended:
+                    update["views"] = views
                 yield _sse("entries", update, builder.last)
                 quiet = 0.0
             if state.ended:
@@ -332,14 +391,7 @@ def _runs(store: Path) -> list[tuple[str, int]]:
 
 
 def _report_page(store: SQLiteEventStore, config: ServeConfig, name: str) -> str:
-    spec = load_run(run_path(config.store, name))
-    games = run_games(spec, store)
-    metrics = tournament_metrics(
-        games.records,
-        [p.name for p in spec.players],
-        prices=spec.prices,
-        rounds=config.rounds,
-        seed=spec.seed,
-    )
-    report = Report(spec, games, metrics)
+    # the report ``werewolf arena report`` writes, from the same function (without its
+    # record cache: the server writes nothing)
+    report = run_report(load_run(run_path(config.store, name)), store, rounds=config.rounds)
     return arena_report_page(name, report_json(report), report_markdown(report))

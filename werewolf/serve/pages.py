@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 from importlib import resources
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -18,10 +19,18 @@ from urllib.parse import quote, urlencode
 from ..replay.catalog import UNFINISHED, GameSummary
 from ..text import one_line
 
-__all__ = ["arena_list_page", "arena_report_page", "games_page", "markdown_html", "svg_chart"]
+__all__ = [
+    "arena_list_page",
+    "arena_report_page",
+    "game_row",
+    "games_page",
+    "markdown_html",
+    "svg_chart",
+]
 
-WINNERS = ("wolves", "good", "draw", UNFINISHED)
+WINNERS = ("wolves", "good", "lovers", "draw", UNFINISHED)
 LIST_LIMIT = 500  # rows of the games list: an arena store holds thousands of games
+LIVE_WITHIN = timedelta(minutes=10)  # an unfinished game written to this recently is live
 
 
 def esc(text: object) -> str:
@@ -63,9 +72,12 @@ def games_page(
     runs: Sequence[str],
     store: str,
     god: bool,
+    now: datetime,
     missing: bool = False,
 ) -> str:
-    """The list of games with its filter form; each game links to the viewer."""
+    """The list of games with its filter form; each game links to the viewer. A game not
+    ended is live when an event of it was written within ``LIVE_WITHIN`` of ``now``; the
+    list follows the games it shows not ended (``live_list``) and redraws their rows."""
     form = (
         '<form class="filters" method="get" action="/">'
         + _select("board", "Board", boards, filters.get("board"))
@@ -92,34 +104,68 @@ def games_page(
     total = len(games)
     shown = total > LIST_LIMIT
     games = games[:LIST_LIMIT]
-    rows = []
-    for g in games:
-        link = f"/game/{quote(g.game_id)}"
-        status_class = {"in progress": "live", "stopped": "failed"}.get(g.status, g.winner)
-        result = f"{g.winner} won" if g.winner in ("wolves", "good") else g.result
-        rows.append(
-            "<tr>"
-            f'<td><a href="{link}">{esc(g.game_id)}</a></td>'
-            f"<td>{esc(g.started.strftime('%Y-%m-%d %H:%M'))}</td>"
-            f"<td>{esc(g.board)}</td>"
-            f'<td><span class="status {esc(status_class)}">{esc(result)}</span></td>'
-            f"<td>{esc(g.run or '')}</td>"
-            f"<td>{esc(g.players or '?')}</td>"
-            "</tr>"
-        )
+    rows = [game_row(g, now) for g in games]
     head = "".join(
         f"<th>{h}</th>"
         for h in ("Game", "Started (UTC)", "Board", "Result", "Arena run", "Players")
     )
     table = (
         f'<div class="scroll"><table class="games"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        f"<tbody>{''.join(rows)}</tbody></table></div><script>{_FOLLOW}</script>"
         if rows
         else '<p class="empty">No game matches.</p>'
     )
     count = f'<p class="sub">{total} game{"s" if total != 1 else ""}'
     count += f", the newest {len(games)} shown: filter to find others.</p>" if shown else ".</p>"
     return _page("Games", note + form + count + table)
+
+
+def game_row(g: GameSummary, now: datetime) -> str:
+    """One game's row of the list (its result marked live or not as of ``now``)."""
+    link = f"/game/{quote(g.game_id)}"
+    unfinished = g.status == "in progress"
+    live = unfinished and g.last is not None and now - g.last <= LIVE_WITHIN
+    if live:
+        status_class, result = "live", "\u25cf live"
+    elif g.status == "stopped":
+        status_class, result = "failed", g.result
+    elif unfinished:
+        status_class, result = "paused", g.result
+    else:
+        status_class = g.winner or "draw"
+        result = f"{g.winner} won" if g.winner in ("wolves", "good", "lovers") else g.result
+    marks = f' data-game="{esc(g.game_id)}"' + (" data-unfinished" if unfinished else "")
+    return (
+        f"<tr{marks}>"
+        f'<td class="game"><a href="{link}">{esc(g.game_id)}</a></td>'
+        f'<td class="date">{esc(g.started.strftime("%Y-%m-%d %H:%M"))}</td>'
+        f'<td class="board">{esc(g.board)}</td>'
+        f'<td class="result"><span class="status {esc(status_class)}">{esc(result)}</span></td>'
+        f'<td class="run">{esc(g.run or "")}</td>'
+        f'<td class="players">{esc(g.players or "?")}</td>'
+        "</tr>"
+    )
+
+
+# the rows of the games not ended are followed over server-sent events (``live_list``);
+# each row comes drawn by the server, so the script adds no markup of its own
+_FOLLOW = """(function () {
+  const table = document.querySelector("table.games");
+  const rows = [...table.querySelectorAll("tr[data-unfinished]")];
+  if (!rows.length || typeof EventSource === "undefined") return;
+  const query = rows.map((r) => "game=" + encodeURIComponent(r.dataset.game)).join("&");
+  const source = new EventSource("/games/events?" + query);
+  source.addEventListener("rows", (ev) => {
+    const update = JSON.parse(ev.data);
+    for (const [game, html] of Object.entries(update.rows)) {
+      const row = table.querySelector(`tr[data-game="${CSS.escape(game)}"]`);
+      const doc = new DOMParser().parseFromString(`<table><tbody>${html}</tbody></table>`, "text/html");
+      const fresh = doc.querySelector("tr");
+      if (row && fresh) row.replaceWith(document.importNode(fresh, true));
+    }
+    if (update.done) source.close();
+  });
+})();"""
 
 
 def arena_list_page(runs: Sequence[tuple[str, int]]) -> str:

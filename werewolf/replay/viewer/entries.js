@@ -28,7 +28,8 @@
         let content = m.content;
         if (typeof content !== "string") content = JSON.stringify(content, null, 2);
         const extra = m.tool_calls ? "\n" + JSON.stringify(m.tool_calls, null, 2) : "";
-        return el("div", { class: "msg" }, el("div", { class: "who" }, String(m.role ?? "?")), el("pre", {}, (content ?? "") + extra));
+        const text = m.prompt === undefined ? el("pre", {}, (content ?? "") + extra) : promptNode(m.prompt, extra);
+        return el("div", { class: "msg" }, el("div", { class: "who" }, String(m.role ?? "?")), text);
       });
       const problems = (a.problems || []).map((p) => el("div", { class: "problems" }, "! " + String(p)));
       return el("div", { class: "attempt" }, el("div", { class: "what" }, head), problems, messages);

@@ -277,6 +277,7 @@
       data.entries.push(...update.entries);
       data.fates = update.fates;
       data.ended = update.ended;
+      if (update.views) data.views = update.views;  // an ended game opens every view
       buildSteps();
       if (atEnd && current !== steps.length - 1) { current = steps.length - 1; cursor = -1; }
       if (data.ended) source.close();
