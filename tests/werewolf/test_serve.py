@@ -132,12 +132,11 @@ class PacedGame:
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two ended mock games and a small arena run, played by the command line."""
     path = tmp_path_factory.mktemp("serve") / "games" / "werewolf.sqlite3"
+    # off the test's thread: a browser fixture set up first keeps an event loop running on it
     for seed in (3, 5):
-        assert main(["play", "--quiet", "--seed", str(seed), "--store", str(path)]) == 0
-    assert (
-        main(["arena", "baseline", "--games", "12", "-q", "--workers", "1", "--store", str(path)])
-        == 0
-    )
+        assert off_loop(main, ["play", "--quiet", "--seed", str(seed), "--store", str(path)]) == 0
+    arena = ["arena", "baseline", "--games", "12", "-q", "--workers", "1", "--store", str(path)]
+    assert off_loop(main, arena) == 0
     return path
 
 
