@@ -23,7 +23,7 @@ def _decide(player: RandomPlayer, kind: DecisionKind, seat: int, key: str, **mor
     return asyncio.run(player.decide(request))
 
 
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(
     st.integers(0, 2**32),
     st.lists(
