@@ -20,6 +20,10 @@ about 0.005x it (README, Speed) and follow the players more than the engine. Tar
     .venv/bin/python benchmarks/bench_game.py            # 200 games per configuration
     .venv/bin/python benchmarks/bench_game.py --games 50 # quicker
     .venv/bin/python benchmarks/bench_game.py --profile  # where the engine's time goes
+
+Every configuration, the bare loop too, runs with the garbage collector set as the
+``werewolf`` command and the arena's workers set it (``werewolf.heap``); ``--default-gc``
+leaves Python's defaults, to see what that setting is worth.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from pathlib import Path
 
 from pulse_core import EventStore, IdSource, MemoryEventStore, SQLiteEventStore, WorkflowRule
 from werewolf.game import WORKFLOW, fold_chain, start_game, werewolf_workflow
+from werewolf.heap import tune_for_play
 from werewolf.players import Player, uniform_seating
 from werewolf.scope import scoped_rule
 from werewolf.state import GameState
@@ -283,9 +288,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--default-gc", action="store_true", help="Python's collector settings")
     args = parser.parse_args()
     if args.games < 1 or args.repeats < 1:
         parser.error("--games and --repeats must be at least 1")
+    if not args.default_gc:
+        tune_for_play()  # as the entry points play (the forked workers inherit it)
 
     if args.profile:
         profiler = cProfile.Profile()
@@ -301,7 +309,8 @@ def main() -> None:
         rows = measure(args.games, args.repeats, Path(tmp))
     print(
         f"{args.games} games per run (16 for the durable rows), best of {args.repeats}; "
-        f"spread = (max-min)/min across repeats; {os.cpu_count()} cores"
+        f"spread = (max-min)/min across repeats; {os.cpu_count()} cores; "
+        f"{'default' if args.default_gc else 'werewolf.heap'} collector settings"
     )
     print(f"{'configuration':56} {'rate':>12} {'unit':9} {'vs bare':>8} {'spread':>7}  target")
     for r in rows:

@@ -5,8 +5,11 @@ gives fresh players the same views in the same order (a game's wolves ask togeth
 a game) and times what a decision reads before its strategy: the seat's reader extending
 its table, and its minds (for a wolf, its picture of the table too, which a game weighs
 only when a strategy reads it, as most do: counted here always). Strategies, speech and the
-engine are left out, so two checkouts can be compared on the inference alone, e.g.
-interleaved, each with its own tree first on the path:
+engine are left out, so two checkouts can be compared on the inference alone. Then each
+decision's whole answer (``MockPlayer.answer``: inference, strategy and words) is timed the
+same way, and both are printed by decision kind: the CPU of one decision, median and 99th
+percentile, each decision's fastest of the repeats (a busy machine slows some runs). E.g.
+interleaved, each checkout with its own tree first on the path:
 
     .venv/bin/python benchmarks/bench_mind.py --games 60 --repeats 5
     PYTHONPATH=/path/to/other/checkout .venv/bin/python benchmarks/bench_mind.py ...
@@ -17,7 +20,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import statistics
 import time
+from collections import defaultdict
 from collections.abc import Callable, Mapping
 
 from pulse_core import MemoryEventStore, WorkflowRule
@@ -25,9 +30,8 @@ from werewolf.decisions import Answer, Request
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import MockPlayer, Player, uniform_seating
 from werewolf.state import GameState
-from werewolf.visibility import SeatView
 
-Asked = tuple[tuple[int, int, str, str], SeatView]  # (seed, seat, personality, lang), view
+Asked = tuple[tuple[int, int, str, str], Request]  # (seed, seat, personality, lang), request
 
 
 def played(games: int) -> list[Asked]:
@@ -56,23 +60,54 @@ def _recording(player: MockPlayer, asked: list[Asked]) -> Callable[[Request], An
     who = (player.game_seed, player.seat, player.personality, player.lang)
 
     def recorded(request: Request) -> Answer:
-        asked.append((who, request.view))
+        asked.append((who, request))
         return answer(request)
 
     return recorded
 
 
-def replay(asked: list[Asked]) -> float:
-    """CPU seconds for fresh players to read and believe every view asked, in order."""
+def replay(asked: list[Asked], whole: bool = False) -> list[int]:
+    """CPU nanoseconds for fresh players to read and believe each view asked, in order (with
+    ``whole``, to answer each request)."""
     players = {who: MockPlayer(*who) for who, _ in asked}
+    clock = time.process_time_ns
+    spent: list[int] = []
     gc.collect()
-    started = time.process_time()
-    for who, view in asked:
+    for who, request in asked:
         player = players[who]
-        _, picture = player._minds(player._reader.read(view))  # as answer() does
-        if callable(picture):
-            picture()
-    return time.process_time() - started
+        started = clock()
+        if whole:
+            player.answer(request)
+        else:
+            _, picture = player._minds(player._reader.read(request.view))  # as answer() does
+            if callable(picture):
+                picture()
+        spent.append(clock() - started)
+    return spent
+
+
+def by_kind(asked: list[Asked], runs: list[list[int]]) -> dict[str, list[int]]:
+    """Each decision's fastest run, grouped by the kind of decision."""
+    kinds: dict[str, list[int]] = defaultdict(list)
+    for (_, request), times in zip(asked, zip(*runs, strict=True), strict=True):
+        kinds[str(request.kind)].append(min(times))
+    return dict(sorted(kinds.items()))
+
+
+def percentile(values: list[int], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def print_kinds(title: str, kinds: dict[str, list[int]]) -> None:
+    print(f"{title}: us CPU a decision")
+    print(f"  {'kind':12} {'decisions':>9} {'median':>8} {'p99':>8} {'total ms':>9}")
+    every = [t for times in kinds.values() for t in times]
+    for kind, times in [*kinds.items(), ("all", every)]:
+        print(
+            f"  {kind:12} {len(times):9} {statistics.median(times) / 1e3:8.1f} "
+            f"{percentile(times, 0.99) / 1e3:8.1f} {sum(times) / 1e6:9.1f}"
+        )
 
 
 def main() -> None:
@@ -83,13 +118,17 @@ def main() -> None:
     if args.games < 1 or args.repeats < 1:
         parser.error("--games and --repeats must be at least 1")
     asked = played(args.games)
-    times = [replay(asked) for _ in range(args.repeats)]
-    best = min(times)
+    runs = [replay(asked) for _ in range(args.repeats)]
+    totals = [sum(run) / 1e9 for run in runs]
+    best = min(totals)
     print(
         f"{len(asked)} decisions of {args.games} mock games: best {best * 1000:.1f} ms CPU "
         f"of {args.repeats} ({best / len(asked) * 1e6:.1f} us a decision; "
-        f"worst {max(times) * 1000:.1f} ms)"
+        f"worst {max(totals) * 1000:.1f} ms)"
     )
+    print_kinds("reading and believing", by_kind(asked, runs))
+    whole = [replay(asked, whole=True) for _ in range(args.repeats)]
+    print_kinds("the whole answer", by_kind(asked, whole))
 
 
 if __name__ == "__main__":

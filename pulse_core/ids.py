@@ -58,13 +58,14 @@ def _time_chars(ms: int) -> str:
     )  # fmt: skip
 
 
-def _random_chars(n: int) -> str:
-    """A ULID's last sixteen characters: its 80 random bits, ten at a time, unrolled (a
-    ULID is made for every event)."""
+def _high_chars(high: int) -> str:
+    """A ULID's 11th to 24th characters: the top 70 of its 80 random bits, ``high``, ten at a
+    time, unrolled; the last ten bits are the last two characters. Ids made in one
+    millisecond count up, so these change once in 1024 ids (a ULID is made for every event)."""
     p = _PAIRS
     return (
-        p[n >> 70 & 1023] + p[n >> 60 & 1023] + p[n >> 50 & 1023] + p[n >> 40 & 1023]
-        + p[n >> 30 & 1023] + p[n >> 20 & 1023] + p[n >> 10 & 1023] + p[n & 1023]
+        p[high >> 60 & 1023] + p[high >> 50 & 1023] + p[high >> 40 & 1023]
+        + p[high >> 30 & 1023] + p[high >> 20 & 1023] + p[high >> 10 & 1023] + p[high & 1023]
     )  # fmt: skip
 
 
@@ -78,6 +79,7 @@ class IdSource:
         self._last_ms = -1
         self._last_random = 0
         self._time = (-1, "")  # the last millisecond encoded and its characters
+        self._high = (-1, "")  # the last random part's top 70 bits and their characters
 
     def _random(self) -> int:
         if self._rng is not None:
@@ -123,4 +125,7 @@ class IdSource:
             self._last_ms = ms
             if self._time[0] != ms:  # ids made within one millisecond share these
                 self._time = (ms, _time_chars(ms))
-            return self._time[1] + _random_chars(self._last_random)
+            n = self._last_random
+            if self._high[0] != n >> 10:
+                self._high = (n >> 10, _high_chars(n >> 10))
+            return self._time[1] + self._high[1] + _PAIRS[n & 1023]

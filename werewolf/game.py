@@ -20,7 +20,8 @@ from .cast import Identity
 from .config import GameConfig
 from .errors import GameStateError, PlayerProtocolError
 from .moderator import next_phase
-from .phases import PhaseContext, phase_roles
+from .phases import phase_roles
+from .phases.context import phase_context
 from .players.base import Player
 from .players.ledger import ASKING_GAME
 from .players.protocol import check_seating
@@ -229,7 +230,7 @@ def werewolf_workflow(
             if players is not game.players:
                 check_seating(players, state.seats)
                 game.seat(players)
-            ctx = PhaseContext(
+            ctx = phase_context(
                 chain,
                 state,
                 players,

@@ -74,6 +74,29 @@ def test_an_id_is_the_plain_base32_of_its_milliseconds_and_random_bits() -> None
         assert ids.new() == "".join(alphabet[n >> 5 * k & 31] for k in reversed(range(26)))
 
 
+class _Bits(random.Random):
+    """A generator whose every draw is ``bits``."""
+
+    def __init__(self, bits: int) -> None:
+        super().__init__(0)
+        self.bits = bits
+
+    def getrandbits(self, k: int, /) -> int:
+        return self.bits
+
+
+@pytest.mark.parametrize("first", [1020, (1 << 30) - 3, (1 << 79) - 1026])
+def test_ids_counted_up_past_the_last_ten_bits_stay_plain_base32(first: int) -> None:
+    """The random part's top 70 bits are written once while they last: counted up past a
+    multiple of 1024 (and of 2^30 and 2^79), each id is still the plain base32."""
+    ids = IdSource(clock=frozen(), rng=_Bits(first << 1))  # a new millisecond halves the draw
+    ms = (MOMENT - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(milliseconds=1)
+    alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+    for bits in range(first, first + 2050):
+        n = ms << 80 | bits
+        assert ids.new() == "".join(alphabet[n >> 5 * k & 31] for k in reversed(range(26)))
+
+
 def test_ids_keep_increasing_when_the_clock_steps_back() -> None:
     times = iter([MOMENT, MOMENT - timedelta(seconds=5), MOMENT - timedelta(hours=1), MOMENT])
     ids = IdSource(clock=lambda: next(times))

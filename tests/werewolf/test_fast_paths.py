@@ -284,3 +284,26 @@ def test_a_plain_phase_result_equals_a_constructed_one() -> None:
         assert getattr(made, f.name) == getattr(plain, f.name)
     assert made.meta is meta
     assert not made.attachments
+
+
+@pytest.mark.parametrize("immediate", [True, False])
+def test_a_filled_phase_context_equals_a_constructed_one(immediate: bool) -> None:
+    """Every event's phase context is filled slot by slot (``phases.context.phase_context``):
+    it equals the constructed one, field by field, with fields of its own to write in."""
+    from werewolf.phases.context import PhaseContext, phase_context
+
+    chain = played(5)
+    state = fold_chain(chain)
+    players = uniform_seating("random")("game", state)
+    views, ahead = ViewCache(), {"seer": None}
+    args = (chain, state, players, views)
+    made = phase_context(*args, retries=1, ahead=ahead, immediate=immediate)
+    plain = PhaseContext(*args, retries=1, ahead=ahead, immediate=immediate)
+    assert made == plain
+    for f in dataclasses.fields(PhaseContext):
+        assert getattr(made, f.name) == getattr(plain, f.name)
+    assert made.ahead is ahead
+    assert made.views is views
+    other = phase_context(*args, retries=1, ahead=ahead, immediate=immediate)
+    assert other.reasoning is not made.reasoning
+    assert other._slots is not made._slots

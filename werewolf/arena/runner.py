@@ -31,6 +31,7 @@ from pulse_core import SQLiteEventStore
 from pulse_core.limits import clip
 
 from ..errors import ArenaError, ConfigError, StoreFault
+from ..heap import tune_for_play
 from ..storefaults import STORAGE_ERRORS, explain, lock_notice, open_store
 from .driver import drive
 from .seating import SeatFactory, forkable, seat_player
@@ -161,6 +162,7 @@ def _play_share(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
     spec = load_run(Path(run_file))
+    tune_for_play()  # a worker is an entry point of its own (werewolf.heap)
     try:
         store = open_run_store(Path(store_path), lock_timeout=lock_timeout)
         try:

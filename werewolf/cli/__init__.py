@@ -23,6 +23,7 @@ from ..app import GameInterrupted
 from ..arena.cli import add_arena
 from ..argtypes import DEFAULT_STORE, EXIT_INTERRUPTED
 from ..errors import WerewolfError
+from ..heap import tune_for_play
 from ..serve.cli import add_serve
 from ..storefaults import explain
 from .common import EXIT_USAGE, one_line, say, shown
@@ -33,7 +34,7 @@ from .replay import add_replay
 from .resume import add_resume
 from .seats import resume_command
 
-__all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "main"]
+__all__ = ["DEFAULT_STORE", "SUBCOMMANDS", "build_parser", "command", "main"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -91,6 +92,14 @@ def build_parser() -> argparse.ArgumentParser:
     for add in SUBCOMMANDS:
         add(subparsers)
     return parser
+
+
+def command() -> int:
+    """The installed ``werewolf`` program: ``main()`` in a process of its own, which may set
+    the garbage collector for playing games (``werewolf.heap``); ``main`` leaves it alone,
+    for programs that call it in theirs."""
+    tune_for_play()
+    return main()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -48,6 +48,7 @@ __all__ = [
     "choice_of",
     "heartbreak_text",
     "in_key_order",
+    "phase_context",
     "reveal_dead",
     "seat_text",
     "speech_text",
@@ -247,6 +248,44 @@ class PhaseContext:
                 offers.setdefault(slot.offered[0], []).append(slot.offered[1])
         attachments.update({name: "\n".join(lines) for name, lines in offers.items()})
         return attachments
+
+
+_CONTEXT_SET = slot_setters(
+    PhaseContext,
+    ("chain", "state", "players", "views", "retries", "ahead", "reasoning", "beliefs",
+     "exchanges", "_slots", "_noted", "immediate"),
+)  # fmt: skip
+
+
+def phase_context(
+    chain: Sequence[Event],
+    state: GameState,
+    players: Mapping[int, Player],
+    views: ViewCache,
+    *,
+    retries: int,
+    ahead: dict[str, Any],
+    immediate: bool,
+) -> PhaseContext:
+    """``PhaseContext(chain, state, players, views, retries=..., ahead=..., immediate=...)``,
+    filled slot by slot: a game makes one for every event, and the dataclass ``__init__``
+    with its default factories costs about twice as much."""
+    ctx = object.__new__(PhaseContext)
+    (set_chain, set_state, set_players, set_views, set_retries, set_ahead, set_reasoning,
+     set_beliefs, set_exchanges, set_slots, set_noted, set_immediate) = _CONTEXT_SET  # fmt: skip
+    set_chain(ctx, chain)
+    set_state(ctx, state)
+    set_players(ctx, players)
+    set_views(ctx, views)
+    set_retries(ctx, retries)
+    set_ahead(ctx, ahead)
+    set_reasoning(ctx, {})
+    set_beliefs(ctx, {})
+    set_exchanges(ctx, {})
+    set_slots(ctx, [])
+    set_noted(ctx, False)
+    set_immediate(ctx, immediate)
+    return ctx
 
 
 _RESULT_SET = slot_setters(RoleResult, ("content", "meta", "attachments", "canonical"))

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
-from typing import TypeVar
 
 from ..decisions import Answer, Choice, DecisionKind, Request, Speech, WitchChoice
 from .draw import pick
 
 __all__ = ["RandomPlayer", "decision_rng", "decision_seed"]
 
-T = TypeVar("T")
 _WITCH = DecisionKind.WITCH  # read once: on Python 3.11 an enum member read passes a hook
 
 
@@ -28,19 +25,8 @@ def decision_rng(game_seed: int, seat: int, key: str, salt: str = "") -> random.
     return random.Random(decision_seed(game_seed, seat, key, salt))
 
 
-class _Draw:
-    """``random.Random(seed).choice(options)``, drawn by one generator reseeded per decision
-    (a random seat makes a draw for nearly every event): the same Mersenne Twister seeding
-    and the same rejection sampling over ``getrandbits`` as ``Random.choice``, without a new
-    generator and its Python frames each time (``tests/werewolf/test_random_player.py``)."""
-
-    def __init__(self) -> None:
-        self._rng = random.Random(0)  # a seed of its own: every draw reseeds it anyway
-        self._seed = super(random.Random, self._rng).seed  # the C seeding Random.seed calls
-
-    def choice(self, seed: int, options: Sequence[T]) -> T:
-        self._seed(seed)
-        return pick(self._rng, options)
+_C_SEED = super(random.Random, random.Random).seed  # the C seeding Random.seed ends in
+_sha256 = hashlib.sha256
 
 
 class RandomPlayer:
@@ -52,7 +38,10 @@ class RandomPlayer:
 
     def __init__(self, game_seed: int) -> None:
         self.game_seed = game_seed
-        self._draw = _Draw()
+        # one generator reseeded per decision (a random seat draws for nearly every event):
+        # the same Mersenne Twister seeding and the same draws as ``decision_rng(...).choice``
+        # without a new generator each time (``tests/werewolf/test_random_player.py``)
+        self._rng = random.Random(0)  # a seed of its own: every draw reseeds it anyway
         # answers are frozen values: each one is made once and given again (a random seat
         # answers nearly every event, and a frozen dataclass is slow to make)
         self._choices: dict[int | None, Choice] = {}
@@ -66,7 +55,9 @@ class RandomPlayer:
                     f"Seat {request.seat} has nothing to add."
                 )
             return speech
-        seed = decision_seed(self.game_seed, request.seat, request.key, "random")
+        # decision_seed(game_seed, seat, key, "random"), inline: one draw per decision
+        text = f"{self.game_seed}|{request.seat}|{request.key}|random"
+        _C_SEED(self._rng, int.from_bytes(_sha256(text.encode()).digest()[:8], "big"))
         if request.kind is _WITCH:
             options = request.witch
             assert options is not None  # the witch phase always sends her options
@@ -76,8 +67,8 @@ class RandomPlayer:
             answers += [WitchChoice(poison=t) for t in options.poison_targets]
             if options.can_save and options.both_allowed:
                 answers += [WitchChoice(save=True, poison=t) for t in options.poison_targets]
-            return self._draw.choice(seed, answers)
-        target = self._draw.choice(seed, request.options)
+            return pick(self._rng, answers)
+        target = pick(self._rng, request.options)
         choice = self._choices.get(target)
         if choice is None:
             choice = self._choices[target] = Choice(target)
