@@ -53,9 +53,7 @@ def wolf_targets(state: GameState) -> tuple[int | None, ...]:
     and None for no kill when 空刀 is allowed."""
     config = state.config
     seats: list[int | None] = [
-        s
-        for s in state.living
-        if config.wolf_self_knife or s not in state.wolf_seats
+        s for s in state.living if config.wolf_self_knife or s not in state.wolf_seats
     ]
     if config.allow_empty_kill or not seats:
         seats.append(None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..records import replace
 from ..registry import shots
-from ..state import Death, GameState, Phase
+from ..state import Cause, Death, GameState, Phase
 from ..win import winner
 
 __all__ = ["after_deaths", "kill", "shoots"]

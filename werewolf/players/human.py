@@ -94,6 +94,9 @@ def witch_menu(request: Request, lang: str) -> list[tuple[WitchChoice, str]]:
     return menu
 
 
+DESTRUCT = "!destruct"  # what a wolf types to self-destruct instead of speaking
+
+
 class HumanPlayer:
     """One seat played at the terminal; see the module docstring."""
 
@@ -170,7 +173,7 @@ class HumanPlayer:
         show("\n".join(task_lines(request, self.lang, for_model=False)))
         prompt = ps.say("human.prompt", seat=view.seat)
         if request.kind.speaks:
-            return self._speech(prompt)
+            return self._speech(prompt, request)
         if request.kind is DecisionKind.WITCH:
             menu = witch_menu(request, self.lang)
             for number, (_, words) in enumerate(menu, start=1):
@@ -190,12 +193,25 @@ class HumanPlayer:
         code, note = self._pick(prompt, codes)
         return Choice(None if code == 0 else code, reasoning=note)
 
-    def _speech(self, prompt: str) -> Speech:
+    def _speech(self, prompt: str, request: Request) -> Answer:
+        """Words; or, where a wolf's speech offers it, ``!destruct [SEAT]`` (a self-destruct)."""
         ps = prompt_set(self.lang)
         self.terminal.show(ps.say("human.speak"))
+        codes = [0 if o is None else o for o in option_order(request.options)]
+        if len(codes) > 1:
+            self.terminal.show(ps.say("human.destruct.take", codes=", ".join(map(str, codes))))
+        elif codes:
+            self.terminal.show(ps.say("human.destruct"))
         while True:
             text = self.terminal.read_line(prompt).strip()
-            if not text:
+            word, _, rest = text.partition(" ")
+            if codes and word == DESTRUCT:
+                code = rest.strip() or "0"
+                if is_number(code) and int(code) in codes:
+                    return Choice(None if int(code) == 0 else int(code))
+                listed = ", ".join(map(str, codes))
+                self.terminal.show(ps.say("human.bad-choice", input=repr(text), codes=listed))
+            elif not text:
                 self.terminal.show(ps.say("human.empty"))
             elif len(text) > MAX_SPEECH_CHARS:
                 self.terminal.show(ps.say("human.too-long", length=len(text), max=MAX_SPEECH_CHARS))

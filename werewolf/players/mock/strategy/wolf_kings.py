@@ -12,7 +12,10 @@ from ..turn import Turn
 __all__ = ["most_dangerous", "most_trusted", "wolf_king_shot"]
 
 _WHY = {
-    "shoot": ("shoot seat {a}, the table's most trusted good seat", "带走{a}号：场上最被信任的好人"),
+    "shoot": (
+        "shoot seat {a}, the table's most trusted good seat",
+        "带走{a}号：场上最被信任的好人",
+    ),
     "hold": ("nobody worth the bullet", "没有值得带走的人"),
 }
 
