@@ -102,7 +102,8 @@ def test_a_self_destruct_ends_the_day_without_a_vote_and_night_follows() -> None
     assert blast.meta["diff"] == {"target": None, "wolf": 2}
     assert blast.meta["visible_to"] is None
     after = played.chain[played.chain.index(blast) + 1]
-    assert after.role == "wolf-night" and after.meta["day"] == 2
+    assert after.role == "wolf-night"
+    assert after.meta["day"] == 2
     assert (2, Cause.SELF_DESTRUCT) in _causes(played)
     assert "last-words" not in day1  # none by default
 
@@ -224,12 +225,16 @@ def test_a_human_wolf_self_destructs_by_typing_it() -> None:
 
 def test_the_boards_and_the_rules_text() -> None:
     king, white = board_config("wolf-king-12"), board_config("white-wolf-king-12")
-    assert king.self_destruct and white.self_destruct
-    assert board_config("idiot-12").self_destruct and board_config("guard-12").self_destruct
+    assert king.self_destruct
+    assert white.self_destruct
+    assert board_config("idiot-12").self_destruct
+    assert board_config("guard-12").self_destruct
     assert not board_config("standard-9").self_destruct
     assert sorted(king.identities).count(W) == 3
-    assert Identity.WOLF_KING in king.identities and Identity.GUARD in king.identities
-    assert Identity.WHITE_WOLF_KING in white.identities and KNIGHT in white.identities
+    assert Identity.WOLF_KING in king.identities
+    assert Identity.GUARD in king.identities
+    assert Identity.WHITE_WOLF_KING in white.identities
+    assert KNIGHT in white.identities
     assert "Wolf king: a wolf" in rules_text(king, "en")
     assert "狼王：狼人阵营" in rules_text(king, "zh")
     assert "白狼王：狼人阵营" in rules_text(white, "zh")
