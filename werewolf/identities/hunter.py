@@ -114,6 +114,6 @@ SPEC = register_identity(
         rules_rank=12,
         phases={Phase.HUNTER: hunter_shot},
         events=(Phase.HUNTER,),
-        shot=Shot(shoots, DecisionKind.HUNTER.value, Cause.SHOT.value),
+        shot=Shot(shoots, DecisionKind.HUNTER, Cause.SHOT),
     )
 )

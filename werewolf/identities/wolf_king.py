@@ -50,6 +50,6 @@ SPEC = register_identity(
         rules=rules,
         rules_rank=105,
         prompt="wolf-king",
-        shot=Shot(shoots, DecisionKind.WOLF_KING.value, Cause.KING_SHOT.value),
+        shot=Shot(shoots, DecisionKind.WOLF_KING, Cause.KING_SHOT),
     )
 )
