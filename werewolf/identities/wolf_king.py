@@ -44,7 +44,7 @@ SPEC = register_identity(
                 DecisionKind.WOLF_KING,
                 "wolf_king_shot",
                 "werewolf.players.mock.strategy.wolf_kings:wolf_king_shot",
-                tool_rank=31,
+                tool_rank=91,
             ),
         ),
         rules=rules,
