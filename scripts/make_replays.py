@@ -24,8 +24,10 @@ The samples:
   ``guard-12`` (the guard saves the wolves' victim), ``idiot-12`` (the idiot is exiled and
   shows his card), ``cupid-10`` (a lover dies of heartbreak), ``seer-doctor-8`` (the doctor
   saves the wolves' victim), ``kaggle-8`` (a random draw settles a vote; the seer learns an
-  identity), ``knight-12`` (the knight duels a wolf, who dies, and night falls); their seat
-  view is that identity's.
+  identity), ``knight-12`` (the knight duels a wolf, who dies, and night falls),
+  ``wolf-king-12`` (a wolf self-destructs, and the wolf king shoots), ``white-wolf-king-12``
+  (the white wolf king self-destructs and takes a seat with him); their seat view is that
+  identity's.
 
 Golden renderings (no colour, 80 columns) go to ``tests/werewolf/golden/``: the god view,
 the public view and one seat's view of every sample.
@@ -212,6 +214,25 @@ SAMPLES = (
         board="knight-12",
         viewer=Identity.KNIGHT,
         check=_has("knight-duel", lambda meta: meta["diff"].get("wolf") is True),
+    ),
+    Sample(
+        "wolf-king-12",
+        first_seed=1,
+        seat=0,
+        board="wolf-king-12",
+        viewer=Identity.WOLF_KING,
+        check=_all(  # a wolf self-destructed, and the wolf king shot
+            _has("self-destruct", lambda meta: True),
+            _has("hunter-shot", lambda meta: meta["diff"].get("card") == "wolf-king"),
+        ),
+    ),
+    Sample(
+        "white-wolf-king-12",
+        first_seed=1,
+        seat=0,
+        board="white-wolf-king-12",
+        viewer=Identity.WHITE_WOLF_KING,
+        check=_has("self-destruct", lambda meta: meta["diff"].get("target") is not None),
     ),
 )
 

@@ -83,6 +83,8 @@ __all__ = ["check_log", "check_replay", "read_replay"]
 WOLF, SEER, WITCH, HUNTER, VILLAGER = "werewolf", "seer", "witch", "hunter", "villager"
 GUARD, IDIOT, CUPID, DOCTOR, KNIGHT = "guard", "idiot", "cupid", "doctor", "knight"
 GODS = frozenset({SEER, WITCH, HUNTER, GUARD, IDIOT, CUPID, DOCTOR, KNIGHT})
+WOLF_KING, WHITE_KING = "wolf-king", "white-wolf-king"
+WOLF_ROLES = frozenset({WOLF, WOLF_KING, WHITE_KING})  # the wolves' team
 NIGHT = ("cupid-link", "lovers-told", "guard-protect", "doctor-protect", "wolf-night")
 NIGHT += ("witch-action", "seer-check")
 # seer_before_wolves: the seer checks after the doctor, before the wolves
@@ -123,6 +125,8 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "night_fallback": "first",
     "retry_illegal": True,
     "doctor_told_save": False,
+    "self_destruct": False,
+    "self_destruct_last_words": False,
 }
 PREFIX = "werewolf."
 
@@ -168,10 +172,17 @@ class Referee:
         self.attachments: Mapping[str, str] = {}
         self.dueled = False  # the knight's one duel is spent
         self.duel_asked: tuple[int, int, int] | None = None  # (day, knight, speeches) offered
+        self.destruct_due: tuple[int, int | None] | None = None  # a wolf's speech blew up
 
     # -- lookups ---------------------------------------------------------------------------
     def role(self, seat: int) -> str:
         return self.deal[seat - 1]
+
+    def is_wolf(self, seat: int) -> bool:
+        return self.role(seat) in WOLF_ROLES
+
+    def wolf_seats(self) -> list[int]:
+        return [s for s in range(1, len(self.deal) + 1) if self.is_wolf(s)]
 
     def seats_of(self, role: str) -> list[int]:
         return [s for s, r in enumerate(self.deal, start=1) if r == role]
@@ -193,7 +204,7 @@ class Referee:
 
     # -- the rules -------------------------------------------------------------------------
     def third(self) -> set[int]:
-        if len(self.lovers) != 2 or [self.role(s) == WOLF for s in self.lovers].count(True) != 1:
+        if len(self.lovers) != 2 or [self.is_wolf(s) for s in self.lovers].count(True) != 1:
             return set()
         return set(self.lovers) | set(self.seats_of(CUPID))
 
@@ -203,7 +214,7 @@ class Referee:
         if couple and self.alive <= third:
             return "lovers"
         camp = self.alive - third
-        wolves = [s for s in camp if self.role(s) == WOLF]
+        wolves = [s for s in camp if self.is_wolf(s)]
         others = len(camp) - len(wolves)
         rule = self.cfg["win_rule"]
         if rule == "side":
@@ -239,6 +250,8 @@ class Referee:
             return "(nothing: the game is over)"
         if self.decided is not None:
             return "game-end"
+        if self.destruct_due is not None:
+            return "self-destruct"
         if self.doctor_due is not None:
             return "doctor-told"
         if self.hunter_due is not None:
@@ -290,7 +303,7 @@ class Referee:
             return []
         self.audience(meta, None)
         self.require(target in self.alive and target != knight, f"a duel with seat {target}")
-        wolf = self.role(int(target)) == WOLF
+        wolf = self.is_wolf(int(target))
         self.require(diff.get("wolf") is wolf, f"seat {target} is {self.role(int(target))}")
         dead = int(target) if wolf else knight
         broken = self.heartbreak([dead])
@@ -380,7 +393,7 @@ class Referee:
             self.require("revealed" not in detail, "a death revealed against the config")
             return
         told = [
-            [s, ("wolves" if self.role(s) == WOLF else "good") if mode == "team" else self.role(s)]
+            [s, ("wolves" if self.is_wolf(s) else "good") if mode == "team" else self.role(s)]
             for s in dead
         ]
         self.require(
@@ -410,10 +423,7 @@ class Referee:
         self.decided = self.outcome()
         if self.decided is not None:
             for seat, cause in sorted(batch.items()):
-                shoots = cause in ("wolf", "exile") or (
-                    cause == "heartbreak" and self.cfg["heartbroken_hunter_shoots"]
-                )
-                if self.role(seat) == HUNTER and shoots and not self.hunter_fired:
+                if self.shoots(seat, cause):
                     self.skipped.append({"phase": "hunter-shot", "seat": seat})
             cut = self.words_due + (
                 (sorted(batch) if self.stage == "morning" else speakers) if last_words else []
@@ -422,14 +432,22 @@ class Referee:
             self.hunter_due, self.words_due = None, []
             return
         for seat, cause in batch.items():
-            shoots = cause in ("wolf", "exile") or (
-                cause == "heartbreak" and self.cfg["heartbroken_hunter_shoots"]
-            )
-            if self.role(seat) == HUNTER and shoots and not self.hunter_fired:
+            if self.shoots(seat, cause):
                 self.hunter_due = seat
         if last_words:
             # night-1 deaths all speak; by day the exiled, then his heartbroken lover
             self.words_due += sorted(batch) if self.stage == "morning" else speakers
+
+    def shoots(self, seat: int, cause: str) -> bool:
+        """The hunter: killed by a wolf (at night, taken by the white wolf king, shot by the
+        wolf king) or exiled, once; the wolf king: any death but the poison."""
+        if self.role(seat) == WOLF_KING:
+            return cause != "poison"
+        if self.role(seat) != HUNTER or self.hunter_fired:
+            return False
+        if cause == "heartbreak":
+            return bool(self.cfg["heartbroken_hunter_shoots"])
+        return cause in ("wolf", "exile", "taken", "king_shot")
 
     def audience(self, meta: Mapping[str, Any], expected: list[int] | None) -> None:
         seen = meta.get("visible_to", "missing")
@@ -473,10 +491,10 @@ class Referee:
         return target in options
 
     def wolf_night(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
-        wolves = self.seats_of(WOLF)
+        wolves = self.wolf_seats()
         living = [s for s in wolves if s in self.alive]
         options = [
-            s for s in sorted(self.alive) if self.cfg["wolf_self_knife"] or self.role(s) != WOLF
+            s for s in sorted(self.alive) if self.cfg["wolf_self_knife"] or not self.is_wolf(s)
         ]
         talk = [int(d["seat"]) for d in detail.get("discussion", [])]
         if self.cfg["wolf_kill"] == "vote":
@@ -539,7 +557,7 @@ class Referee:
         top = max(counts.values(), default=0)
         leaders = sorted(s for s, n in counts.items() if n == top)
         target = diff.get("target")
-        prey = [s for s in sorted(self.alive) if self.role(s) != WOLF]
+        prey = [s for s in sorted(self.alive) if not self.is_wolf(s)]
         among = leaders if len(leaders) > 1 else None
         if not leaders and abstain and prey:
             among = prey
@@ -608,7 +626,7 @@ class Referee:
             return
         self.require(target in self.alive and target != seer, f"the seer checked {target}")
         if isinstance(target, int) and 1 <= target <= len(self.deal):
-            truth = self.role(target) == WOLF
+            truth = self.is_wolf(target)
             self.require(
                 diff.get("wolf") is truth, f"seat {target} checked as wolf={diff.get('wolf')}"
             )
@@ -688,11 +706,35 @@ class Referee:
             target is None or (target in self.alive and target != hunter), f"shot {target}"
         )
         self.audience(meta, None if target is not None else [hunter] if hunter else [])
-        self.hunter_fired, self.hunter_due = True, None
+        king = hunter is not None and self.role(hunter) == WOLF_KING
+        self.require(diff.get("card") == (WOLF_KING if king else None), f"card {diff.get('card')}")
+        self.hunter_fired = self.hunter_fired or not king
+        self.hunter_due = None
         if target is not None and target in self.alive:
             broken = self.heartbreak([int(target)])
             self.require(diff.get("heartbroken", []) == broken, f"heartbroken: {broken}")
-            self.deaths({int(target): "shot"}, last_words=False)
+            self.deaths({int(target): "king_shot" if king else "shot"}, last_words=False)
+
+    def self_destruct(self, diff: Mapping[str, Any], meta: Mapping[str, Any]) -> list[int]:
+        """The wolf whose speech blew up dies, with whom the white wolf king takes; no
+        vote: the evening, then the night."""
+        self.audience(meta, None)
+        wolf, take = self.destruct_due or (0, None)
+        self.require(
+            diff.get("wolf") == wolf and diff.get("target") == take, f"self-destruct {diff}"
+        )
+        self.destruct_due = None
+        dying = {wolf: "self_destruct"} | ({} if take is None else {take: "taken"})
+        broken = self.heartbreak(list(dying))
+        self.require(diff.get("heartbroken", []) == broken, f"heartbroken: {broken}")
+        self.stage, self.floor, self.pk = "evening", None, []
+        self.deaths(dying, last_words=False)
+        if self.cfg["self_destruct_last_words"]:  # his own, when the config gives them
+            if self.decided is None:
+                self.words_due.append(wolf)
+            else:
+                self.skipped.append({"phase": "last-words", "seat": wolf})
+        return sorted([*dying, *broken])
 
     def speech(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
         speaker = diff.get("speaker")
@@ -712,6 +754,18 @@ class Referee:
             self.require(speaker == nxt, f"seat {speaker} spoke out of turn (next: {nxt})")
         self.require(detail.get("pk") is (self.stage == "pk"), "wrong pk flag on a speech")
         self.require(isinstance(detail.get("text"), str), "a speech without text")
+        if "self_destruct" in diff:  # a wolf blew up instead of speaking
+            seat = int(speaker or 0)
+            take = diff.get("take")
+            self.require(self.cfg["self_destruct"], "a self-destruct the config does not allow")
+            self.require(self.is_wolf(seat), f"seat {seat}, not a wolf, self-destructs")
+            self.require(
+                take is None
+                or (self.role(seat) == WHITE_KING and take in self.alive and take != seat),
+                f"seat {seat} takes seat {take}",
+            )
+            self.require(diff.get("self_destruct") is True and detail.get("text") == "", "words")
+            self.destruct_due = (seat, take)
         if isinstance(speaker, int):
             self.spoken.append(speaker)
         if self.stage == "morning":
@@ -835,10 +889,10 @@ class Referee:
             self.begin(role)
         self.offers(role, meta)  # what was asked, in the state it was asked in
         if role == "wolf-night":
-            living = [s for s in self.seats_of(WOLF) if s in self.alive]
+            living = [s for s in self.wolf_seats() if s in self.alive]
             seen = meta.get("visible_to") or []
             self.require(
-                set(living) <= set(seen) <= set(self.seats_of(WOLF)),
+                set(living) <= set(seen) <= set(self.wolf_seats()),
                 f"wolf night visible to {seen}",
             )
             actors = living
@@ -889,6 +943,8 @@ class Referee:
             self.audience(meta, None)
             actors = [diff.get("speaker", 0)]
             self.speech(diff, detail)
+        elif role == "self-destruct":
+            self.reveals(self.self_destruct(diff, meta), detail)
         elif role == "vote":
             self.audience(meta, None)
             actors = self.voters()
@@ -913,7 +969,7 @@ class Referee:
         living = sorted(self.alive)
         cfg = self.cfg
         if decision == "wolf-kill":
-            seats = [s for s in living if cfg["wolf_self_knife"] or self.role(s) != WOLF]
+            seats = [s for s in living if cfg["wolf_self_knife"] or not self.is_wolf(s)]
             abstain = cfg["wolf_kill"] == "vote" and cfg["wolf_abstain"]
             empty = cfg["allow_empty_kill"] or not seats or abstain
             return {*seats, None} if empty else set(seats)
@@ -930,7 +986,7 @@ class Referee:
             mine = {s for s in living if cfg["doctor_self"] or s != seat}
             fresh = {s for s in mine if cfg["doctor_repeat"] or s != self.last_protected}
             return fresh or mine
-        if decision in ("hunter", "knight"):
+        if decision in ("hunter", "knight", "wolf-king"):
             return {s for s in living if s != seat} | {None}
         if decision == "vote":
             if self.pk:
@@ -961,7 +1017,9 @@ class Referee:
             "guard-protect": {"guard"},
             "doctor-protect": {"doctor"},
             "cupid-link": {"cupid"},
-            "hunter-shot": {"hunter"},
+            "hunter-shot": {
+                "wolf-king" if self.role(self.hunter_due or 1) == WOLF_KING else "hunter"
+            },
             "vote": {"vote"} if self.voters() else set(),  # a PK of everyone asks nobody
             "floor-bid": {"bid"},  # the bids' range is checked where the bid is judged
             "knight-duel": {"knight"},

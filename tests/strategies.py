@@ -77,6 +77,7 @@ W, SEER, WITCH, HUNTER, V = (
     Identity.VILLAGER,
 )
 GUARD, IDIOT, CUPID, KNIGHT = Identity.GUARD, Identity.IDIOT, Identity.CUPID, Identity.KNIGHT
+KING, WHITE = Identity.WOLF_KING, Identity.WHITE_WOLF_KING
 
 # -- configs ----------------------------------------------------------------------------------
 OTHER_DECKS: tuple[tuple[Identity, ...], ...] = (
@@ -97,8 +98,10 @@ IDENTITY_DECKS: tuple[tuple[Identity, ...], ...] = (
     (W, W, GUARD, WITCH, CUPID, IDIOT, HUNTER, V, V),  # protections, lovers, idiot, hunter
     (W, GUARD, CUPID, IDIOT, V),  # small: the lovers often decide
     (W, W, KNIGHT, CUPID, HUNTER, V, V),  # a duel's heartbreak, a heartbroken hunter's shot
+    (KING, W, HUNTER, CUPID, SEER, V, V),  # the wolf king and the hunter, lovers
+    (WHITE, KING, KNIGHT, HUNTER, WITCH, V, V, V),  # both kings: blasts, shots, duels
 )
-"""Decks with the guard, the idiot, cupid, the doctor or the knight
+"""Decks with the guard, the idiot, cupid, the doctor, the knight or the wolf kings
 (tests/werewolf/test_properties_identities.py)."""
 
 
@@ -152,6 +155,8 @@ def configs(
         night_fallback=st.sampled_from(list(NightFallback)),
         retry_illegal=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
         doctor_told_save=st.booleans(),
+        self_destruct=st.booleans(),
+        self_destruct_last_words=st.booleans(),
     )
 
 
@@ -216,8 +221,8 @@ def witch_answers(options: WitchOptions) -> list[WitchChoice]:
 
 def illegal_answers(request: Request) -> list[Answer]:
     """Answers the rules must refuse for ``request``."""
-    if request.kind.speaks:
-        return [Choice(1), Speech("x" * (MAX_SPEECH_CHARS + 1))]
+    if request.kind.speaks:  # a seat past the table's is no legal self-destruct either
+        return [Choice(len(request.view.names) + 1), Speech("x" * (MAX_SPEECH_CHARS + 1))]
     if request.kind is DecisionKind.WITCH:
         assert request.witch is not None
         wrong: list[Answer] = [Choice(None), WitchChoice(poison=request.witch.witch)]
@@ -269,6 +274,8 @@ class DrawnPlayer:
         if self.misbehave and self.draw(UNRULY):
             return self.draw(sampled(tuple(illegal_answers(request))))  # type: ignore[no-any-return]
         if request.kind.speaks:
+            if request.options and self.draw(st.integers(0, 3)) == 3:  # a wolf blows up
+                return Choice(self.draw(sampled(request.options)), reasoning=reasoning)
             return Speech(self.draw(speeches()), reasoning=reasoning)
         if request.kind is DecisionKind.WITCH:
             assert request.witch is not None
@@ -284,7 +291,12 @@ def decision_key(request: Request) -> str:
 def role_key(request: Request) -> str:
     """The key without the seat for the one-of-a-kind roles (``n1.witch.s5`` -> ``n1.witch``),
     so a replay makes the same choice wherever the deal put the role."""
-    if request.kind in (DecisionKind.WITCH, DecisionKind.SEER, DecisionKind.HUNTER):
+    if request.kind in (
+        DecisionKind.WITCH,
+        DecisionKind.SEER,
+        DecisionKind.HUNTER,
+        DecisionKind.WOLF_KING,
+    ):
         return re.sub(r"\.s\d+$", "", request.key)
     return request.key
 

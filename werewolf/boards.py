@@ -68,6 +68,9 @@ KAGGLE_RULES: Mapping[str, Any] = {
 """The rules of the Kaggle Game Arena werewolf environment (kaggle-environments, its
 8-seat board), each as the config field that holds it."""
 
+TWELVE: Mapping[str, Any] = {"self_destruct": True}
+"""The rules the twelve-seat boards of clubs and online play add: wolves may self-destruct."""
+
 BOARDS: dict[str, Board] = {
     b.name: b
     for b in (
@@ -80,11 +83,32 @@ BOARDS: dict[str, Board] = {
             "idiot-12",
             "预女猎白 12 seats: 4 wolves, seer, witch, hunter, idiot, 4 villagers",
             (W,) * 4 + (Identity.SEER, Identity.WITCH, Identity.HUNTER, Identity.IDIOT) + (V,) * 4,
+            TWELVE,
         ),
         Board(
             "guard-12",
             "预女猎守 12 seats: 4 wolves, seer, witch, hunter, guard, 4 villagers",
             (W,) * 4 + (Identity.SEER, Identity.WITCH, Identity.HUNTER, Identity.GUARD) + (V,) * 4,
+            TWELVE,
+        ),
+        Board(
+            "wolf-king-12",
+            "狼王守卫 12 seats: wolf king, 3 wolves, seer, witch, hunter, guard, 4 villagers",
+            (Identity.WOLF_KING,)
+            + (W,) * 3
+            + (Identity.SEER, Identity.WITCH, Identity.HUNTER, Identity.GUARD)
+            + (V,) * 4,
+            TWELVE,
+        ),
+        Board(
+            "white-wolf-king-12",
+            "白狼王骑士 12 seats: white wolf king, 3 wolves, seer, witch, guard, knight, "
+            "4 villagers",
+            (Identity.WHITE_WOLF_KING,)
+            + (W,) * 3
+            + (Identity.SEER, Identity.WITCH, Identity.GUARD, Identity.KNIGHT)
+            + (V,) * 4,
+            TWELVE,
         ),
         Board(
             "knight-12",

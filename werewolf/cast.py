@@ -23,6 +23,8 @@ class Identity(StrEnum):
     CUPID = "cupid"
     DOCTOR = "doctor"
     KNIGHT = "knight"
+    WOLF_KING = "wolf-king"
+    WHITE_WOLF_KING = "white-wolf-king"
 
 
 def team_of(identity: Identity) -> Team:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .cast import Identity
+from .cast import Identity, Team, team_of
 from .errors import ConfigError
 from .filemodels import from_file
 from .registry import unique_identities
@@ -246,6 +246,15 @@ class GameConfig(BaseModel):
     heartbroken_hunter_shoots: bool = Field(
         False, description="a hunter who dies of heartbreak (殉情) may shoot"
     )
+    self_destruct: bool = Field(
+        False,
+        description="a living wolf may self-destruct (自爆) in place of a day speech: he dies at "
+        "once, the day ends without a vote and night follows (on by default on the 12-seat "
+        "boards)",
+    )
+    self_destruct_last_words: bool = Field(
+        False, description="a wolf who self-destructs gives last words"
+    )
     referee_record: bool = Field(
         False,
         description="record for an outside referee each decision's legal options (god view "
@@ -257,9 +266,10 @@ class GameConfig(BaseModel):
         counts = Counter(self.identities)
         if not MIN_SEATS <= len(self.identities) <= MAX_SEATS:
             raise ValueError(f"a game needs {MIN_SEATS} to {MAX_SEATS} seats")
-        if counts[Identity.WEREWOLF] == 0:
+        wolves = sum(n for i, n in counts.items() if team_of(i) is Team.WOLVES)
+        if wolves == 0:
             raise ValueError("the deck needs at least one werewolf")
-        if counts[Identity.WEREWOLF] * 2 >= len(self.identities):
+        if wolves * 2 >= len(self.identities):
             raise ValueError("wolves must be fewer than half the seats")
         for identity in sorted(unique_identities()):
             if counts[identity] > 1:
@@ -304,6 +314,8 @@ QUIET_FIELDS = (
     "cupid_self",
     "lovers_see_identity",
     "heartbroken_hunter_shoots",
+    "self_destruct",
+    "self_destruct_last_words",
     "referee_record",
     "wolf_kill",
     "all_abstain",

@@ -54,6 +54,7 @@ class DecisionKind(StrEnum):
     CUPID = "cupid"  # one of the two lovers (asked twice)
     BID = "bid"  # a bid for the floor in a bidding discussion: one of rules.BIDS
     KNIGHT = "knight"  # the knight's duel, in place of his speech (None: he speaks)
+    WOLF_KING = "wolf-king"  # the wolf king's shot as he dies (None: decline)
 
     speaks: bool  # answered with words (a Speech), not a choice: set on each member below
 
@@ -200,6 +201,8 @@ def problem(request: Request, answer: object) -> str | None:
         return answer.reason
     kind = request.kind
     if kind.speaks:
+        if request.options and isinstance(answer, Choice):  # a wolf's self-destruct
+            return _destruct_problem(request, answer)
         if not isinstance(answer, Speech):
             return "answer with a speech"
         text = answer.text
@@ -232,6 +235,17 @@ def problem(request: Request, answer: object) -> str | None:
         legal = ", ".join("none" if o is None else str(o) for o in request.options)
         shown = "none" if answer.target is None else f"seat {answer.target}"
         return f"{shown} is not a legal choice; choose one of: {legal}"
+    return None
+
+
+def _destruct_problem(request: Request, answer: Choice) -> str | None:
+    """A wolf's speech offers a self-destruct (config ``self_destruct``): a choice of whom
+    he takes with him (None: nobody; only the white wolf king is offered seats)."""
+    if type(answer.target) is not int and (wrong := _not_a_seat(answer.target)) is not None:
+        return wrong
+    if answer.target not in request.options:
+        legal = ", ".join("none" if o is None else str(o) for o in request.options)
+        return f"a self-destruct takes one of: {legal}"
     return None
 
 

@@ -132,6 +132,8 @@ def next_phase(state: GameState | None) -> str:
         return END
     if state.winner is not None:
         return Phase.GAME_END
+    if state.destruct_due is not None:  # a wolf's speech was a self-destruct: at once
+        return Phase.SELF_DESTRUCT
     if state.doctor_told_due is not None:  # right after the dawn, before anything else
         return Phase.DOCTOR_TOLD
     if state.hunter_due is not None:

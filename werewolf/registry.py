@@ -43,6 +43,7 @@ __all__ = [
     "NightStep",
     "Observe",
     "PhaseRole",
+    "Shot",
     "event_spec",
     "event_specs",
     "god_order",
@@ -51,6 +52,7 @@ __all__ = [
     "identity_specs",
     "register_event",
     "register_identity",
+    "shots",
     "unique_identities",
 ]
 
@@ -101,6 +103,18 @@ class DayStep:
 
 
 @dataclass(frozen=True, slots=True)
+class Shot:
+    """A shot an identity may fire as it dies (the hunter's, the wolf king's), carried out by
+    the one ``hunter-shot`` phase: ``allowed(state, cause)`` says whether a death of that
+    cause gives it (the state is the one the death happened in); ``decision`` is the kind
+    its holder is asked; ``cause`` the cause of death the shot writes."""
+
+    allowed: Callable[[GameState, str], bool]
+    decision: str
+    cause: str
+
+
+@dataclass(frozen=True, slots=True)
 class DecisionSpec:
     """A decision kind an identity is asked: the LLM tool's name, and the mock strategy's
     handler as ``"module:function"`` (imported only by the mock players)."""
@@ -133,6 +147,9 @@ class IdentitySpec:
     # how a seat's prompt tells of its events, by phase: (variant, seats) from the diff,
     # said as the phrase ``obs.<phase>.<variant>`` with those seats
     observe: Mapping[str, Observe] = field(default_factory=dict)
+    shot: Shot | None = None  # a shot it may fire as it dies
+    # a self-destruct (config ``self_destruct``, a wolf's) may take one living player along
+    destruct_takes: bool = False
 
 
 class Meaning(NamedTuple):
@@ -228,6 +245,14 @@ def unique_identities() -> frozenset[Identity]:
     if unique is None:
         unique = _DERIVED["unique"] = frozenset(s.identity for s in identity_specs() if s.unique)
     return unique
+
+
+def shots() -> Mapping[Identity, Shot]:
+    """The identities that may shoot as they die, with their shot."""
+    found = _DERIVED.get("shots")
+    if found is None:
+        found = _DERIVED["shots"] = {s.identity: s.shot for s in identity_specs() if s.shot}
+    return found
 
 
 def gods() -> frozenset[Identity]:

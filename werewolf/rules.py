@@ -16,6 +16,7 @@ from functools import lru_cache
 from .cast import Identity
 from .config import AllAbstain, Discussion, GuardClash, SelfSave, SpeechOrder, TiePolicy
 from .draws import Draw, draw
+from .registry import identity_spec
 from .state import GameState, Stage
 from .win import winner
 
@@ -23,6 +24,7 @@ __all__ = [
     "BIDS",
     "VoteResult",
     "WitchOptions",
+    "destruct_options",
     "each_vote_options",
     "floor_bidders",
     "floor_winner",
@@ -51,9 +53,7 @@ def wolf_targets(state: GameState) -> tuple[int | None, ...]:
     and None for no kill when 空刀 is allowed."""
     config = state.config
     seats: list[int | None] = [
-        s
-        for s in state.living
-        if config.wolf_self_knife or state.identity(s) is not Identity.WEREWOLF
+        s for s in state.living if config.wolf_self_knife or s not in state.wolf_seats
     ]
     if config.allow_empty_kill or not seats:
         seats.append(None)
@@ -82,7 +82,7 @@ def wolf_ballot_target(
     key = f"n{state.tonight}.wolf-kill"
     if not leaders:
         config = state.config
-        prey = [s for s in state.living if state.identity(s) is not Identity.WEREWOLF]
+        prey = [s for s in state.living if s not in state.wolf_seats]
         if config.wolf_abstain and not config.allow_empty_kill and prey:
             drawn = draw(state.seed, key, prey)
             return drawn.drawn, drawn
@@ -235,6 +235,23 @@ def next_speaker(state: GameState) -> int | None:
             if spoken.count(seat) < round_no:
                 return seat
     return None
+
+
+_DAY_TALK = frozenset({Stage.MORNING, Stage.DISCUSSION, Stage.PK})
+
+
+def destruct_options(state: GameState, seat: int) -> tuple[int | None, ...]:
+    """What a speaker may answer instead of words (config ``self_destruct``): a living wolf,
+    in the day's speeches or a PK, may self-destruct (None: taking nobody); the white wolf
+    king (``destruct_takes``) may take any other living player with him. () for anyone else
+    or when the config does not allow it."""
+    if not state.config.self_destruct or state.stage not in _DAY_TALK:
+        return ()
+    if seat not in state.wolf_seats:
+        return ()
+    if identity_spec(state.identity(seat)).destruct_takes:
+        return (None, *(s for s in state.living if s != seat))
+    return (None,)
 
 
 def floor_bidders(state: GameState) -> tuple[int, ...]:

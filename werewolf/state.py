@@ -48,6 +48,7 @@ class Phase(StrEnum):
     DAWN = "dawn"
     DOCTOR_TOLD = "doctor-told"  # doctor_told_save: her protection saved the wolves' victim
     HUNTER = "hunter-shot"
+    SELF_DESTRUCT = "self-destruct"  # a wolf's speech was a self-destruct: carried out
     LAST_WORDS = "last-words"
     SPEECH = "day-speech"
     BID = "floor-bid"  # bidding discussions: who speaks next
@@ -78,6 +79,9 @@ class Cause(StrEnum):
     POISON = "poison"
     EXILE = "exile"
     SHOT = "shot"
+    SELF_DESTRUCT = "self_destruct"  # a wolf who reveals himself by day (自爆)
+    TAKEN = "taken"  # taken along by the white wolf king's self-destruct
+    KING_SHOT = "king_shot"  # shot by the wolf king as he dies
     LOVE = "heartbreak"  # a lover dies when the other does (殉情)
 
 
@@ -134,18 +138,24 @@ class GameState:
     # seat, once asked, speaks
     spent: frozenset[str] = frozenset()
     day_asked: tuple[int, int, int] | None = None
+    # a wolf's speech was a self-destruct (config ``self_destruct``): (wolf, seat he takes
+    # or None), carried out by the ``self-destruct`` phase next
+    destruct_due: tuple[int, int | None] | None = None
     winner: Outcome | None = None
     ended: bool = False
     # derived from ``identities`` (a game's constant) once; the fold's copies share it
     by_identity: dict[Identity, tuple[int, ...]] = field(
         init=False, repr=False, compare=False, hash=False
     )
+    wolf_seats: tuple[int, ...] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         seats: dict[Identity, tuple[int, ...]] = {}
         for seat, held in enumerate(self.identities, start=1):
             seats[held] = (*seats.get(held, ()), seat)
         object.__setattr__(self, "by_identity", seats)
+        wolves = (s for i, held in seats.items() if team_of(i) is _WOLVES for s in held)
+        object.__setattr__(self, "wolf_seats", tuple(sorted(wolves)))
 
     # -- lookups ---------------------------------------------------------------------------
     @property
@@ -176,7 +186,8 @@ class GameState:
 
     @property
     def wolves(self) -> tuple[int, ...]:
-        return self.seats_of(Identity.WEREWOLF)
+        """Every wolf seat (the werewolves and the wolf kings), by seat."""
+        return self.wolf_seats
 
     @property
     def living(self) -> tuple[int, ...]:
@@ -307,3 +318,4 @@ def __getattr__(name: str) -> Any:
 
 
 _NIGHT = Stage.NIGHT
+_WOLVES = Team.WOLVES

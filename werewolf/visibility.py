@@ -188,7 +188,7 @@ class ViewCache:
         set_identity(built, identity)
         set_config(built, state.config)
         set_names(built, names)
-        set_wolves(built, state.wolves if identity is _WEREWOLF else ())
+        set_wolves(built, state.wolves if seat in state.wolf_seats else ())
         set_dead(built, record.dead_seen)
         set_seen(built, tuple(observations))
         set_alive(built, record.alive)
@@ -233,7 +233,6 @@ _VIEW_FIELDS = ("seat", "name", "identity", "config", "names", "wolves", "dead",
                 "alive")  # fmt: skip
 # each field's slot setter, in _VIEW_FIELDS order: how a view is filled without __init__
 _VIEW_SET = slot_setters(SeatView, _VIEW_FIELDS)
-_WEREWOLF = Identity.WEREWOLF  # read once: an enum member read is slow on Python 3.11
 
 
 class _LazySeatView(SeatView):

@@ -42,6 +42,8 @@ class Table(Protocol):
     def seats(self) -> range: ...
     def identity(self, seat: int) -> Identity: ...
     def seat_of(self, identity: Identity) -> int | None: ...
+    @property
+    def wolf_seats(self) -> tuple[int, ...]: ...
 
 
 def third_side(state: Table) -> frozenset[int]:
@@ -50,7 +52,7 @@ def third_side(state: Table) -> frozenset[int]:
     if len(state.lovers) != 2:
         return frozenset()
     a, b = state.lovers
-    if (state.identity(a) is Identity.WEREWOLF) == (state.identity(b) is Identity.WEREWOLF):
+    if (a in state.wolf_seats) == (b in state.wolf_seats):
         return frozenset()
     cupid = state.seat_of(Identity.CUPID)
     return frozenset(state.lovers) | ({cupid} if cupid is not None else set())
@@ -66,8 +68,8 @@ def winner(state: Table) -> Outcome | None:
     couple_alive = bool(third) and all(s in alive for s in state.lovers)
     if couple_alive and alive <= third:
         return Outcome.LOVERS
-    wolf = Identity.WEREWOLF  # read once, not per seat (an enum member read is slow on 3.11)
-    wolves = sum(1 for s in alive if state.identity(s) is wolf and s not in third)
+    wolf_seats = state.wolf_seats  # the werewolves and the wolf kings
+    wolves = sum(1 for s in alive if s in wolf_seats and s not in third)
     others = sum(1 for s in alive if s not in third) - wolves
     rule = state.config.win_rule
     if rule is WinRule.SIDE:

@@ -38,7 +38,7 @@ from tests.strategies import (
     role_key,
     witch_answers,
 )
-from werewolf.cast import Identity, team_of
+from werewolf.cast import Identity, Team, team_of
 from werewolf.config import STANDARD_NINE, GameConfig
 from werewolf.decisions import Choice, DecisionKind, WitchChoice, problem
 from werewolf.visibility import SeatView, ViewCache, can_see, view
@@ -58,8 +58,10 @@ def may_see(e: Event, seat: int, deal: Sequence[Identity]) -> bool:
     card = deal[seat - 1]
     if e.role == "__start__":
         return False
-    if e.role == "hunter-shot":
-        return e.meta["diff"]["target"] is not None or card is Identity.HUNTER
+    if e.role == "hunter-shot":  # a kept bullet: the shooter's (the hunter, the wolf king)
+        return e.meta["diff"]["target"] is not None or e.meta["diff"]["shooter"] == seat
+    if e.role == "wolf-night":  # every wolf seat, the wolf kings too
+        return team_of(card) is Team.WOLVES
     owner = {"wolf-night": Identity.WEREWOLF, "witch-action": WITCH, "seer-check": Identity.SEER}
     return e.role not in owner or card is owner[e.role]
 
@@ -74,6 +76,8 @@ def public_deaths_of(phase: str, diff: dict[str, Any]) -> list[int]:
     if phase in ("vote", "hunter-shot"):
         seat = diff.get("exiled") if phase == "vote" else diff.get("target")
         return [] if seat is None else [seat]
+    if phase == "self-destruct":  # the wolf, and whom the white wolf king took
+        return sorted(s for s in (diff["wolf"], diff.get("target")) if s is not None)
     return []
 
 
@@ -117,7 +121,7 @@ def test_a_view_holds_exactly_what_the_seat_may_know(game: PlayedGame) -> None:
     """At every prefix, a seat's view is its own card, the wolf seats for a wolf, and the
     events the audience table gives it; no identity shows anywhere but the game's end."""
     deal = game.deal
-    wolves = tuple(s for s in seats(game) if deal[s - 1] is Identity.WEREWOLF)
+    wolves = tuple(s for s in seats(game) if team_of(deal[s - 1]) is Team.WOLVES)
     # each prefix's view from one cache per seat, as the engine builds them (the prefix
     # test checks the cache against view() at every prefix; the whole game's is checked here)
     views = {seat: ViewCache() for seat in seats(game)}
@@ -156,6 +160,8 @@ def test_a_view_holds_exactly_what_the_seat_may_know(game: PlayedGame) -> None:
                         # the seer alone is told her target's card, truly
                         assert deal[seat - 1] is Identity.SEER
                         assert diff.pop("identity") == deal[o.diff["target"] - 1].value
+                    if o.phase == "hunter-shot" and "card" in diff:  # the wolf king's shot
+                        assert diff.pop("card") == deal[o.diff["shooter"] - 1].value
                     mentions = role_mentions([diff, rest])
                     assert not mentions, f"{o.phase} shows seat {seat} {mentions}"
 
@@ -266,7 +272,7 @@ def test_the_deal_among_unseen_seats_never_shows(data: st.DataObject) -> None:
     a = data.draw(games())
     deal = list(a.deal)
     viewer = data.draw(st.sampled_from(list(seats(a))), label="viewer")
-    good = [s for s in seats(a) if s != viewer and deal[s - 1] is not Identity.WEREWOLF]
+    good = [s for s in seats(a) if s != viewer and team_of(deal[s - 1]) is Team.GOOD]
     pairs = [(x, y) for x in good for y in good if x < y and deal[x - 1] is not deal[y - 1]]
     assume(pairs)
     x, y = data.draw(st.sampled_from(pairs), label="swapped seats")
@@ -351,7 +357,7 @@ def test_a_death_never_shows_its_cause(data: st.DataObject) -> None:
         viewers = [
             s
             for s in seats(a)
-            if a.deal[s - 1] is not Identity.WEREWOLF and a.deal[s - 1] is not Identity.WITCH
+            if team_of(a.deal[s - 1]) is Team.GOOD and a.deal[s - 1] is not Identity.WITCH
         ]
         until = comparable(a.chain, b.chain, since=min(free), free=free)
         assert until > a.chain.index(_nights(a.chain)[night - 1]["dawn"]), "the dawns differ"

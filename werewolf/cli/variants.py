@@ -51,6 +51,8 @@ _VARIANT_FLAGS = {  # option dest -> GameConfig field
     "night_fallback": "night_fallback",
     "no_retry_illegal": "retry_illegal",
     "doctor_told_save": "doctor_told_save",
+    "self_destruct": "self_destruct",
+    "self_destruct_last_words": "self_destruct_last_words",
 }
 
 
@@ -206,6 +208,19 @@ def add_variants(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         default=None,
         help="the seer checks before the wolves, with the doctor (default: after them)",
+    )
+    rules.add_argument(
+        "--self-destruct",
+        action="store_true",
+        default=None,
+        help="a living wolf may self-destruct in place of a day speech: the day ends without "
+        "a vote (on for the 12-seat boards but knight-12)",
+    )
+    rules.add_argument(
+        "--self-destruct-last-words",
+        action="store_true",
+        default=None,
+        help="a wolf who self-destructs gives last words",
     )
     rules.add_argument(
         "--referee-record",

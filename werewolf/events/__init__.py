@@ -22,6 +22,7 @@ from . import (
     hunter,
     seat_swap,
     seer,
+    self_destruct,
     speech,
     vote,
     witch,
@@ -37,8 +38,8 @@ __all__ = [
     "kind_label",
     "meaning_of",
 ]
-_MODULES = (cupid, dawn, doctor, game_end, guard, hunter, seat_swap, seer, speech, vote, witch,
-            wolves)  # fmt: skip
+_MODULES = (cupid, dawn, doctor, game_end, guard, hunter, seat_swap, seer, self_destruct, speech,
+            vote, witch, wolves)  # fmt: skip
 
 UNTOLD = Names("died, night {n}", "第{n}夜死亡")
 """A death whose cause the table was not told (the dawn tells none)."""

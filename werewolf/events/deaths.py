@@ -4,8 +4,8 @@ decides the game, the record of what it would have led to."""
 
 from __future__ import annotations
 
-from ..cast import Identity
 from ..records import replace
+from ..registry import shots
 from ..state import Cause, Death, GameState, Phase
 from ..win import winner
 
@@ -29,12 +29,10 @@ def kill(state: GameState, deaths: list[Death]) -> tuple[GameState, list[Death]]
 
 
 def shoots(state: GameState, death: Death) -> bool:
-    """Whether this death gives the hunter his shot."""
-    if state.identity(death.seat) is not Identity.HUNTER or state.hunter_fired:
-        return False
-    if death.cause is Cause.LOVE:
-        return state.config.heartbroken_hunter_shoots
-    return death.cause in (Cause.WOLF, Cause.EXILE)
+    """Whether this death gives its seat a shot (the hunter's, the wolf king's: the
+    identity's ``registry.Shot``)."""
+    shot = shots().get(state.identity(death.seat))
+    return shot is not None and shot.allowed(state, death.cause)
 
 
 def after_deaths(

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
@@ -13,7 +13,14 @@ from ..registry import EventSpec, Names, register_event
 from ..state import GameState, Stage
 from .types import SHAPE, Flag, Seat, no_meaning
 
-__all__ = ["BidDetail", "BidDiff", "LastWordsDetail", "SpeakerDiff", "SpeechDetail"]
+__all__ = [
+    "BidDetail",
+    "BidDiff",
+    "LastWordsDetail",
+    "SpeakerDiff",
+    "SpeechDetail",
+    "SpeechDiff",
+]
 
 _MORNING, _DISCUSSION = Stage.MORNING, Stage.DISCUSSION
 
@@ -21,6 +28,17 @@ _MORNING, _DISCUSSION = Stage.MORNING, Stage.DISCUSSION
 @with_config(SHAPE)
 class SpeakerDiff(TypedDict):
     speaker: Seat
+
+
+@with_config(SHAPE)
+class SpeechDiff(TypedDict):
+    speaker: Seat
+    self_destruct: NotRequired[
+        Annotated[Flag, Field(description="the speaker, a wolf, self-destructed instead")]
+    ]
+    take: NotRequired[
+        Annotated[Seat, Field(description="whom the white wolf king's self-destruct takes")]
+    ]
 
 
 @with_config(SHAPE)
@@ -54,7 +72,11 @@ def _last_words(state: GameState, diff: dict[str, Any]) -> GameState:
 
 def _speech(state: GameState, diff: dict[str, Any]) -> GameState:
     stage = _DISCUSSION if state.stage is _MORNING else state.stage
-    spoken = (*state.spoken, int(diff["speaker"]))
+    speaker = int(diff["speaker"])
+    spoken = (*state.spoken, speaker)
+    if "self_destruct" in diff:  # the self-destruct phase carries it out next
+        due = (speaker, diff.get("take"))
+        return replace(state, stage=stage, spoken=spoken, floor=None, destruct_due=due)
     return replace(state, stage=stage, spoken=spoken, floor=None)
 
 
@@ -77,7 +99,7 @@ SPEECH = register_event(
     EventSpec(
         kind="day-speech",
         label=Names("Speech", "发言"),
-        diff=SpeakerDiff,
+        diff=SpeechDiff,
         detail=SpeechDetail,
         fold=_speech,
         meaning=no_meaning,

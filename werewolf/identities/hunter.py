@@ -18,35 +18,50 @@ from ..phases.context import (
     reveal_dead,
     seat_text,
 )
-from ..registry import DecisionSpec, IdentitySpec, Names, register_identity
+from ..registry import (
+    DecisionSpec,
+    IdentitySpec,
+    Names,
+    Shot,
+    identity_spec,
+    register_identity,
+    shots,
+)
 from ..rules import heartbroken, hunter_targets
-from ..state import Phase
+from ..state import Cause, GameState, Phase
 
 __all__ = ["SPEC", "hunter_shot"]
 
 
 async def hunter_shot(ctx: PhaseContext) -> RoleResult:
+    """The shot of whoever is due one (``state.hunter_due``): the hunter, or another
+    identity with a ``registry.Shot`` (the wolf king), asked its own decision kind; the
+    event names a shooter who is not the hunter by his ``card``."""
     state = ctx.state
     hunter = state.hunter_due
     assert hunter is not None  # the moderator runs this phase only when a shot is due
+    held = state.identity(hunter)
+    shot = shots()[held]
+    card = {} if held is Identity.HUNTER else {"card": held.value}
     request = ctx.request(
-        DecisionKind.HUNTER,
+        DecisionKind(shot.decision),
         hunter,
-        f"d{state.night}.hunter.s{hunter}",
+        f"d{state.night}.{'hunter' if not card else held.value}.s{hunter}",
         options=hunter_targets(state),
         context={"day": state.night},
     )
+    name = identity_spec(held).names.en
     target = choice_of(await ctx.ask(request))
     if target is None:
         return ctx.result(
             Phase.HUNTER,
-            f"Day {state.night}: the hunter, seat {hunter}, kept his bullet.",
-            diff={"shooter": hunter, "target": None},
+            f"Day {state.night}: the {name}, seat {hunter}, kept his bullet.",
+            diff={**card, "shooter": hunter, "target": None},
             visible_to=[hunter],
         )
-    diff: dict[str, Any] = {"shooter": hunter, "target": target}
+    diff: dict[str, Any] = {**card, "shooter": hunter, "target": target}
     text = (
-        f"Day {state.night}: seat {hunter} reveals the hunter card and shoots "
+        f"Day {state.night}: seat {hunter} reveals the {name} card and shoots "
         f"{seat_text(state, target)}."
     )
     broken = heartbroken(state, {target})
@@ -56,6 +71,19 @@ async def hunter_shot(ctx: PhaseContext) -> RoleResult:
     shown, detail = reveal_dead(state, sorted([target, *broken]))
     text += shown
     return ctx.result(Phase.HUNTER, text, diff=diff, detail=detail)
+
+
+_SHOOTS_ON = frozenset({Cause.WOLF, Cause.EXILE, Cause.TAKEN, Cause.KING_SHOT})
+
+
+def shoots(state: GameState, cause: str) -> bool:
+    """Killed by the wolves (at night, by the white wolf king's self-destruct, by the wolf
+    king's shot) or exiled, once; not poisoned; heartbroken as the config says."""
+    if state.hunter_fired:
+        return False
+    if cause == Cause.LOVE:
+        return state.config.heartbroken_hunter_shoots
+    return cause in _SHOOTS_ON
 
 
 def rules(config: GameConfig, lang: str) -> str:
@@ -86,5 +114,6 @@ SPEC = register_identity(
         rules_rank=12,
         phases={Phase.HUNTER: hunter_shot},
         events=(Phase.HUNTER,),
+        shot=Shot(shoots, DecisionKind.HUNTER, Cause.SHOT),
     )
 )

@@ -17,6 +17,7 @@ from ..registry import PhaseRole, identity_specs
 from ..state import Phase
 from .context import PhaseContext, seat_text
 from .day import dawn, day_speech, floor_bid, last_words
+from .destruct import self_destruct
 from .end import game_end, outcome_reason
 from .vote import vote
 
@@ -27,6 +28,7 @@ CORE_PHASES: Mapping[str, PhaseRole] = MappingProxyType(
         Phase.DAWN: dawn,
         Phase.LAST_WORDS: last_words,
         Phase.SPEECH: day_speech,
+        Phase.SELF_DESTRUCT: self_destruct,
         Phase.BID: floor_bid,
         Phase.VOTE: vote,
         Phase.GAME_END: game_end,

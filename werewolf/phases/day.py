@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pulse_core import RoleResult
 
-from ..decisions import DecisionKind
-from ..rules import BIDS, floor_bidders, floor_winner, next_speaker, resolve_night, speeches_left
+from ..decisions import Choice, DecisionKind
+from ..rules import (
+    BIDS,
+    destruct_options,
+    floor_bidders,
+    floor_winner,
+    next_speaker,
+    resolve_night,
+    speeches_left,
+)
 from ..state import Phase
 from .context import PhaseContext, ask_all, choice_of, reveal_dead, seat_text, speech_text
 
@@ -61,16 +71,34 @@ async def day_speech(ctx: PhaseContext) -> RoleResult:
         speaker,
         f"d{state.night}.{'pk' if pk else 'speech'}.s{speaker}"
         + (f".r{times}" if times > 1 else ""),
+        options=destruct_options(state, speaker),
         context={"day": state.night, "pk": pk, "candidates": list(state.pk)}
         | ({"round": times} if times > 1 and not pk else {}),  # a later round of the talk
     )
-    text = speech_text(await ctx.ask(request))
+    answer = await ctx.ask(request)
+    if isinstance(answer, Choice):  # a wolf's self-destruct, offered as the request's options
+        return _destruct(ctx, speaker, answer.target, pk)
+    text = speech_text(answer)
     label = "PK speech" if pk else "Speech"
     return ctx.result(
         _SPEECH,
         f"{label} of {seat_text(state, speaker)}: {text}",
         diff={"speaker": speaker},
         detail={"pk": pk, "text": text},
+    )
+
+
+def _destruct(ctx: PhaseContext, speaker: int, take: int | None, pk: bool) -> RoleResult:
+    """The speech that is a self-destruct: no words; the ``self-destruct`` phase follows."""
+    state = ctx.state
+    diff: dict[str, Any] = {"self_destruct": True, "speaker": speaker}
+    if take is not None:
+        diff["take"] = take
+    return ctx.result(
+        _SPEECH,
+        f"{seat_text(state, speaker).capitalize()} interrupts the day: he self-destructs.",
+        diff=diff,
+        detail={"pk": pk, "text": ""},
     )
 
 

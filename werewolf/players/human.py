@@ -23,11 +23,18 @@ from typing import IO, Protocol
 from rich.console import Console
 
 from ..argtypes import is_number
-from ..decisions import MAX_SPEECH_CHARS, Answer, Request, Speech
+from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, Request, Speech
 from ..errors import SeatLeftError
 from ..text import visible
 from .menus import decision_menu
-from .prompting import ability_line, history_lines, prompt_set, seat_label, task_lines
+from .prompting import (
+    ability_line,
+    history_lines,
+    option_order,
+    prompt_set,
+    seat_label,
+    task_lines,
+)
 
 __all__ = ["ConsoleTerminal", "HumanPlayer", "Terminal"]
 
@@ -61,6 +68,9 @@ class ConsoleTerminal:
         if not line:
             raise EOFError
         return line.rstrip("\r\n")
+
+
+DESTRUCT = "!destruct"  # what a wolf types to self-destruct instead of speaking
 
 
 class HumanPlayer:
@@ -139,19 +149,32 @@ class HumanPlayer:
         show("\n".join(task_lines(request, self.lang, for_model=False)))
         prompt = ps.say("human.prompt", seat=view.seat)
         if request.kind.speaks:
-            return self._speech(prompt)
+            return self._speech(prompt, request)
         menu = decision_menu(request, self.lang)
         for item in menu:
             show(f"  [{item.code}] {item.label}")
         code, note = self._pick(prompt, [item.code for item in menu])
         return next(item for item in menu if item.code == code).with_note(note)
 
-    def _speech(self, prompt: str) -> Speech:
+    def _speech(self, prompt: str, request: Request) -> Answer:
+        """Words; or, where a wolf's speech offers it, ``!destruct [SEAT]`` (a self-destruct)."""
         ps = prompt_set(self.lang)
         self.terminal.show(ps.say("human.speak"))
+        codes = [0 if o is None else o for o in option_order(request.options)]
+        if len(codes) > 1:
+            self.terminal.show(ps.say("human.destruct.take", codes=", ".join(map(str, codes))))
+        elif codes:
+            self.terminal.show(ps.say("human.destruct"))
         while True:
             text = self.terminal.read_line(prompt).strip()
-            if not text:
+            word, _, rest = text.partition(" ")
+            if codes and word == DESTRUCT:
+                code = rest.strip() or "0"
+                if is_number(code) and int(code) in codes:
+                    return Choice(None if int(code) == 0 else int(code))
+                listed = ", ".join(map(str, codes))
+                self.terminal.show(ps.say("human.bad-choice", input=repr(text), codes=listed))
+            elif not text:
                 self.terminal.show(ps.say("human.empty"))
             elif len(text) > MAX_SPEECH_CHARS:
                 self.terminal.show(ps.say("human.too-long", length=len(text), max=MAX_SPEECH_CHARS))

@@ -92,12 +92,11 @@ def _observation(
             ps, names, detail
         )
     if obs.phase == "hunter-shot":
+        who = "obs.hunter" if d.get("card") is None else "obs.king"  # the wolf king's shot
         if d.get("target") is None:
-            return ps.say("obs.hunter.kept", day=day)
+            return ps.say(f"{who}.kept", day=day)
         return (
-            ps.say(
-                "obs.hunter.shot", day=day, shooter=seat(d.get("shooter")), target=seat(d["target"])
-            )
+            ps.say(f"{who}.shot", day=day, shooter=seat(d.get("shooter")), target=seat(d["target"]))
             + _revealed(ps, names, detail)
             + _heartbreak(ps, names, obs.phase, d, detail)
         )
@@ -118,6 +117,16 @@ def _observation(
             bids=bids,
             speaker=seat(d.get("floor")),
         )
+    if obs.phase == "self-destruct":
+        target = d.get("target")
+        key = "obs.self-destruct" if target is None else "obs.self-destruct.take"
+        return (
+            ps.say(key, day=day, wolf=seat(d.get("wolf")), target=seat(target))
+            + _revealed(ps, names, detail)
+            + _heartbreak(ps, names, obs.phase, d, detail)
+        )
+    if obs.phase == "day-speech" and d.get("self_destruct"):
+        return ps.say("obs.speech.destruct", day=day, speaker=seat(d.get("speaker")))
     if obs.phase in ("last-words", "day-speech"):
         speaker = int(d["speaker"])
         if obs.phase == "last-words":

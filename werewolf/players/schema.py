@@ -58,6 +58,9 @@ class DecisionTool:
         data = arguments.model_dump()
         reasoning = str(data.get("reasoning", ""))
         if self.kind.speaks:
+            if data.get("self_destruct"):  # a wolf's speech offers it (config self_destruct)
+                take = int(data.get("take", NOBODY))
+                return Choice(None if take == NOBODY else take, reasoning=reasoning)
             return Speech(str(data["speech"]), reasoning=reasoning)
         if self.kind is DecisionKind.WITCH:
             poison = int(data.get("poison", NOBODY))
@@ -101,6 +104,10 @@ def decision_tool(request: Request, lang: str, *, stable: bool = False) -> Decis
             str,
             Field(min_length=1, max_length=MAX_SPEECH_CHARS, description=ps.say("field.speech")),
         )
+        if stable and request.view.config.self_destruct:  # as the stable array has it
+            fields |= _destruct_fields(ps, ())
+        elif request.options:
+            fields |= _destruct_fields(ps, request.options)
     elif kind is DecisionKind.WITCH:
         witch = request.witch
         if witch is not None and (witch.can_save or stable):
@@ -158,6 +165,21 @@ def decision_tool(request: Request, lang: str, *, stable: bool = False) -> Decis
     )
 
 
+def _destruct_fields(ps: PromptSet, options: tuple[int | None, ...]) -> dict[str, Any]:
+    """A speech's self-destruct (a wolf's, config ``self_destruct``): the flag, and the seat
+    the white wolf king takes (0: nobody) when he is offered seats."""
+    fields: dict[str, Any] = {
+        "self_destruct": (bool, Field(False, description=ps.say("field.self_destruct")))
+    }
+    seats = sorted(o for o in options if o is not None)
+    if seats:
+        take = (_literal([*seats, NOBODY]), Field(NOBODY, description=ps.say("field.take")))
+        fields["take"] = take
+    elif not options:  # the stable array: any seat, checked by the rules
+        fields["take"] = (int, Field(NOBODY, ge=0, description=ps.say("field.take")))
+    return fields
+
+
 @cache
 def _identity_tools() -> dict[str, Identity]:
     """The tools only a deck holding their identity needs (the identities beyond the
@@ -185,6 +207,7 @@ def stable_tools(
     bidding: bool = False,
     beliefs: bool = False,
     ballots: bool = False,
+    destruct: bool = False,
 ) -> tuple[dict[str, Any], ...]:
     """Every function a seat may be asked to call, the same for the whole game and for every
     seat (the array reveals no card): targets are plain integers, the options are in the
@@ -217,6 +240,8 @@ def stable_tools(
             "bid": (int, Field(ge=0, le=3, description=ps.say("field.bid"))),
         },
     }
+    if destruct:  # config self_destruct: a wolf's speech may be a self-destruct
+        fields_by_name["speak"] |= _destruct_fields(ps, ())
     if beliefs:
         fields_by_name["vote"] = {
             "reasoning": reasoning,

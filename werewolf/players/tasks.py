@@ -83,6 +83,8 @@ def task_lines(request: Request, lang: str, *, for_model: bool = True) -> list[s
             lines.append(ps.say("task.speech.round", day=day, round=ctx["round"]))
         else:
             lines.append(ps.say("task.speech", day=day))
+        if request.options and for_model:  # a wolf may self-destruct (config self_destruct)
+            lines.append(_destruct_task(ps, request))
     elif kind is DecisionKind.LAST_WORDS:
         lines.append(ps.say("task.last-words"))
     elif kind is DecisionKind.BID:
@@ -119,6 +121,14 @@ def task_lines(request: Request, lang: str, *, for_model: bool = True) -> list[s
             lines.append(ps.say("task.options", options=shown))
         lines.append(ps.say("task.call", tool=tool_name(kind)))
     return lines
+
+
+def _destruct_task(ps: PromptSet, request: Request) -> str:
+    """The self-destruct a wolf's speech offers: alone, or taking a seat (the white wolf king)."""
+    if any(o is not None for o in request.options):
+        shown = options_text(ps, request.view.names, option_order(request.options))
+        return ps.say("task.self-destruct.take", options=shown)
+    return ps.say("task.self-destruct")
 
 
 def _witch_task(ps: PromptSet, request: Request, night: int, *, for_model: bool) -> list[str]:

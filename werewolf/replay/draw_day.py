@@ -84,14 +84,17 @@ class DayDrawing(Drawing):
 
     def _hunter_shot(self, e: Entry) -> list[RenderableType]:
         shooter, target = int(e.diff["shooter"]), e.diff.get("target")
-        who = Text.assemble(
-            Text(self.w("The hunter"), style="bold"), self.w(" ("), self.seat(shooter), self.w(")")
-        )
+        card = e.diff.get("card")  # a shooter who is not the hunter: the wolf king
+        name = self.w("The hunter") if card is None else self.identity(card).capitalize()
+        who = Text.assemble(Text(name, style="bold"), self.w(" ("), self.seat(shooter), self.w(")"))
         if target is None:
             return [Text.assemble(who, self.w(" keeps the bullet."))]
-        shot = Text.assemble(
-            who, self.w(" shows the hunter card and shoots "), self.seat(target), self.w(".")
+        shows = (
+            self.w(" shows the hunter card and shoots ")
+            if card is None
+            else self.w(" shows the {identity} card and shoots ", identity=self.identity(card))
         )
+        shot = Text.assemble(who, shows, self.seat(target), self.w("."))
         return [shot, *self._revealed(e), *self._heartbreak(e)]
 
     def _heartbreak(self, e: Entry) -> list[RenderableType]:
@@ -112,7 +115,28 @@ class DayDrawing(Drawing):
         return self._speech_block("Last words of ", e, "last-words")
 
     def _day_speech(self, e: Entry) -> list[RenderableType]:
+        if e.diff.get("self_destruct"):  # no words: the self-destruct event follows
+            speaker, take = int(e.diff["speaker"]), e.diff.get("take")
+            line = Text.assemble(
+                self.seat(speaker, role=True), self.w(" interrupts the day: self-destructs")
+            )
+            if take is not None:
+                line.append_text(Text.assemble(self.w(", to take "), self.seat(int(take))))
+            return [line, *self._reasoning_of(e, speaker, "speech")]
         return self._speech_block("PK speech of " if e.detail.get("pk") else "", e, "speech")
+
+    def _self_destruct(self, e: Entry) -> list[RenderableType]:
+        wolf, target = int(e.diff["wolf"]), e.diff.get("target")
+        if target is None:
+            line = Text.assemble(self.seat(wolf), self.w(" reveals a wolf and self-destructs"))
+        else:
+            line = Text.assemble(
+                self.seat(wolf),
+                self.w(" reveals the white wolf king and self-destructs, taking "),
+                self.seat(int(target)),
+            )
+        line.append(self.w("; the day ends without a vote."))
+        return [line, *self._revealed(e), *self._heartbreak(e)]
 
     def _vote(self, e: Entry) -> list[RenderableType]:
         pk_round = e.detail.get("round") == 2

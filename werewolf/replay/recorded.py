@@ -10,7 +10,7 @@ from typing import Any
 
 from ..decisions import Answer, Choice, DecisionKind, Request, Speech, WitchChoice
 from ..errors import GameFileError, UnrecordedDecisionError
-from ..registry import identity_specs
+from ..registry import identity_specs, shots
 from ..state import Phase
 
 __all__ = ["AnswerKey", "Recorded", "lovers_named_high_first", "read_beliefs", "recorded_answers"]
@@ -55,7 +55,6 @@ _ONE_TARGET: dict[str, DecisionKind] = {
     Phase.SEER: DecisionKind.SEER,
     Phase.GUARD: DecisionKind.GUARD,
     Phase.DOCTOR: DecisionKind.DOCTOR,
-    Phase.HUNTER: DecisionKind.HUNTER,
 }
 """The phases whose one decision is a target, written as the diff's ``target``."""
 
@@ -69,6 +68,12 @@ def _day_steps() -> dict[str, DecisionKind]:
         for spec in identity_specs()
         for step in spec.day
     }
+
+
+@cache
+def _shooters() -> tuple[DecisionKind, ...]:
+    """The decision kinds a ``hunter-shot`` may have asked: each shooter's (registry.Shot)."""
+    return tuple(DecisionKind(shot.decision) for shot in shots().values())
 
 
 def read_beliefs(text: str | None, where: str) -> dict[int, float] | None:
@@ -110,11 +115,15 @@ def recorded_answers(
         found.append(
             ((DecisionKind.WITCH, None), WitchChoice(diff.get("save") is True, diff.get("poison")))
         )
+    elif phase == Phase.HUNTER:  # the shot of the hunter or another shooter (the wolf king)
+        found += (((kind, None), Choice(diff.get("target"))) for kind in _shooters())
     elif phase in _ONE_TARGET or phase in _day_steps():
         kind = _ONE_TARGET.get(phase) or _day_steps()[phase]
         found.append(((kind, None), Choice(diff.get("target"))))
     elif phase == Phase.CUPID:
         found += (((DecisionKind.CUPID, None), Choice(s)) for s in diff.get("lovers") or ())
+    elif phase == Phase.SPEECH and diff.get("self_destruct"):  # a wolf's speech: he blew up
+        found.append(((DecisionKind.SPEECH, None), Choice(diff.get("take"))))
     elif phase in (Phase.SPEECH, Phase.LAST_WORDS):
         kind = DecisionKind.SPEECH if phase == Phase.SPEECH else DecisionKind.LAST_WORDS
         found.append(((kind, None), Speech(detail.get("text", ""))))  # the speaker: the rules'

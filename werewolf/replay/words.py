@@ -124,6 +124,12 @@ _ZH: Mapping[str, str] = {
     " keeps the bullet.": " 不开枪。",
     " shows the hunter card and shoots ": " 亮出猎人牌，开枪带走 ",
     " dies of heartbreak.": " 殉情而死。",
+    " shows the {identity} card and shoots ": " 亮出{identity}牌，开枪带走 ",
+    " interrupts the day: self-destructs": " 打断发言：自爆",
+    ", to take ": "，要带走 ",
+    " reveals a wolf and self-destructs": " 自爆，亮明狼人身份",
+    " reveals the white wolf king and self-destructs, taking ": " 亮出白狼王牌自爆，带走 ",
+    "; the day ends without a vote.": "；当天不再投票，直接进入黑夜。",
     "Day {n} vote": "第 {n} 天投票",
     "Day {n} PK re-vote": "第 {n} 天 PK 重投",
     "Votes": "票数",
@@ -218,8 +224,6 @@ def word(text: str, lang: str, **values: object) -> str:
 
 def identity_name(identity: str, lang: str) -> str:
     """An identity's name in ``lang`` (the registry's); an unknown one as written."""
-    if lang != "zh":
-        return identity
     names = {str(spec.identity): spec.names(lang) for spec in identity_specs()}
     return names.get(identity, identity)
 

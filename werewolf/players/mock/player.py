@@ -18,6 +18,7 @@ from .gut import Gut
 from .lang import LANGS
 from .reader import TableReader
 from .strategy import handler_for
+from .strategy.self_destruct import destruct
 from .table import Table
 from .temper import PERSONALITIES, pick_personality
 from .turn import Turn
@@ -73,7 +74,7 @@ class MockPlayer:
         return minds
 
     def _infer(self, table: Table) -> tuple[Mind, Picture]:
-        if table.identity is not Identity.WEREWOLF:
+        if table.identity is not Identity.WEREWOLF:  # every wolf reads as one (reader)
             gut = self._gut(table.day, table.seat_count - 1, self.temper.noise)
             return infer(table, self.temper, gut), None
         # the table as a whole has no one gut: feelings of spread 0 are 0 whatever is drawn
@@ -105,7 +106,9 @@ class MockPlayer:
         drawn_as = (self.game_seed, self.seat, request.key)  # see Turn.rng
         request = idiot.spare_the_idiot(request, table.idiot)  # a good voter spares him
         turn = Turn(request, table, mind, public, self.temper, drawn_as, self.lang)
-        answer = handler_for(table.identity, request.kind)(turn)
+        answer = (request.options and destruct(request.kind, turn)) or handler_for(
+            request.view.identity, request.kind
+        )(turn)
         answer = lovers.keep_partner(
             request.kind, table.partner, request.options, answer, self.lang
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...cast import Identity, Team
+from ...cast import Identity, Team, team_of
 from ...config import GameConfig, Reveal
 from ...events import meaning_of
 from ...visibility import Observation, SeatView
@@ -18,6 +18,11 @@ __all__ = ["TableReader", "read_table"]
 _HEARD: dict[tuple[int, int, int, str, bool], Utterance] = {}
 _CAST: dict[tuple[int, int, int, int | None, int], Ballot] = {}
 _KEPT = 8192
+_WEREWOLF = Identity.WEREWOLF
+# the cards that show a wolf: a side, or any identity of the wolves' team
+_WOLF_CARDS = frozenset({Team.WOLVES.value, Identity.WEREWOLF.value}) | frozenset(
+    {Identity.WOLF_KING.value, Identity.WHITE_WOLF_KING.value}
+)
 
 
 def read_table(view: SeatView) -> Table:
@@ -95,7 +100,7 @@ class _Fold:
     def _revealed(self, shown: list[tuple[int, str]]) -> None:
         revealed = dict(self.revealed)
         for seat, card in shown:
-            revealed[int(seat)] = card in (Team.WOLVES.value, Identity.WEREWOLF.value)
+            revealed[int(seat)] = card in _WOLF_CARDS
             self.seer_dead = self.seer_dead or card == Identity.SEER.value
         self.revealed = revealed
 
@@ -201,7 +206,7 @@ class _Fold:
         # matching 31 keywords costs more than the rest of its making): each names its field
         return Table(
             view.seat,  # me
-            view.identity,  # identity
+            _WEREWOLF if view.wolves else view.identity,  # identity: a wolf king reads as a wolf
             view.wolves,  # wolves
             alive,  # alive
             view.day,  # day
@@ -279,7 +284,7 @@ class _Deck:
     def __init__(self, config: GameConfig) -> None:
         self.config = config
         deck = self.deck = tuple(config.identities)
-        self.wolf_count = sum(1 for i in deck if i is Identity.WEREWOLF)
+        self.wolf_count = sum(1 for i in deck if team_of(i) is Team.WOLVES)
         self.death_shows = config.reveal_on_death is not Reveal.NOTHING
         # a protector in the deck may guard the same seat night after night (then a seat
         # our knife could not reach stays out of reach)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from ....cast import Identity
+from ....cast import Identity, Team, team_of
 from ....decisions import Answer, DecisionKind
 from ....registry import identity_specs
 from ..turn import Turn
@@ -58,8 +58,12 @@ def register(kind: DecisionKind, handler: Handler, identity: Identity | None = N
 
 
 def handler_for(identity: Identity, kind: DecisionKind) -> Handler:
+    """The identity's own handler, else (a wolf king) the wolves', else the default."""
     table = _HANDLERS if _READ else handlers()
-    handler = table.get((identity, kind)) or table.get((None, kind))
+    handler = table.get((identity, kind))
+    if handler is None and team_of(identity) is Team.WOLVES:
+        handler = table.get((Identity.WEREWOLF, kind))
+    handler = handler or table.get((None, kind))
     if handler is None:
         raise KeyError(f"no mock strategy for {kind} of the {identity}")
     return handler
