@@ -15,7 +15,7 @@ from ..state import Cause
 from ..visibility import Observation, SeatView
 from .promptset import PromptSet, prompt_set, quote, seat_label, seats_text
 
-__all__ = ["history_lines"]
+__all__ = ["history_lines", "observation_text"]
 
 
 _HEARTBREAK = Cause.LOVE.value
@@ -233,3 +233,9 @@ def history_lines(view: SeatView, lang: str, *, after: int = 0) -> list[str]:
         if text is not None:
             lines.append(text)
     return lines
+
+
+def observation_text(view: SeatView, obs: Observation, lang: str) -> str | None:
+    """One of the seat's observations as ``history_lines`` tells it, or None."""
+    ballots = view.config.wolf_kill is WolfKill.VOTE
+    return _observation(prompt_set(lang), view.names, obs, ballots=ballots)
