@@ -112,6 +112,9 @@ def test_the_history_is_plain_headings_quotes_and_facts_each_seat_its_own(
     } in (villager)
     dawn = next(i for i in villager if i["kind"] == "dawn" and i["head"].startswith("Day 2"))
     assert dawn["lines"] == ["Day 2 dawns. Died in the night: seat 9 (Ivo)."]
+    vote = next(i for i in villager if i["kind"] == "vote" and i["head"] == "Day 2 · vote results")
+    assert vote["lines"] == ["Exiled: seat 2 (Ben).", "seat 2 (Ben) ← 1, 3, 4, 5, 6, 8 (6)",
+                             "seat 6 (Fay) ← 2 (1)"]  # fmt: skip
     assert {i["kind"] for i in villager} >= {"day-speech", "vote", "last-words", "dawn"}
     assert {i["kind"] for i in villager}.isdisjoint({"seer-check", "wolf-night", "witch-action"})
     [check, _] = [i for i in _history(played, 9) if i["kind"] == "seer-check"]

@@ -17,7 +17,7 @@ from ...decisions import MAX_SPEECH_CHARS, Answer, DecisionKind, Request, Speech
 from ...text import one_line, visible
 from ...visibility import Observation, SeatView
 from ..menus import decision_menu
-from ..observations import observation_text
+from ..observations import observation_text, vote_outcome
 from ..prompting import ability_line, task_lines
 from ..promptset import PromptSet, night_kinds, prompt_set, seat_label, seats_text
 
@@ -98,6 +98,8 @@ def history_items(view: SeatView, lang: str) -> list[dict[str, Any]]:
             items.append(_spoken(ps, view.names, obs))
         elif obs.phase == "wolf-night":
             items.append(_wolf_night(ps, view, obs))
+        elif obs.phase == "vote":
+            items.append(_vote(ps, view, obs, lang))
         else:
             told = observation_text(view, obs, lang)
             if told is not None:
@@ -161,6 +163,22 @@ def _wolf_night(ps: PromptSet, view: SeatView, obs: Observation) -> dict[str, An
     if isinstance(drawn, Mapping):
         lines.append(ps.say("obs.drawn", seats=seats_text(ps, names, drawn.get("among", []))))
     return _item(ps, obs, "wolf-night", quotes=quotes, lines=lines)
+
+
+def _vote(ps: PromptSet, view: SeatView, obs: Observation, lang: str) -> dict[str, Any]:
+    """A vote: what it decided first, then one line per seat voted for (the most votes
+    first, abstentions last) naming its voters by number."""
+    names = view.names
+    voters: dict[int | None, list[int]] = {}
+    for voter, target in obs.detail.get("ballots", []):
+        voters.setdefault(target, []).append(int(voter))
+    lines = [vote_outcome(view, obs, lang)]
+    for target, seats in sorted(voters.items(), key=lambda tv: (tv[0] is None, -len(tv[1]))):
+        whom = ps.say("obs.abstain") if target is None else seat_label(ps, names, target)
+        numbers = ps.say("list.sep").join(str(s) for s in seats)
+        lines.append(ps.say("web.votes", target=whom, voters=numbers, n=len(seats)))
+    what = "pk-vote" if obs.detail.get("round") == 2 else "vote"
+    return _item(ps, obs, what, lines=lines)
 
 
 def _name(names: tuple[str, ...], seat: int) -> str:
