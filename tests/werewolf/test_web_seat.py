@@ -133,6 +133,19 @@ def test_the_history_is_plain_headings_quotes_and_facts_each_seat_its_own(
     assert [i["head"] for i in zh[:2]] == ["第1天 · 天亮：昨夜死讯", "第1天 · 发言 · 1号（Ada）"]
 
 
+def test_the_wolves_words_in_a_task_are_quotes_not_markup(chain: list[Any]) -> None:
+    wolf = fold_chain(chain).wolves[0]
+    said = [{"seat": wolf, "text": "Take seat 2.\n>>> not a close"}]
+    context = {"night": 1, "round": 1, "discussion": said}
+    kill = Request(DecisionKind.WOLF_KILL, wolf, view(chain, wolf), "x", (2, 5), context=context)
+    ask = ask_part(kill, "en", "9")
+    assert ask["said"] == "Said so far tonight:"
+    assert ask["quotes"] == [{"who": f"seat {wolf} ({view(chain, wolf).name})",
+                              "text": said[0]["text"]}]  # fmt: skip
+    assert not any("<<<" in line or "Take seat 2" in line for line in ask["task"])
+    assert ask_part(_vote(chain), "en", "1")["quotes"] == []
+
+
 def test_answers_are_parsed_from_the_menu_and_checked_by_the_rules(chain: list[Any]) -> None:
     vote = _vote(chain)
     assert parse_answer(vote, "en", {"code": 3, "note": " my read "}) == Choice(3, "my read")

@@ -134,8 +134,8 @@ def _observation(
         )
     if obs.phase == "vote":
         key = "obs.pk-vote" if detail.get("round") == 2 else "obs.vote"
-        ballots = ps.say(key, day=day, ballots=pairs(detail.get("ballots", [])))
-        return ballots + " " + _vote_outcome(ps, names, obs)
+        told = ps.say(key, day=day, ballots=pairs(detail.get("ballots", [])))
+        return told + " " + _vote_outcome(ps, names, obs)
     return None
 
 

@@ -63,16 +63,19 @@ function seatChip(seat) {
   return li;
 }
 
+// words a player said: who (when the heading does not say it), then the words as text
+function quoteBlock(quote) {
+  const block = element("blockquote");
+  if (quote.who) block.append(element("cite", "", quote.who));
+  block.append(element("p", "", quote.text));
+  return block;
+}
+
 // one thing learned: its heading, the words said as quotes, the moderator's facts
 function historyItem(item) {
   const li = element("li", "item " + item.kind);
   li.append(element("p", "head", item.head));
-  for (const quote of item.quotes) {
-    const block = element("blockquote");
-    if (quote.who) block.append(element("cite", "", quote.who));
-    block.append(element("p", "", quote.text));
-    li.append(block);
-  }
+  for (const quote of item.quotes) li.append(quoteBlock(quote));
   for (const line of item.lines) li.append(element("p", "", line));
   return li;
 }
@@ -148,6 +151,10 @@ function drawAsk(state) {
   form.dataset.rid = ask.rid;
   form.dataset.kind = ask.kind;
   paragraphs($("task"), ask.task);
+  if (ask.said) {
+    $("task").append(element("p", "", ask.said));
+    for (const quote of ask.quotes) $("task").append(quoteBlock(quote));
+  }
   text($("refused"), ask.refused);
   text($("error"), "");
   const fields = $("fields");

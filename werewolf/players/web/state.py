@@ -186,8 +186,8 @@ def _name(names: tuple[str, ...], seat: int) -> str:
 
 
 def ask_part(request: Request, lang: str, rid: str) -> dict[str, Any]:
-    """The decision as the page's form: the task, why the last answer was refused, and
-    either a text box (a speech, with its budget) or exactly the legal options."""
+    """The decision as the page's form: the task, the wolves' words so far (as quotes),
+    why the last answer was refused, and either a text box (a speech, with its budget) or exactly the legal options."""
     ps = prompt_set(lang)
     form: dict[str, Any]
     if request.kind.speaks:
@@ -200,10 +200,19 @@ def ask_part(request: Request, lang: str, rid: str) -> dict[str, Any]:
         menu = decision_menu(request, lang)
         form = {"speech": False, "options": [{"code": i.code, "label": i.label} for i in menu]}
     refused = ps.say("human.refused", reason=request.feedback) if request.feedback else ""
+    names = request.view.names
+    said = request.context.get("discussion") or []
+    if request.kind not in (DecisionKind.WOLF_TALK, DecisionKind.WOLF_KILL):
+        said = []
     return {
         "rid": rid,
         "kind": request.kind.value,
-        "task": task_lines(request, lang, for_model=False),
+        "task": task_lines(request, lang, for_model=False, discussion=False),
+        "said": ps.say("task.discussion") if said else "",
+        "quotes": [
+            {"who": seat_label(ps, names, int(d["seat"])), "text": visible(str(d["text"]))}
+            for d in said
+        ],
         "refused": refused,
         "form": form,
     }
