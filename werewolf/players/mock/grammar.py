@@ -139,9 +139,9 @@ _OPINION = _Form(
 )
 _SUSPECT = _Form(
     _word("i") + r"\s+(?:suspect|lean\s+(?:towards?|on))\s+" + _SEAT,
-    r"我(?:怀疑|踩)\s*" + _ZSEAT,
+    r"我(?:最)?(?:怀疑|踩)\s*" + _ZSEAT,
     (("suspect", "lean"),),
-    ("我怀疑", "我踩"),
+    ("我怀疑", "我踩", "我最"),
 )
 _VOTE = _Form(
     _word("vot")
@@ -149,7 +149,7 @@ _VOTE = _Form(
     + _SEAT
     + "|"
     + _word("my")
-    + r"\s+vote\s+(?:goes\s+to|is\s+on|is\s+for|:)\s*"
+    + r"\s+vote(?:\s+goes\s+to|\s+is\s+on|\s+is\s+for|\s*:)\s*"
     + _SEAT,
     r"(?:投|票给|归票)\s*" + _ZSEAT,
     (("vot",),),
@@ -162,7 +162,10 @@ _TRUST = _Form(
     ("我信", "我相信"),
 )
 _SAVED = _Form(
-    _word("i") + r"\s+saved\s+" + _SEAT, r"我救了?\s*" + _ZSEAT, (("saved",),), ("我救",)
+    _word("i") + r"\s+(?:saved|used\s+(?:the|my)\s+antidote\s+on)\s+" + _SEAT,
+    r"我救了?\s*" + _ZSEAT + r"|解药(?:我)?(?:用在了?|给了|救了)\s*" + _ZSEAT,
+    (("saved", "antidote"),),
+    ("我救", "解药"),
 )
 _POISONED = _Form(
     _word("i") + r"\s+poisoned\s+" + _SEAT, r"我毒了?\s*" + _ZSEAT, (("poisoned",),), ("我毒",)
@@ -181,7 +184,9 @@ _KILL = _Form(
 _PLAN = _Form(
     r"\b(?:" + _SEAT + r"|(nobody|no\s+one))\s+(?:will\s+claim|claims|jumps\s+as|fakes|plays)\s+"
     r"(?:the\s+)?seer",
-    r"(?:" + _ZSEAT + r"|(没人|都不))\s*(?:明天|白天)?\s*(?:来)?(?:起跳|悍跳|跳)\s*预言家",
+    r"(?:"
+    + _ZSEAT
+    + r"|(没人|都不))\s*(?:明天|白天|继续|接着|还)*\s*(?:来)?(?:起跳|悍跳|跳)\s*预言家",
     (("claim", "jumps", "fakes", "plays"), ("seer",)),
     ("跳",),
 )

@@ -11,13 +11,21 @@ from random import Random
 
 from ...draw import pick
 from ..reasons import Reason
-from . import en, zh
+from . import en, more_en, more_zh, voices_en, voices_zh, zh
 
-__all__ = ["LANGS", "Line", "because", "phrasings", "render", "render_line"]
+__all__ = ["LANGS", "Line", "because", "filled", "phrasings", "render", "render_line"]
 
 Seats = tuple[int, ...]
 
 LANGS = {"en": en, "zh": zh}
+
+# a language's phrasings: its module's, with the further ones of its ``more`` module
+_BANKS: dict[str, dict[str, tuple[str, ...]]] = {
+    lang: {key: module.PHRASES.get(key, ()) + more.get(key, ()) for key in (*module.PHRASES, *more)}
+    for lang, module, more in (("en", en, more_en.MORE), ("zh", zh, more_zh.MORE))
+}
+# each personality's own phrasings of some lines (they replace the shared ones)
+_VOICES = {"en": voices_en.VOICES, "zh": voices_zh.VOICES}
 
 
 # made by the thousand: not frozen (a frozen init sets each field through
@@ -40,6 +48,23 @@ def because(reason: Reason) -> Line:
     return Line(f"why.{kind}", reason.seat, reason.other, reason.day, reason.role)
 
 
+_FILLERS = ("fill.wait", "fill.ask")
+
+
+def filled(lines: Sequence[Line], rng: Random, floor: int) -> list[Line]:
+    """``lines`` grown to ``floor`` lines by fillers (no claim in them) after the opener: a
+    seat with little to say (a wolf hiding, most often) still speaks at an ordinary length,
+    so the shortest speech gives nobody away."""
+    lines = list(lines)
+    missing = min(floor - len(lines), len(_FILLERS))
+    if missing <= 0:
+        return lines
+    at = next((i for i, line in enumerate(lines) if not line.key.startswith("open.")), 0)
+    first = rng.randrange(len(_FILLERS))
+    fillers = [Line(_FILLERS[(first + i) % len(_FILLERS)]) for i in range(missing)]
+    return [*lines[:at], *fillers, *lines[at:]]
+
+
 def _seat_list(seats: Sequence[int], lang: str) -> str:
     if lang == "zh":
         return "、".join(f"{s}号" for s in seats)
@@ -49,19 +74,27 @@ def _seat_list(seats: Sequence[int], lang: str) -> str:
     return ", ".join(named[:-1]) + " and " + named[-1]
 
 
-def render_line(line: Line, lang: str, rng: Random | None = None) -> str:
+def render_line(line: Line, lang: str, rng: Random | None = None, voice: str = "") -> str:
     """One line in ``lang``: a drawn phrasing, or the first one without a generator."""
-    options = phrasings(lang, line.key, line.a, line.b, line.n, line.role, line.seats)
+    options = phrasings(lang, line.key, line.a, line.b, line.n, line.role, line.seats, voice)
     return options[0] if rng is None else pick(rng, options)
 
 
 # the same lines come back game after game (a seat, a day, a key): each is formatted once
 @lru_cache(maxsize=16384)
 def phrasings(
-    lang: str, key: str, a: int | None, b: int | None, n: int | None, role: str, seats: Seats
+    lang: str,
+    key: str,
+    a: int | None,
+    b: int | None,
+    n: int | None,
+    role: str,
+    seats: Seats,
+    voice: str = "",
 ) -> tuple[str, ...]:
     """Every phrasing of the line (``key``, ``a``, ``b``, ``n``, ``role``, ``seats``) in
-    ``lang``, in the order of its phrase table (a draw picks one by position)."""
+    ``lang`` and the personality ``voice`` ("": the shared ones), in the order of its phrase
+    table (a draw picks one by position)."""
     module = LANGS.get(lang, en)
     listed = _seat_list(seats, lang) if seats else ""  # most lines list none
     fields = {
@@ -72,14 +105,16 @@ def phrasings(
         "seats": listed,
         "Seats": listed[:1].upper() + listed[1:],
     }
-    options = module.PHRASES.get(key) or en.PHRASES[key]
+    bank = _BANKS.get(lang, _BANKS["en"])
+    voiced = _VOICES.get(lang, _VOICES["en"]).get(voice, {})
+    options = voiced.get(key) or bank.get(key) or _BANKS["en"][key]
     return tuple(template.format(**fields) for template in options)
 
 
-def render(lines: Sequence[Line], lang: str, rng: Random | None = None) -> str:
-    """The whole speech: the lines in order, each once."""
+def render(lines: Sequence[Line], lang: str, rng: Random | None = None, voice: str = "") -> str:
+    """The whole speech: the lines in order, each once, in ``voice`` (see ``phrasings``)."""
     texts: dict[str, None] = {}
     for line in lines:  # render_line, without a call per line
-        options = phrasings(lang, line.key, line.a, line.b, line.n, line.role, line.seats)
+        options = phrasings(lang, line.key, line.a, line.b, line.n, line.role, line.seats, voice)
         texts[options[0] if rng is None else pick(rng, options)] = None
     return ("" if lang == "zh" else " ").join(texts)
