@@ -9,8 +9,9 @@ see. Matching is case-insensitive, anywhere in the text, seats as digits::
     Seat 4 is a wolf. / 4号是狼人。                       an opinion ("a wolf" also accuses)
     I suspect seat 4. / I lean towards seat 4. / 我怀疑4号。   an accusation
     Vote seat 4. / My vote goes to seat 4. / 投4号。       the vote announced (an accusation)
-    I trust seat 4. / I believe seat 4. / 我相信4号。      support, e.g. for a seer claimer
-    I saved seat 4. / 我救了4号。  I poisoned seat 4. / 我毒了4号。   a witch's account
+    I trust seat 4. / I believe seat 4. / 我相信4号。/ 我站边4号。   support, e.g. for a seer claimer
+    I saved seat 4. / I used the antidote on seat 4. / 我救了4号。/ 解药用在了4号。  a save
+    I poisoned seat 4. / 我毒了4号。                      a witch's poison
     Unless the seer names a wolf. / 除非预言家报出查杀。      the vote follows a seer's report
     (night) Kill seat 4. / Take seat 4. / 刀4号。 / Kill nobody. / 空刀。   the proposed victim
     (night) Seat 4 will claim seer. / Nobody claims seer. / 4号起跳预言家。 / 没人起跳预言家。
@@ -157,9 +158,9 @@ _VOTE = _Form(
 )
 _TRUST = _Form(
     _word("i") + r"\s+(?:trust|believe)\s+" + _SEAT,
-    r"我(?:相信|信)\s*" + _ZSEAT,
+    r"我(?:相信|信|站边)\s*" + _ZSEAT,
     (("trust", "believe"),),
-    ("我信", "我相信"),
+    ("我信", "我相信", "我站边"),
 )
 _SAVED = _Form(
     _word("i") + r"\s+(?:saved|used\s+(?:the|my)\s+antidote\s+on)\s+" + _SEAT,

@@ -84,7 +84,7 @@ class Turn:
         earlier = {*self.table.my_texts(), *avoid}
         voice = self.temper.name
         if self.request.kind is DecisionKind.SPEECH:  # the day's speeches, night talk not
-            lines = filled(lines, self.rng, self.temper.floor)
+            lines = filled(lines, self.rng, self.lang, voice, self.temper.floor)
         text = render(lines, self.lang, self.rng, voice)
         for _ in range(6):
             if text not in earlier:

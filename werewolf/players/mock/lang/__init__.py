@@ -48,21 +48,33 @@ def because(reason: Reason) -> Line:
     return Line(f"why.{kind}", reason.seat, reason.other, reason.day, reason.role)
 
 
-_FILLERS = ("fill.wait", "fill.ask")
+_FILLERS = ("fill.wait", "fill.ask", "fill.more")
+_LINE_CHARS = {"en": 40, "zh": 14}  # a line's usual length, in characters
 
 
-def filled(lines: Sequence[Line], rng: Random, floor: int) -> list[Line]:
-    """``lines`` grown to ``floor`` lines by fillers (no claim in them) after the opener: a
-    seat with little to say (a wolf hiding, most often) still speaks at an ordinary length,
-    so the shortest speech gives nobody away."""
+def filled(lines: Sequence[Line], rng: Random, lang: str, voice: str, floor: float) -> list[Line]:
+    """``lines`` grown by fillers (no claim in them) after the opener until the speech is
+    about as long as ``floor`` lines (a drawn length around it): a seat with little to say
+    (a wolf hiding, most often) still speaks at an ordinary length, so the shortest speech
+    gives nobody away."""
     lines = list(lines)
-    missing = min(floor - len(lines), len(_FILLERS))
-    if missing <= 0:
+    target = floor * _LINE_CHARS.get(lang, 40) * (0.7 + 0.6 * rng.random())
+    first = rng.randrange(len(_FILLERS))
+    size = sum(len(_first(lang, line, voice)) for line in lines)
+    fillers: list[Line] = []
+    for i in range(len(_FILLERS)):
+        if size >= target:
+            break
+        fillers.append(Line(_FILLERS[(first + i) % len(_FILLERS)]))
+        size += len(_first(lang, fillers[-1], voice))
+    if not fillers:
         return lines
     at = next((i for i, line in enumerate(lines) if not line.key.startswith("open.")), 0)
-    first = rng.randrange(len(_FILLERS))
-    fillers = [Line(_FILLERS[(first + i) % len(_FILLERS)]) for i in range(missing)]
     return [*lines[:at], *fillers, *lines[at:]]
+
+
+def _first(lang: str, line: Line, voice: str) -> str:
+    return phrasings(lang, line.key, line.a, line.b, line.n, line.role, line.seats, voice)[0]
 
 
 def _seat_list(seats: Sequence[int], lang: str) -> str:

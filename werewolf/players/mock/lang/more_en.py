@@ -16,4 +16,89 @@ MORE: dict[str, tuple[str, ...]] = {
         "Check every claim against last night before you believe it.",
         "Keep an eye on who changes their story.",
     ),
+    "fill.more": (
+        "I'll keep my notes on everyone's votes.",
+        "Let's not hand the wolves a free day.",
+        "Votes say more than words; I'll compare them.",
+        "I'm writing down who names whom.",
+    ),
+    "trust": (
+        "I trust seat {a} as the seer; the checks fit what happened.",
+        "I believe seat {a} is the real seer.",
+        "I trust seat {a}: that claim has held up against the deaths.",
+    ),
+    "liar": (
+        "Seat {a} is a wolf, and that seer claim was a bluff.",
+        "Seat {a} is a wolf who jumped as seer to steer us.",
+    ),
+    "why.accused_by": (
+        "Seat {b} reached seat {a} on their own, which I find telling.",
+        "I'm not alone on seat {a}: seat {b} got there too.",
+    ),
+    "why.quiet": (
+        "On day {n} seat {a} spoke a lot and said nothing.",
+        "Seat {a} stayed vague on day {n}, no name and no reason.",
+        "Seat {a} was slippery on day {n}: all talk, no stance.",
+    ),
+    "why.voted_seer": (
+        "Seat {a} voted the seer, seat {b}, on day {n}, and never explained it.",
+        "I can't get past seat {a}'s day-{n} vote on seat {b}, our seer.",
+    ),
+    "why.shielded": (
+        "On day {n} seat {a} dodged the vote on seat {b}, the seer's wolf.",
+        "Seat {a} kept the vote off seat {b} on day {n}, after the seer's report.",
+    ),
+    "why.voted_wolf": ("Seat {a} put a vote on seat {b}.", "Seat {a}'s ballot went to seat {b}."),
+    "why.voted_me": (
+        "Seat {a} voted me on day {n}, and I know I'm good.",
+        "On day {n} seat {a}'s vote came at me.",
+    ),
+    "why.seer_found": (
+        "Seat {b} checked seat {a} and found a wolf.",
+        "Seat {a} is the seer's wolf: seat {b} checked that seat.",
+    ),
+    "why.seer_cleared": ("Seat {b} checked seat {a} and found a good player.",),
+    "why.attacks_seer": ("Seat {a} has been pushing against seat {b}, the seer, all game.",),
+    "why.backs_liar": ("Seat {a} defended seat {b}'s fake seer claim.",),
+    "why.victim_accused": ("Seat {b} named seat {a} and was killed that night.",),
+    "why.night_victim": ("Seat {a} was killed in the night.",),
+    "why.gut": (
+        "Call it instinct, but seat {a} doesn't sit right.",
+        "Nothing hard on seat {a}, just a feeling.",
+    ),
+    "r2.agree": (
+        "Seat {a} said what I was thinking about seat {b}.",
+        "Seat {a}'s read on seat {b} matches mine.",
+    ),
+    "r2.noted": (
+        "Seat {a} named seat {b}; I'd like seat {b}'s answer first.",
+        "I've noted seat {a}'s case on seat {b}, but I'm not there yet.",
+    ),
+    "r2.doubt": (
+        "Seat {a} is pushing seat {b} too hard for how little there is.",
+        "I don't see what seat {a} sees in seat {b}.",
+    ),
+    "r2.accused": (
+        "Seat {a} came after me with nothing; I'm good, so why the rush?",
+        "Seat {a} wants me out, and I am good. That tells me about seat {a}.",
+    ),
+    "r2.start.victim": ("Let's start with {seats}: whose case died with that seat?",),
+    "r2.start.votes": ("Let's start from yesterday's votes; they don't lie.",),
+    "lw.reads": (
+        "If I could still vote, I'd go {seats}, in that order.",
+        "My wolf list, most likely first: {seats}.",
+        "Look at {seats}, in that order.",
+    ),
+    "lw.clean": (
+        "In my book seat {a} is on the good side; don't waste a vote there.",
+        "Keep seat {a}; I believe that seat.",
+    ),
+    "lw.good": ("I'm a good player, for the record.", "For the record, I was on the good side."),
+    "open.peaceful": ("A quiet night: nobody died.", "Nobody died; the knife missed."),
+    "open.protected": ("A peaceful night: the protection was on the right seat.",),
+    "framed": ("Seat {a} calls me a wolf. I'm good, so seat {a} is lying about the seer.",),
+    "doubt_seer": ("Seat {a}'s seer claim doesn't hold; I suspect seat {a}.",),
+    "follow_seer": ("Unless the seer reports a wolf; then I follow the seer.",),
+    "hunter.warn": ("If you exile me, I'm taking my best suspect with me.",),
+    "witch.kept": ("The poison is still in my hand.",),
 }
