@@ -101,4 +101,58 @@ MORE: dict[str, tuple[str, ...]] = {
     "follow_seer": ("Unless the seer reports a wolf; then I follow the seer.",),
     "hunter.warn": ("If you exile me, I'm taking my best suspect with me.",),
     "witch.kept": ("The poison is still in my hand.",),
+    "open.first": (
+        "Nothing to go on yet but the speeches, so let me use them.",
+        "Day one; I'll keep it honest and short.",
+        "We start blind, so the speeches are all we have.",
+    ),
+    "open.later": (
+        "Day {n}. Let me walk through it.",
+        "Day {n}, so here is my reading of the table.",
+        "We're on day {n}; let me sum up.",
+    ),
+    "open.victims": (
+        "{Seats} didn't survive the night.",
+        "Last night cost us {seats}.",
+        "{Seats} won't be voting today.",
+    ),
+    "no_read": (
+        "I can't put a wolf's face on anyone yet.",
+        "Everyone has sounded plausible so far.",
+        "No one stands out to me yet.",
+    ),
+    "safe": (
+        "Seat {a} has said nothing I'd hold against that seat.",
+        "I'd keep seat {a} around for now.",
+    ),
+    "lean": (
+        "Seat {a} is the one I'd look at first, but it's early.",
+        "Something about seat {a} is off, though not enough for a vote.",
+    ),
+    "also": ("Seat {a} has my attention too.", "Seat {a} is also on my mind."),
+    "suspect": (
+        "I suspect seat {a}, and here's the short version.",
+        "I lean towards seat {a} now.",
+    ),
+    "vote": ("I'm voting seat {a}.", "Voting seat {a}."),
+    "r2.still": ("That round didn't change my mind.", "Still no one I'd vote on."),
+    "r2.no_name": ("No new name from me.", "I'm not adding a name."),
+    "r2.nobody": (
+        "Not one name in the whole first round.",
+        "Round one ended without a single accusation.",
+    ),
+    "lw.farewell": ("So that's me done. A few words.", "I'm going, so let me be useful."),
+    "pk.defend": (
+        "I'm good, and I'd ask you to look at my votes.",
+        "Exiling me helps only the wolves.",
+    ),
+    "why.claims_my_role": ("Seat {a} says they're the {role}; that's a lie, I know it.",),
+    "why.claims_role": ("Seat {a} has come out as the {role}.",),
+    "why.shooter": ("Seat {a} fired the hunter's shot.",),
+    "why.wolves_target": ("The wolves aimed at seat {a}.",),
+    "why.revealed": ("Seat {a}'s card was shown at death.",),
+    "why.trusted_seer": ("Seat {a}'s seer claim holds together.",),
+    "why.liar.lies": ("Seat {a}'s checks don't add up.",),
+    "why.liar.changed_report": ("Seat {a} changed a check between speeches.",),
+    "why.attacks_cleared": ("Seat {a} went after seat {b}, who was checked good.",),
 }
