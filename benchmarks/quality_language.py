@@ -9,7 +9,8 @@ Prints, per board:
 - the shortest-speech tell: how often the shortest first speech of day 2 is a wolf's,
   against the wolves' share of the speakers (goal <= 1.5x);
 - en/zh divergence: seeds whose games make different decisions in English and in Chinese
-  (every event but the words: votes, kills, potions, checks, shots, speakers; goal 0).
+  (every event but the words: votes, kills, potions, checks, shots, speakers; goal 0);
+- each personality's seat win rate (its seats whose side won), with a 95% interval.
 
     .venv/bin/python benchmarks/quality_language.py                    # 200 games per board
     .venv/bin/python benchmarks/quality_language.py --games 50 --board guard-12
@@ -21,17 +22,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pulse_core import Event, MemoryEventStore, WorkflowRule
 from werewolf.boards import BOARDS as NAMED_BOARDS
 from werewolf.boards import board_config
-from werewolf.cast import Identity
+from werewolf.cast import Identity, Team, team_of
 from werewolf.config import GameConfig
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import mock_seating
+from werewolf.players.mock import pick_personality
 
 LANGS = ("en", "zh")
 _SPOKEN = ("day-speech", "last-words")
@@ -105,6 +109,31 @@ def measure(chain: list[Event], s: Speech) -> None:
         s.wolf_share += sum(wolf.values()) / len(wolf)
 
 
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def seat_wins(chains: list[list[Event]]) -> tuple[Counter[str], Counter[str]]:
+    """(seats, seats whose side won) per personality."""
+    seats: Counter[str] = Counter()
+    won: Counter[str] = Counter()
+    for chain in chains:
+        seed = int(chain[0].meta["game"]["seed"])
+        winner = str(chain[-1].meta.get("diff", {}).get("winner"))
+        for seat, card in enumerate(chain[0].meta["deal"], start=1):
+            name = pick_personality(seed, seat)
+            side = Team.WOLVES if team_of(Identity(card)) is Team.WOLVES else Team.GOOD
+            seats[name] += 1
+            won[name] += side.value == winner
+    return seats, won
+
+
 def report(name: str, config: GameConfig, games: int) -> list[str]:
     """The language lines of one board (``games`` seeds in each language)."""
     seeds = range(games)
@@ -132,6 +161,13 @@ def report(name: str, config: GameConfig, games: int) -> list[str]:
             f"    {lang} shortest day-2 speech a wolf's {tell:6.1%} against a base rate of "
             f"{base:6.1%}: {tell / max(base, 1e-9):.2f}x (goal <= 1.5x)",
         ]
+    seats, won = seat_wins(chains["en"])
+    for persona in sorted(seats, key=lambda p: -won[p] / seats[p]):
+        low, high = wilson(won[persona], seats[persona])
+        out.append(
+            f"    {persona:<9} seats won {won[persona]:>5}/{seats[persona]:<5} "
+            f"{won[persona] / seats[persona]:6.1%}  95% CI [{low:.1%}, {high:.1%}]"
+        )
     shown = ", ".join(str(s) for s in diverged[:10]) + (" ..." if len(diverged) > 10 else "")
     out.append(
         f"    en/zh divergence         {len(diverged):>5}/{games:<5} seeds decide differently"
