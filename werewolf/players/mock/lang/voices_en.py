@@ -22,7 +22,7 @@ VOICES: dict[str, dict[str, tuple[str, ...]]] = {
         ),
         "open.victims": (
             "We lost {seats} overnight, and I think that matters more than anything said.",
-            "{Seats} is gone, sadly. Let us think about why the wolves chose that.",
+            "Sadly we lost {seats}. Let us think about why the wolves chose that.",
             "So {seats} did not make it through the night.",
             "{Seats} went down last night; I want to understand why before I vote.",
         ),
@@ -114,7 +114,7 @@ VOICES: dict[str, dict[str, tuple[str, ...]]] = {
         "open.victims": (
             "{Seats} died last night.",
             "The night took {seats}.",
-            "{Seats} is dead, and that is our first fact of the day.",
+            "Our first fact of the day: {seats} died.",
             "We are down {seats} this morning.",
         ),
         "no_read": (
@@ -202,7 +202,7 @@ VOICES: dict[str, dict[str, tuple[str, ...]]] = {
         ),
         "open.victims": (
             "They got {seats}.",
-            "{Seats} is gone. Somebody here did that.",
+            "{Seats} went down. Somebody here did that.",
             "{Seats} died last night, and I'm angry about it.",
             "We lost {seats}. Let's make them pay for it.",
         ),
