@@ -24,7 +24,7 @@ _BANKS: dict[str, dict[str, tuple[str, ...]]] = {
     lang: {key: module.PHRASES.get(key, ()) + more.get(key, ()) for key in (*module.PHRASES, *more)}
     for lang, module, more in (("en", en, more_en.MORE), ("zh", zh, more_zh.MORE))
 }
-# each personality's own phrasings of some lines (they replace the shared ones)
+# each personality's own phrasings of some lines (drawn with the shared ones)
 _VOICES = {"en": voices_en.VOICES, "zh": voices_zh.VOICES}
 
 
@@ -105,7 +105,7 @@ def phrasings(
     voice: str = "",
 ) -> tuple[str, ...]:
     """Every phrasing of the line (``key``, ``a``, ``b``, ``n``, ``role``, ``seats``) in
-    ``lang`` and the personality ``voice`` ("": the shared ones), in the order of its phrase
+    ``lang``: the personality ``voice``'s own, then the shared ones, in the order of its phrase
     table (a draw picks one by position)."""
     module = LANGS.get(lang, en)
     listed = _seat_list(seats, lang) if seats else ""  # most lines list none
@@ -119,7 +119,8 @@ def phrasings(
     }
     bank = _BANKS.get(lang, _BANKS["en"])
     voiced = _VOICES.get(lang, _VOICES["en"]).get(voice, {})
-    options = voiced.get(key) or bank.get(key) or _BANKS["en"][key]
+    # the voice's own first, then the shared ones (a voice is a leaning, not a script)
+    options = voiced.get(key, ()) + (bank.get(key) or _BANKS["en"][key])
     return tuple(template.format(**fields) for template in options)
 
 

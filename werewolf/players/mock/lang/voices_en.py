@@ -1,5 +1,5 @@
 """English voices: each personality's own phrasings of the lines it says most (openers,
-reads, votes, fillers). A voice's line replaces the shared one and claims the same (see
+reads, votes, fillers). A voice's lines are drawn with the shared ones and claim the same (see
 ``grammar``): the cautious seat hedges and explains, the steady one reasons from the
 record, the bold one is short and pushes."""
 
@@ -7,6 +7,12 @@ from __future__ import annotations
 
 VOICES: dict[str, dict[str, tuple[str, ...]]] = {
     "cautious": {
+        "fill.more": (
+            "I'd rather be slow and right than quick and wrong.",
+            "I'll keep an open mind until the vote.",
+            "I may revise this after the next speeches.",
+            "I'm trying not to let one speech sway me.",
+        ),
         "open.first": (
             "Day one, and I would rather listen than guess, so bear with me.",
             "It is the first day; I will go carefully and not pretend to know much.",
@@ -98,6 +104,12 @@ VOICES: dict[str, dict[str, tuple[str, ...]]] = {
         ),
     },
     "steady": {
+        "fill.more": (
+            "The ballots will tell us more than the speeches.",
+            "I'll check every vote against what its seat said.",
+            "Facts first, impressions second.",
+            "One consistent story beats a loud one.",
+        ),
         "open.first": (
             "Day one: little evidence, so I'll stick to what the speeches show.",
             "First day. I'll give a read and the reason for it.",
@@ -187,6 +199,12 @@ VOICES: dict[str, dict[str, tuple[str, ...]]] = {
         ),
     },
     "bold": {
+        "fill.more": (
+            "Enough talk, let's act.",
+            "Wolves love a slow day; let's not give them one.",
+            "I'd rather be wrong loudly than quiet and useless.",
+            "Let's get this done.",
+        ),
         "open.first": (
             "Day one. I'll say it straight.",
             "No time to waste on day one.",
