@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-MORE: dict[str, tuple[str, ...]] = {
+_FIRST: dict[str, tuple[str, ...]] = {
     "fill.wait": (
         "I want to hear the later speakers before I settle.",
         "Let's keep the vote on one seat today.",
@@ -155,6 +155,8 @@ MORE: dict[str, tuple[str, ...]] = {
     "why.liar.lies": ("Seat {a}'s checks don't add up.",),
     "why.liar.changed_report": ("Seat {a} changed a check between speeches.",),
     "why.attacks_cleared": ("Seat {a} went after seat {b}, who was checked good.",),
+}
+_FURTHER: dict[str, tuple[str, ...]] = {
     "why.seer_found": ("Seat {b} reported seat {a} as a wolf.",),
     "why.voted_seer": ("Seat {a} went against our seer, seat {b}, on day {n}.",),
     "why.shielded": ("Seat {a} voted away from seat {b} on day {n}, even after the report.",),
@@ -171,4 +173,8 @@ MORE: dict[str, tuple[str, ...]] = {
     "why.accused_me": ("Seat {a} is pushing me out with no case.",),
     "r2.agree": ("Seat {a} and I ended up in the same place on seat {b}.",),
     "r2.noted": ("Seat {a} raised seat {b}; fair, but not yet enough for me.",),
+}
+
+MORE: dict[str, tuple[str, ...]] = {
+    key: _FIRST.get(key, ()) + _FURTHER.get(key, ()) for key in {**_FIRST, **_FURTHER}
 }

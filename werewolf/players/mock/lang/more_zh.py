@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-MORE: dict[str, tuple[str, ...]] = {
+_FIRST: dict[str, tuple[str, ...]] = {
     "fill.wait": (
         "后置位的发言我再听一听。",
         "今天票别分散，集中出一个。",
@@ -111,6 +111,8 @@ MORE: dict[str, tuple[str, ...]] = {
     "why.liar.lies": ("{a}号的验人逻辑对不上。",),
     "why.liar.changed_report": ("{a}号两次发言报的验人不一样。",),
     "why.attacks_cleared": ("{a}号去踩了金水{b}号。",),
+}
+_FURTHER: dict[str, tuple[str, ...]] = {
     "why.seer_found": ("{b}号报了{a}号查杀。",),
     "why.voted_seer": ("第{n}天{a}号站到了预言家{b}号的对面。",),
     "why.shielded": ("第{n}天报完查杀后，{a}号的票还是避开了{b}号。",),
@@ -125,4 +127,8 @@ MORE: dict[str, tuple[str, ...]] = {
     "why.accused_me": ("{a}号没有任何依据就要出我。",),
     "r2.agree": ("关于{b}号，我和{a}号想到一块去了。",),
     "r2.noted": ("{a}号提了{b}号，有道理，但对我来说还不够。",),
+}
+
+MORE: dict[str, tuple[str, ...]] = {
+    key: _FIRST.get(key, ()) + _FURTHER.get(key, ()) for key in {**_FIRST, **_FURTHER}
 }
