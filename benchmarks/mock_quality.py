@@ -11,7 +11,9 @@ Prints, per board:
 - strength: good mocks against random wolves, mock wolves against random good players, and
   each personality's win rate playing a whole side against mixed mocks (both sides, 1,000
   games a side on the standard board), ordered, each with a 95% Wilson interval;
-- balance: each side's share of mock-vs-mock games (1,000 on the standard board).
+- balance: each side's share of mock-vs-mock games (1,000 on the standard board);
+- language: the lines of ``quality_language.py`` (masked distinct speeches, sentence
+  forms per language, the shortest-speech tell, en/zh divergence).
 
     .venv/bin/python benchmarks/mock_quality.py                 # 200 games per board
     .venv/bin/python benchmarks/mock_quality.py --games 50 --balance-games 200 \
@@ -32,6 +34,8 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+
+from quality_language import report as language_report
 
 from pulse_core import Event, MemoryEventStore, WorkflowRule
 from werewolf.boards import BOARDS as NAMED_BOARDS
@@ -274,6 +278,7 @@ def board_report(
         f"  balance: good   {share(won['good'], len(mixed))}",
         f"           wolves {share(won['wolves'], len(mixed))}",
         f"           draws  {won['draw']}",
+        *language_report(name, config, games),
         f"  ({time.perf_counter() - began:.1f} s)",
     ]
     return out

@@ -65,10 +65,10 @@ PLAIN_EN = {
     "_SUSPECT": r"\bI\s+(?:suspect|lean\s+(?:towards?|on))\s+" + _SEAT,
     "_VOTE": r"\bvot(?:e|ing)\s+(?:for\s+|out\s+)?"
     + _SEAT
-    + r"|\bmy\s+vote\s+(?:goes\s+to|is\s+on|is\s+for|:)\s*"
+    + r"|\bmy\s+vote(?:\s+goes\s+to|\s+is\s+on|\s+is\s+for|\s*:)\s*"
     + _SEAT,
     "_TRUST": r"\bI\s+(?:trust|believe)\s+" + _SEAT,
-    "_SAVED": r"\bI\s+saved\s+" + _SEAT,
+    "_SAVED": r"\bI\s+(?:saved|used\s+(?:the|my)\s+antidote\s+on)\s+" + _SEAT,
     "_POISONED": r"\bI\s+poisoned\s+" + _SEAT,
     "_KILL": r"\b(?:kill|knife|take|bite|go\s+for)\s+(?:" + _SEAT + r"|(nobody|no\s+one))",
     "_PLAN": r"\b(?:" + _SEAT + r"|(nobody|no\s+one))\s+(?:will\s+claim|claims|jumps\s+as"
@@ -91,6 +91,8 @@ SENTENCES = [
     "I trust seat 2",
     "I believe seat 3",
     "I saved seat 4",
+    "I used the antidote on seat 5",
+    "my vote:seat 3",
     "I poisoned seat 0",
     "Kill seat 6",
     "go for no one",

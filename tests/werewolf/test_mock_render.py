@@ -8,7 +8,9 @@ from random import Random
 
 import pytest
 
-from werewolf.players.mock.lang import LANGS, Line, en, render, render_line
+from werewolf.players.mock.lang import LANGS, Line, en, more_en, more_zh, render, render_line
+
+MORE = {"en": more_en.MORE, "zh": more_zh.MORE}
 
 
 def _plain_seat_list(seats: Sequence[int], lang: str) -> str:
@@ -20,8 +22,8 @@ def _plain_seat_list(seats: Sequence[int], lang: str) -> str:
 
 def plain_render_line(line: Line, lang: str, rng: Random | None = None) -> str:
     """A template drawn from the phrase table, then formatted with the line's fields."""
-    module = LANGS.get(lang, en)
-    options = module.PHRASES.get(line.key) or en.PHRASES[line.key]
+    module, more = (LANGS[lang], MORE[lang]) if lang in LANGS else (en, MORE["en"])
+    options = module.PHRASES.get(line.key, ()) + more.get(line.key, ())
     template = options[0] if rng is None else rng.choice(options)
     seats = _plain_seat_list(line.seats, lang) if line.seats else ""
     return template.format(
@@ -36,7 +38,7 @@ def plain_render_line(line: Line, lang: str, rng: Random | None = None) -> str:
 
 def _lines() -> list[Line]:
     """Every phrase key of either language, with seats, days, roles and seat lists."""
-    keys = sorted(set(en.PHRASES) | set(LANGS["zh"].PHRASES))
+    keys = sorted(set(en.PHRASES) | set(LANGS["zh"].PHRASES) | set(more_en.MORE))
     return [
         line
         for key in keys

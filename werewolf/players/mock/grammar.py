@@ -9,8 +9,9 @@ see. Matching is case-insensitive, anywhere in the text, seats as digits::
     Seat 4 is a wolf. / 4号是狼人。                       an opinion ("a wolf" also accuses)
     I suspect seat 4. / I lean towards seat 4. / 我怀疑4号。   an accusation
     Vote seat 4. / My vote goes to seat 4. / 投4号。       the vote announced (an accusation)
-    I trust seat 4. / I believe seat 4. / 我相信4号。      support, e.g. for a seer claimer
-    I saved seat 4. / 我救了4号。  I poisoned seat 4. / 我毒了4号。   a witch's account
+    I trust seat 4. / I believe seat 4. / 我相信4号。/ 我站边4号。   support, e.g. for a seer claimer
+    I saved seat 4. / I used the antidote on seat 4. / 我救了4号。/ 解药用在了4号。  a save
+    I poisoned seat 4. / 我毒了4号。                      a witch's poison
     Unless the seer names a wolf. / 除非预言家报出查杀。      the vote follows a seer's report
     (night) Kill seat 4. / Take seat 4. / 刀4号。 / Kill nobody. / 空刀。   the proposed victim
     (night) Seat 4 will claim seer. / Nobody claims seer. / 4号起跳预言家。 / 没人起跳预言家。
@@ -139,9 +140,9 @@ _OPINION = _Form(
 )
 _SUSPECT = _Form(
     _word("i") + r"\s+(?:suspect|lean\s+(?:towards?|on))\s+" + _SEAT,
-    r"我(?:怀疑|踩)\s*" + _ZSEAT,
+    r"我(?:最)?(?:怀疑|踩)\s*" + _ZSEAT,
     (("suspect", "lean"),),
-    ("我怀疑", "我踩"),
+    ("我怀疑", "我踩", "我最"),
 )
 _VOTE = _Form(
     _word("vot")
@@ -149,7 +150,7 @@ _VOTE = _Form(
     + _SEAT
     + "|"
     + _word("my")
-    + r"\s+vote\s+(?:goes\s+to|is\s+on|is\s+for|:)\s*"
+    + r"\s+vote(?:\s+goes\s+to|\s+is\s+on|\s+is\s+for|\s*:)\s*"
     + _SEAT,
     r"(?:投|票给|归票)\s*" + _ZSEAT,
     (("vot",),),
@@ -157,12 +158,15 @@ _VOTE = _Form(
 )
 _TRUST = _Form(
     _word("i") + r"\s+(?:trust|believe)\s+" + _SEAT,
-    r"我(?:相信|信)\s*" + _ZSEAT,
+    r"我(?:相信|信|站边)\s*" + _ZSEAT,
     (("trust", "believe"),),
-    ("我信", "我相信"),
+    ("我信", "我相信", "我站边"),
 )
 _SAVED = _Form(
-    _word("i") + r"\s+saved\s+" + _SEAT, r"我救了?\s*" + _ZSEAT, (("saved",),), ("我救",)
+    _word("i") + r"\s+(?:saved|used\s+(?:the|my)\s+antidote\s+on)\s+" + _SEAT,
+    r"我救了?\s*" + _ZSEAT + r"|解药(?:我)?(?:用在了?|给了|救了)\s*" + _ZSEAT,
+    (("saved", "antidote"),),
+    ("我救", "解药"),
 )
 _POISONED = _Form(
     _word("i") + r"\s+poisoned\s+" + _SEAT, r"我毒了?\s*" + _ZSEAT, (("poisoned",),), ("我毒",)
@@ -181,7 +185,9 @@ _KILL = _Form(
 _PLAN = _Form(
     r"\b(?:" + _SEAT + r"|(nobody|no\s+one))\s+(?:will\s+claim|claims|jumps\s+as|fakes|plays)\s+"
     r"(?:the\s+)?seer",
-    r"(?:" + _ZSEAT + r"|(没人|都不))\s*(?:明天|白天)?\s*(?:来)?(?:起跳|悍跳|跳)\s*预言家",
+    r"(?:"
+    + _ZSEAT
+    + r"|(没人|都不))\s*(?:明天|白天|继续|接着|还)*\s*(?:来)?(?:起跳|悍跳|跳)\s*预言家",
     (("claim", "jumps", "fakes", "plays"), ("seer",)),
     ("跳",),
 )

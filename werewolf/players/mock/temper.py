@@ -28,6 +28,7 @@ class Temper:
     bus: float  # chance a wolf votes out a doomed fellow wolf
     self_knife: float  # chance the first wolf proposes himself on night 1 (baits the antidote)
     sentences: int  # how many reasons the seat gives for its vote
+    floor: float  # a speech's usual length, in lines (fillers make up the rest: no length tell)
 
 
 PERSONALITIES: dict[str, Temper] = {
@@ -46,6 +47,7 @@ PERSONALITIES: dict[str, Temper] = {
         bus=0.2,
         self_knife=0.0,
         sentences=1,
+        floor=3.5,
     ),
     "steady": Temper(
         name="steady",
@@ -62,6 +64,7 @@ PERSONALITIES: dict[str, Temper] = {
         bus=0.35,
         self_knife=0.02,
         sentences=2,
+        floor=3,
     ),
     "bold": Temper(
         name="bold",
@@ -78,6 +81,7 @@ PERSONALITIES: dict[str, Temper] = {
         bus=0.5,
         self_knife=0.05,
         sentences=3,
+        floor=2.5,
     ),
 }
 

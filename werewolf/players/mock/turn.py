@@ -8,11 +8,11 @@ from random import Random
 from typing import Any
 
 from ...cast import Identity
-from ...decisions import Request, Speech
+from ...decisions import DecisionKind, Request, Speech
 from ..draw import seeded
 from ..random_player import decision_seed
 from .beliefs import Mind
-from .lang import Line, render
+from .lang import Line, filled, render
 from .lang.thoughts import thoughts_in
 from .table import Table
 from .temper import Temper
@@ -82,13 +82,17 @@ class Turn:
         """The speech rendered from ``lines``: never one this seat already said (nor one in
         ``avoid``); a repeat is drawn again, then marked with the day."""
         earlier = {*self.table.my_texts(), *avoid}
-        text = render(lines, self.lang, self.rng)
+        voice = self.temper.name
+        if self.request.kind is DecisionKind.SPEECH:  # the day's speeches, night talk not
+            lines = filled(lines, self.rng, self.lang, voice, self.temper.floor)
+        text = render(lines, self.lang, self.rng, voice)
         for _ in range(6):
             if text not in earlier:
                 break
-            text = render(lines, self.lang, self.rng)
+            text = render(lines, self.lang, self.rng, voice)
         if text in earlier:
-            text = render([Line("open.later", n=self.table.day), *lines], self.lang, self.rng)
+            again = [Line("open.later", n=self.table.day), *lines]
+            text = render(again, self.lang, self.rng, voice)
         return Speech(text, reasoning=reasoning)
 
     def note(self, lines: Sequence[Line]) -> str:

@@ -11,13 +11,21 @@ from random import Random
 
 from ...draw import pick
 from ..reasons import Reason
-from . import en, zh
+from . import en, more_en, more_zh, voices_en, voices_zh, zh
 
-__all__ = ["LANGS", "Line", "because", "phrasings", "render", "render_line"]
+__all__ = ["LANGS", "Line", "because", "filled", "phrasings", "render", "render_line"]
 
 Seats = tuple[int, ...]
 
 LANGS = {"en": en, "zh": zh}
+
+# a language's phrasings: its module's, with the further ones of its ``more`` module
+_BANKS: dict[str, dict[str, tuple[str, ...]]] = {
+    lang: {key: module.PHRASES.get(key, ()) + more.get(key, ()) for key in (*module.PHRASES, *more)}
+    for lang, module, more in (("en", en, more_en.MORE), ("zh", zh, more_zh.MORE))
+}
+# each personality's own phrasings of some lines (drawn with the shared ones)
+_VOICES = {"en": voices_en.VOICES, "zh": voices_zh.VOICES}
 
 
 # made by the thousand: not frozen (a frozen init sets each field through
@@ -40,6 +48,35 @@ def because(reason: Reason) -> Line:
     return Line(f"why.{kind}", reason.seat, reason.other, reason.day, reason.role)
 
 
+_FILLERS = ("fill.wait", "fill.ask", "fill.more")
+_LINE_CHARS = {"en": 40, "zh": 14}  # a line's usual length, in characters
+
+
+def filled(lines: Sequence[Line], rng: Random, lang: str, voice: str, floor: float) -> list[Line]:
+    """``lines`` grown by fillers (no claim in them) after the opener until the speech is
+    about as long as ``floor`` lines (a drawn length around it): a seat with little to say
+    (a wolf hiding, most often) still speaks at an ordinary length, so the shortest speech
+    gives nobody away."""
+    lines = list(lines)
+    target = floor * _LINE_CHARS.get(lang, 40) * (0.7 + 0.6 * rng.random())
+    first = rng.randrange(len(_FILLERS))
+    size = sum(len(_first(lang, line, voice)) for line in lines)
+    fillers: list[Line] = []
+    for i in range(len(_FILLERS)):
+        if size >= target:
+            break
+        fillers.append(Line(_FILLERS[(first + i) % len(_FILLERS)]))
+        size += len(_first(lang, fillers[-1], voice))
+    if not fillers:
+        return lines
+    at = next((i for i, line in enumerate(lines) if not line.key.startswith("open.")), 0)
+    return [*lines[:at], *fillers, *lines[at:]]
+
+
+def _first(lang: str, line: Line, voice: str) -> str:
+    return phrasings(lang, line.key, line.a, line.b, line.n, line.role, line.seats, voice)[0]
+
+
 def _seat_list(seats: Sequence[int], lang: str) -> str:
     if lang == "zh":
         return "、".join(f"{s}号" for s in seats)
@@ -49,19 +86,27 @@ def _seat_list(seats: Sequence[int], lang: str) -> str:
     return ", ".join(named[:-1]) + " and " + named[-1]
 
 
-def render_line(line: Line, lang: str, rng: Random | None = None) -> str:
+def render_line(line: Line, lang: str, rng: Random | None = None, voice: str = "") -> str:
     """One line in ``lang``: a drawn phrasing, or the first one without a generator."""
-    options = phrasings(lang, line.key, line.a, line.b, line.n, line.role, line.seats)
+    options = phrasings(lang, line.key, line.a, line.b, line.n, line.role, line.seats, voice)
     return options[0] if rng is None else pick(rng, options)
 
 
 # the same lines come back game after game (a seat, a day, a key): each is formatted once
 @lru_cache(maxsize=16384)
 def phrasings(
-    lang: str, key: str, a: int | None, b: int | None, n: int | None, role: str, seats: Seats
+    lang: str,
+    key: str,
+    a: int | None,
+    b: int | None,
+    n: int | None,
+    role: str,
+    seats: Seats,
+    voice: str = "",
 ) -> tuple[str, ...]:
     """Every phrasing of the line (``key``, ``a``, ``b``, ``n``, ``role``, ``seats``) in
-    ``lang``, in the order of its phrase table (a draw picks one by position)."""
+    ``lang``: the personality ``voice``'s own, then the shared ones, in the order of its phrase
+    table (a draw picks one by position)."""
     module = LANGS.get(lang, en)
     listed = _seat_list(seats, lang) if seats else ""  # most lines list none
     fields = {
@@ -72,14 +117,17 @@ def phrasings(
         "seats": listed,
         "Seats": listed[:1].upper() + listed[1:],
     }
-    options = module.PHRASES.get(key) or en.PHRASES[key]
+    bank = _BANKS.get(lang, _BANKS["en"])
+    voiced = _VOICES.get(lang, _VOICES["en"]).get(voice, {})
+    # the voice's own first, then the shared ones (a voice is a leaning, not a script)
+    options = voiced.get(key, ()) + (bank.get(key) or _BANKS["en"][key])
     return tuple(template.format(**fields) for template in options)
 
 
-def render(lines: Sequence[Line], lang: str, rng: Random | None = None) -> str:
-    """The whole speech: the lines in order, each once."""
+def render(lines: Sequence[Line], lang: str, rng: Random | None = None, voice: str = "") -> str:
+    """The whole speech: the lines in order, each once, in ``voice`` (see ``phrasings``)."""
     texts: dict[str, None] = {}
     for line in lines:  # render_line, without a call per line
-        options = phrasings(lang, line.key, line.a, line.b, line.n, line.role, line.seats)
+        options = phrasings(lang, line.key, line.a, line.b, line.n, line.role, line.seats, voice)
         texts[options[0] if rng is None else pick(rng, options)] = None
     return ("" if lang == "zh" else " ").join(texts)

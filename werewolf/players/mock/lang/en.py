@@ -21,9 +21,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "So {seats} will not speak today.",
     ),
     "open.peaceful": (
-        "A quiet night: nobody died, so the witch probably used her antidote.",
+        "A quiet night: nobody died, so somebody was saved.",
         "Nobody died last night; someone was saved.",
-        "A peaceful night, which tells us the antidote is gone.",
+        "A peaceful night: the wolves' knife was stopped.",
     ),
     "open.protected": (
         "Nobody died last night: someone was protected.",
@@ -115,7 +115,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "framed": (
         "Seat {a} calls me a wolf, but I am good: seat {a} is lying.",
         "I am not a wolf, whatever seat {a} says: the report on me is false.",
-        "Seat {a} named me a wolf. I know my own card, so seat {a} is the liar.",
+        "Seat {a} named me a wolf. I know what I am, so seat {a} is the liar.",
     ),
     "no_read": (
         "I have no solid read yet and will not throw a vote on a guess.",
@@ -222,7 +222,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "night.witch": ("Seat {a} claimed the witch.",),
     "night.trusted": ("Nobody suspects seat {a}.", "Seat {a} has the table's trust."),
     "night.push": (
-        "Tomorrow I lean on seat {a}; the table half suspects that seat already.",
+        "Tomorrow I keep leaning on seat {a}; the table half suspects that seat already.",
         "By day I will keep the heat on seat {a}.",
         "I will steer the vote towards seat {a} tomorrow.",
     ),
@@ -265,7 +265,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "why.seer_cleared": ("Seat {b} cleared seat {a}.",),
     "why.claims_my_role": ("Seat {a} claims to be the {role}, and I know that is false.",),
-    "why.claims_role": ("Seat {a} claims the {role}.",),
+    "why.claims_role": ("Seat {a} has claimed the {role}.",),
     "why.shooter": ("Seat {a} shot as the hunter.",),
     "why.wolves_target": ("The wolves went for seat {a}.",),
     "why.voted_seer": (
