@@ -110,7 +110,11 @@ def _game(chain: list[Event], r: Reasoning) -> None:
     wolves = {i + 1 for i, c in enumerate(cast) if team_of(c) is Team.WOLVES}
     seer = next((i + 1 for i, c in enumerate(cast) if c is Identity.SEER), None)
     final = fold_chain(chain)
-    cause = {d.seat: d.cause for d in final.deaths}
+    knives = {
+        int(e.meta["day"]): e.meta["diff"].get("target") for e in chain if e.role == "wolf-night"
+    }
+    # a seat knifed and poisoned the same night died of the poison, and of the knife too
+    cause = {d.seat: Cause.WOLF if knives.get(d.day) == d.seat else d.cause for d in final.deaths}
     died_at: dict[int, int] = {}  # seat -> the day (or night) it died
     alive = set(range(1, len(cast) + 1))
     trusted_today: dict[int, tuple[int, set[int]]] = {}  # seat -> (day, trusted seats)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...cast import Identity
 from .beliefs import Mind
 from .lang import Line, because
+from .nights import peaceful_key
 from .turn import Turn
 
 __all__ = [
@@ -31,8 +32,7 @@ def opener(turn: Turn) -> list[Line]:
     if died:
         return [Line("open.victims", seats=tuple(died))]
     if table.day in table.night_deaths and table.day > 1 and rng.random() < 0.5:
-        saved_by = "open.peaceful" if Identity.WITCH in table.deck else "open.protected"
-        return [Line(saved_by, n=table.day)]
+        return [Line(peaceful_key(table), n=table.day)]
     if table.day <= 1:
         return [Line("open.first", n=table.day)]
     return [Line("open.later", n=table.day)]
