@@ -64,7 +64,9 @@ def _sight(table: Table, blind: bool) -> _Sight:
         return _Sight(-1, table.night_killed, {}, (), table.vouched)
     mine = table.me if table.identity is not Identity.WEREWOLF else -1
     framed = table.told.values()
-    return _Sight(mine, table.night_killed, table.my_checks_by_seat, framed, table.vouched)
+    killed = table.night_killed  # the witch knows her own poison was no wolves' victim
+    killed = killed.difference(table.poisoned) if table.poisoned else killed
+    return _Sight(mine, killed, table.my_checks_by_seat, framed, table.vouched)
 
 
 def claim_credibility(

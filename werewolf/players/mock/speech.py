@@ -17,6 +17,8 @@ __all__ = [
     "opener",
     "second_round",
     "seer_stance",
+    "trusted_today",
+    "without_trust_in",
     "unechoed",
 ]
 
@@ -139,6 +141,24 @@ def my_speech_today(turn: Turn) -> tuple[int | None, bool, int]:
         if u.day == turn.table.day and not u.last_words:
             return u.said.vote, u.said.follow_seer, u.order
     return None, False, -1
+
+
+def trusted_today(turn: Turn) -> frozenset[int]:
+    """The seats my speeches today said I trust: my vote does not go against them."""
+    table = turn.table
+    return frozenset(
+        seat
+        for u in table.said(turn.me)
+        if u.day == table.day and not u.last_words
+        for seat in u.said.trusts
+    )
+
+
+def without_trust_in(lines: list[Line], target: int | None) -> list[Line]:
+    """``lines`` without a word of trust in the seat they end up voting for."""
+    if target is None:
+        return lines
+    return [x for x in lines if not (x.key == "trust" and x.a == target)]
 
 
 def last_reads(turn: Turn, mind: Mind, exclude: set[int]) -> list[Line]:

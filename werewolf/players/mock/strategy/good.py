@@ -16,7 +16,9 @@ from ..speech import (
     reveal,
     second_round,
     seer_stance,
+    trusted_today,
     unechoed,
+    without_trust_in,
 )
 from ..turn import Turn
 
@@ -73,9 +75,8 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     if last_words:
         lines += last_reads(turn, mind, {target} if target else set())
     why = turn.think("good.vote", a=target) if target else turn.think("good.no_read")
-    return turn.say(
-        unechoed(lines), turn.think("and", a=turn.beliefs_note(), rest=why), avoid=_today(turn)
-    )
+    lines = without_trust_in(unechoed(lines), target)
+    return turn.say(lines, turn.think("and", a=turn.beliefs_note(), rest=why), avoid=_today(turn))
 
 
 NO_READ = Line("no_read")
@@ -136,7 +137,7 @@ def good_vote(turn: Turn) -> Answer:
     if named is not None and named in options and _still_suspect(turn, named):
         note = turn.beliefs_note([named])
         return Choice(named, reasoning=turn.think("vote.as_said", a=named, rest=note))
-    barred = set(turn.mind.cleared) | {turn.mind.seer.trusted or 0}
+    barred = set(turn.mind.cleared) | {turn.mind.seer.trusted or 0} | trusted_today(turn)
     target = turn.mind.likeliest(options, exclude=barred)
     if target is None:
         target = None if None in options else options[0]

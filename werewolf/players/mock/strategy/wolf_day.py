@@ -9,7 +9,16 @@ from __future__ import annotations
 from ....decisions import Answer, Choice
 from ..beliefs import Mind
 from ..lang import Line
-from ..speech import case_against, last_reads, my_speech_today, opener, second_round, unechoed
+from ..speech import (
+    case_against,
+    last_reads,
+    my_speech_today,
+    opener,
+    second_round,
+    trusted_today,
+    unechoed,
+    without_trust_in,
+)
 from ..turn import Turn
 from .good import hesitation
 from .wolf_night import active_fake_seer
@@ -121,7 +130,8 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         # reads that spare the pack, but no word for a mate: a dying wolf's praise marks him
         lines += last_reads(turn, _picture(turn), set(table.wolves))[:1]
     today = table.my_texts_today()
-    return turn.say(unechoed(lines), why or turn.think("wolf.blend"), avoid=today)
+    lines = without_trust_in(unechoed(lines), target)
+    return turn.say(lines, why or turn.think("wolf.blend"), avoid=today)
 
 
 def wolf_vote(turn: Turn) -> Answer:
@@ -136,6 +146,8 @@ def wolf_vote(turn: Turn) -> Answer:
     if mate is not None and mate in options and turn.rng.random() < turn.temper.bus:
         return Choice(mate, reasoning=turn.think("wolf.doomed", a=mate))
     goods = [s for s in options if s is not None and s not in table.wolves]
+    kept = trusted_today(turn)  # no vote against a seat I just said I trust
+    goods = [s for s in goods if s not in kept] or goods
     if not goods:
         if None in options:
             return Choice(None, reasoning=turn.think("wolf.abstain"))
