@@ -79,9 +79,7 @@ class Table:
     night_killed: frozenset[int] = field(init=False, repr=False, compare=False)
     _vouched: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
     # the dead this seat knows the wolves killed (``nights.sure_knifed``), found when first read
-    sure_knifed_: frozenset[int] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
+    sure_knifed_: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         killed = frozenset(s for seats in self.night_deaths.values() for s in seats)
