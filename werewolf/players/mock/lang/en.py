@@ -334,6 +334,11 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "Seat {b}, who died in the night, suspected seat {a}.",
         "Seat {b} had named seat {a} before dying in the night.",
     ),
+    "hook": (
+        "I suspect seat {a} a little as well, though not enough for my vote.",
+        "I lean towards seat {a} too; that seat has not convinced me yet.",
+        "I suspect seat {a} somewhat too, but my vote stays where it is.",
+    ),
 }
 
 ROLES = {"seer": "seer", "witch": "witch", "hunter": "hunter"}
