@@ -1,6 +1,7 @@
 """Whom to believe among seer claimers, from one seat's view: credibility and consistency.
 
-A claimer the wolves killed at night is likely real; one who called me (good) a wolf, or the
+A claimer the wolves killed at night (or went for, as the witch was told) is likely real;
+one who called me (good) a wolf, or the
 hunter who shot, or the wolves' own victim a wolf, is lying; so, likely, is one who calls a
 publicly vouched seat a wolf; reports that fit the night kills count a little; a seer who
 changes a report she already gave is lying.
@@ -90,6 +91,8 @@ def _credibility(
     if _contradicts(table, claimer):
         points -= 10.0
         caught = ("changed_report", None)
+    if claimer in framed:  # the wolves' own victim was no wolf (the witch knows)
+        points += 3.0
     for seat, wolf in table.reports.get(claimer, {}).items():
         if seat == mine:
             points += -10.0 if wolf else 1.0
@@ -116,8 +119,8 @@ def _credibility(
 def seer_belief(
     table: Table, gut: Gauss | None = None, spread: float = 0.0, *, blind: bool = False
 ) -> SeerBelief:
-    """Trust a lone seer claim unless caught lying; between several, the best evidence (the
-    earlier claim gets a small edge: a real seer tends to speak up first), weighed with the
+    """Trust a lone seer claim unless caught lying; between several, the best evidence (not
+    the order of the claims: a wolf jumps first as readily as a seer), weighed with the
     seat's own impression of each claimer (``gut``, of sd ``spread`` points): where the
     evidence is thin, a table splits over two seers. ``blind``: the belief of a villager
     who knows nothing private (as ``claim_credibility``)."""
@@ -134,7 +137,7 @@ def seer_belief(
     for i, claimer in enumerate(claimers):
         points, caught = _credibility(table, claimer, sight)
         impression = gut.gauss(0.0, spread) if gut is not None and spread > 0 else 0.0
-        rated.append((points + (0.5 if i == 0 else 0.0) + impression, claimer, caught))
+        rated.append((points + impression, claimer, caught))
     if len(rated) == 1:
         points, claimer, lie = rated[0]
         if points <= -4.0:  # a lone claimer caught lying
