@@ -134,7 +134,7 @@ def seer_belief(
         return SeerBelief(None, 0.0, (), {})
     rated: list[tuple[float, int, tuple[str, int | None] | None]] = []
     sight = _sight(table, blind)
-    for i, claimer in enumerate(claimers):
+    for claimer in claimers:
         points, caught = _credibility(table, claimer, sight)
         impression = gut.gauss(0.0, spread) if gut is not None and spread > 0 else 0.0
         rated.append((points + impression, claimer, caught))

@@ -18,8 +18,8 @@ __all__ = [
     "second_round",
     "seer_stance",
     "trusted_today",
-    "without_trust_in",
     "unechoed",
+    "without_trust_in",
 ]
 
 
