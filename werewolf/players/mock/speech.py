@@ -12,11 +12,13 @@ from .turn import Turn
 __all__ = [
     "case_against",
     "defence",
+    "farewell_good",
     "last_reads",
     "my_speech_today",
     "opener",
     "second_round",
     "seer_stance",
+    "spared",
     "trusted_today",
     "unechoed",
     "without_trust_in",
@@ -179,8 +181,33 @@ def defence(turn: Turn) -> list[Line]:
     return lines
 
 
+def farewell_good(turn: Turn) -> Line:
+    """ "I was good", as fits how I die: "you exiled a good player" only when exiled."""
+    exiled = turn.table.exiled.get(turn.table.day) == turn.me
+    return Line("lw.good" if exiled else "lw.good.night")
+
+
+def spared(turn: Turn) -> set[int]:
+    """Seats this seat never names in a speech: the idiot whose card is shown (proven good)
+    and my lover."""
+    table = turn.table
+    return {s for s in (table.idiot, table.partner) if s is not None}
+
+
+# the cards that are shown to be believed when their holder faces the vote or dies
+_SHOWN = {
+    Identity.GUARD: "guard",
+    Identity.DOCTOR: "doctor",
+    Identity.IDIOT: "idiot",
+    Identity.CUPID: "cupid",
+}
+
+
 def reveal(turn: Turn) -> list[Line]:
     table = turn.table
+    shown = _SHOWN.get(table.identity)
+    if shown is not None:  # the card is worth more to the table than hidden in a grave
+        return [Line("claim", role=shown)]
     if table.identity is Identity.WITCH:
         lines = [Line("claim", role="witch")]
         lines += [Line("witch.saved", s) for s in table.saved]

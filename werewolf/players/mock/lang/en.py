@@ -339,6 +339,19 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "I lean towards seat {a} too; that seat has not convinced me yet.",
         "I suspect seat {a} somewhat too, but my vote stays where it is.",
     ),
+    "lw.good.night": (
+        "I was good.",
+        "I was on the good side, and I did not get to fight it out by day.",
+        "I was a good player; the night took me before I could help more.",
+    ),
 }
 
-ROLES = {"seer": "seer", "witch": "witch", "hunter": "hunter"}
+ROLES = {
+    "seer": "seer",
+    "witch": "witch",
+    "hunter": "hunter",
+    "guard": "guard",
+    "doctor": "doctor",
+    "idiot": "idiot",
+    "cupid": "cupid",
+}

@@ -11,6 +11,7 @@ from ..beliefs import Mind
 from ..lang import Line
 from ..speech import (
     case_against,
+    farewell_good,
     last_reads,
     my_speech_today,
     opener,
@@ -84,7 +85,8 @@ def _push(turn: Turn, public: Mind, pool: list[int]) -> int | None:
     """The good seat to argue against: the one a fellow wolf pushed today (unless the table
     carries it without us: then, now and then, another), else the one the table suspects
     most, if it has a case."""
-    goods = [s for s in pool if s not in turn.table.wolves and s != turn.me]
+    shown = turn.table.idiot  # a shown idiot is proven good: pushing him marks the pusher
+    goods = [s for s in pool if s not in turn.table.wolves and s not in (turn.me, shown)]
     backed = pack_target(turn, goods)
     if backed is not None and not (carried(turn, backed) and turn.rng.random() < _SPLIT):
         return backed
@@ -111,7 +113,7 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     jump = jump or (bluff and rng.random() < temper.attack_seer)
     if fake == turn.me or jump:
         return fake_seer_speech(turn, _picture(turn), last_words=last_words)
-    lines = [Line("lw.farewell"), Line("lw.good")] if last_words else opener(turn)
+    lines = [Line("lw.farewell"), farewell_good(turn)] if last_words else opener(turn)
     if turn.me in turn.pk_candidates and not last_words:
         lines.append(Line("pk.defend"))
     for exposer in exposers:
@@ -162,7 +164,8 @@ def _hook(turn: Turn, public: Mind, target: int | None) -> int | None:
     one the table can find): the living mate the table suspects most, never a doomed one
     nor the seat I vote for."""
     table = turn.table
-    mates = [s for s in table.wolves if s not in (turn.me, target) and table.is_alive(s)]
+    barred = (turn.me, target, table.partner)
+    mates = [s for s in table.wolves if s not in barred and table.is_alive(s)]
     if not mates or turn.rng.random() >= _HOOK:
         return None
     mate = max(mates, key=lambda s: (public.p(s), -s))
