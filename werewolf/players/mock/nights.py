@@ -98,15 +98,18 @@ def plain(lines: Sequence[Line], table: Table) -> list[Line]:
 
 
 def _one_poisoned(table: Table) -> bool:
-    """Two died tonight and only the poison can explain the second (no lovers)."""
-    return Identity.WITCH in table.deck and Identity.CUPID not in table.deck
+    """Two died tonight and only the poison can explain the second (no lovers), as a seat
+    other than the witch says it (she does not speak of her own poison as another's)."""
+    deck = table.deck
+    mine = table.identity is Identity.WITCH
+    return Identity.WITCH in deck and Identity.CUPID not in deck and not mine
 
 
 def peaceful_key(table: Table) -> str:
     """How a seat words a night nobody died: the antidote, a protector, or either."""
     deck = table.deck
     shield = Identity.GUARD in deck or Identity.DOCTOR in deck
-    if Identity.WITCH not in deck:
+    if Identity.WITCH not in deck or table.identity is Identity.WITCH:  # not "the witch" of herself
         return "open.protected"
     if not shield:
         return "open.peaceful"
