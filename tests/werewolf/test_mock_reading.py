@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import re
 
-from tests.werewolf.scripted import DEAL, SEER, V, W, WITCH, HUNTER, kill, play
+from tests.werewolf.scripted import DEAL, HUNTER, SEER, WITCH, V, W, kill, play
 from werewolf.cast import Identity
 from werewolf.config import GameConfig
 from werewolf.decisions import Answer, Choice, Request, Speech, WitchChoice
 from werewolf.players import MockPlayer
+from werewolf.players.mock import parse_speech
+from werewolf.players.mock.strategy.wolf_seer import fake_checks
+from werewolf.players.mock.turn import Turn
 
 SHORT = GameConfig(day_cap=2)
 GUARD_DEAL = (W, W, W, SEER, WITCH, HUNTER, Identity.GUARD, V, V)
@@ -105,3 +108,47 @@ def test_last_words_after_a_night_death_do_not_say_the_table_exiled_me() -> None
 def test_the_guard_shows_his_card_in_last_words() -> None:
     texts = _speeches(_request(kill(1, 7), "d1.last-words.s7", deal=GUARD_DEAL))
     assert all("I am the guard" in t or "I'm the guard" in t for t in texts)
+
+
+def _turn(request: Request, seed: int) -> Turn:
+    """The turn ``MockPlayer(seed, seat)`` decides ``request`` from."""
+    player = MockPlayer(seed, request.seat)
+    table = player._reader.read(request.view)
+    mind, public = player._minds(table)
+    drawn_as = (seed, request.seat, request.key)
+    return Turn(request, table, mind, public, player.temper, drawn_as, "en")
+
+
+def test_a_fake_seer_never_checks_a_dead_seat_nor_the_seat_that_backs_it() -> None:
+    # seat 4 claimed the seer and was killed on night 2; seat 9 said it trusts seat 1
+    script: dict[str, Answer] = {
+        **kill(1, None),
+        **kill(2, 4),
+        "d1.speech.s4": Speech("I am the seer. Night 1: I checked seat 7: good."),
+        "d1.speech.s9": Speech("I trust seat 1."),
+    }
+    request = _request(script, "d2.speech.s1")
+    for seed in SEEDS:
+        turn = _turn(request, seed)
+        public = turn.public
+        assert public is not None
+        checks = fake_checks(turn, public)
+        assert len(checks) == 2  # nights 1 and 2
+        assert all(seat not in (4, 9) for _, seat, wolf in checks if wolf)
+        assert all(turn.table.is_alive(seat) for _, seat, _ in checks)
+
+
+def test_a_blending_wolf_now_and_then_doubts_a_fellow_wolf_without_voting_for_him() -> None:
+    script: dict[str, Answer] = {
+        **kill(1, None),
+        **kill(2, None),
+        "d1.speech.s7": Speech("I suspect seat 8. Vote seat 8."),
+        "d1.speech.s9": Speech("I suspect seat 8 and seat 3."),
+    }
+    request = _request(script, "d2.speech.s2")
+    hooked = 0
+    for text in _speeches(request):
+        said = parse_speech(text)
+        assert said.vote not in (1, 3)  # the pack's vote stays on a good seat
+        hooked += bool({1, 3} & set(said.accuses))
+    assert 0 < hooked < len(SEEDS) // 2
