@@ -121,21 +121,19 @@ def _claim_day(table: Table, claimer: int) -> int:
 
 
 def _earlier_claim(table: Table, claimers: list[int]) -> int | None:
-    """The first claimer, when she claimed on an earlier day than every rival (a seer who
-    led a day alone has a small edge; two claims of one day are judged on the evidence:
-    a wolf jumps first as readily as a seer)."""
+    """The first claimer: a real seer speaks up first more often than a wolf jumps, a small
+    edge that the evidence outweighs."""
     if len(claimers) < 2:
         return None
     first, second = (_claim_day(table, c) for c in claimers[:2])
-    return claimers[0] if first < second else None
+    return claimers[0] if first <= second else None
 
 
 def seer_belief(
     table: Table, gut: Gauss | None = None, spread: float = 0.0, *, blind: bool = False
 ) -> SeerBelief:
     """Trust a lone seer claim unless caught lying; between several, the best evidence (a
-    small edge to a claimer who led a day alone, none for speaking first the same day),
-    weighed with the
+    small edge to the first claimer), weighed with the
     seat's own impression of each claimer (``gut``, of sd ``spread`` points): where the
     evidence is thin, a table splits over two seers. ``blind``: the belief of a villager
     who knows nothing private (as ``claim_credibility``)."""
