@@ -78,7 +78,7 @@ def carried(turn: Turn, seat: int) -> bool:
         for u in table.utterances
         if u.day == table.day and not u.last_words and u.speaker != turn.me and u.said.vote == seat
     }
-    return 2 * len(voters) >= len(table.alive)
+    return table.wolf_count >= 3 and 2 * len(voters) >= len(table.alive)
 
 
 def _push(turn: Turn, public: Mind, pool: list[int]) -> int | None:
@@ -166,7 +166,7 @@ def _hook(turn: Turn, public: Mind, target: int | None) -> int | None:
     table = turn.table
     barred = (turn.me, target, table.partner)
     mates = [s for s in table.wolves if s not in barred and table.is_alive(s)]
-    if not mates or turn.rng.random() >= _HOOK:
+    if not mates or table.wolf_count < 3 or turn.rng.random() >= _HOOK:  # a pair cannot spare it
         return None
     mate = max(mates, key=lambda s: (public.p(s), -s))
     return None if public.p(mate) >= 0.85 else mate
