@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from quality_language import report as language_report
+from quality_reasoning import Reasoning, measure_reasoning, reasoning_report
 
 from pulse_core import Event, MemoryEventStore, WorkflowRule
 from werewolf.boards import BOARDS as NAMED_BOARDS
@@ -271,6 +272,9 @@ def board_report(
     progress(f"board {name}: {2 * games} games against random players played")
     won = Counter(winner(c) for c in mixed)
     out = [f"board {name}: {games} games ({len(mixed)} for balance)", *talk_report(t)]
+    r = Reasoning()
+    measure_reasoning(mixed[:games], r)
+    out += reasoning_report(r)
     out += [
         f"  mock good vs random wolves: good wins   {share(sum(winner(c) == 'good' for c in good), len(good))}",
         f"  mock wolves vs random good: wolves win  {share(sum(winner(c) == 'wolves' for c in wolves), len(wolves))}",

@@ -1,6 +1,7 @@
 """Whom to believe among seer claimers, from one seat's view: credibility and consistency.
 
-A claimer the wolves killed at night is likely real; one who called me (good) a wolf, or the
+A claimer the wolves killed at night (or went for, as the witch was told) is likely real;
+one who called me (good) a wolf, or the
 hunter who shot, or the wolves' own victim a wolf, is lying; so, likely, is one who calls a
 publicly vouched seat a wolf; reports that fit the night kills count a little; a seer who
 changes a report she already gave is lying.
@@ -64,7 +65,9 @@ def _sight(table: Table, blind: bool) -> _Sight:
         return _Sight(-1, table.night_killed, {}, (), table.vouched)
     mine = table.me if table.identity is not Identity.WEREWOLF else -1
     framed = table.told.values()
-    return _Sight(mine, table.night_killed, table.my_checks_by_seat, framed, table.vouched)
+    killed = table.night_killed  # the witch knows her own poison was no wolves' victim
+    killed = killed.difference(table.poisoned) if table.poisoned else killed
+    return _Sight(mine, killed, table.my_checks_by_seat, framed, table.vouched)
 
 
 def claim_credibility(
@@ -88,6 +91,8 @@ def _credibility(
     if _contradicts(table, claimer):
         points -= 10.0
         caught = ("changed_report", None)
+    if claimer in framed:  # the wolves' own victim was no wolf (the witch knows)
+        points += 3.0
     for seat, wolf in table.reports.get(claimer, {}).items():
         if seat == mine:
             points += -10.0 if wolf else 1.0
@@ -111,11 +116,24 @@ def _credibility(
     return points, caught
 
 
+def _claim_day(table: Table, claimer: int) -> int:
+    return next((u.day for u in table.said(claimer) if "seer" in u.said.roles), table.day)
+
+
+def _earlier_claim(table: Table, claimers: list[int]) -> int | None:
+    """The first claimer: a real seer speaks up first more often than a wolf jumps, a small
+    edge that the evidence outweighs."""
+    if len(claimers) < 2:
+        return None
+    first, second = (_claim_day(table, c) for c in claimers[:2])
+    return claimers[0] if first <= second else None
+
+
 def seer_belief(
     table: Table, gut: Gauss | None = None, spread: float = 0.0, *, blind: bool = False
 ) -> SeerBelief:
-    """Trust a lone seer claim unless caught lying; between several, the best evidence (the
-    earlier claim gets a small edge: a real seer tends to speak up first), weighed with the
+    """Trust a lone seer claim unless caught lying; between several, the best evidence (a
+    small edge to the first claimer), weighed with the
     seat's own impression of each claimer (``gut``, of sd ``spread`` points): where the
     evidence is thin, a table splits over two seers. ``blind``: the belief of a villager
     who knows nothing private (as ``claim_credibility``)."""
@@ -129,10 +147,12 @@ def seer_belief(
         return SeerBelief(None, 0.0, (), {})
     rated: list[tuple[float, int, tuple[str, int | None] | None]] = []
     sight = _sight(table, blind)
-    for i, claimer in enumerate(claimers):
+    first = _earlier_claim(table, claimers)
+    for claimer in claimers:
         points, caught = _credibility(table, claimer, sight)
+        points += 0.5 if claimer == first else 0.0
         impression = gut.gauss(0.0, spread) if gut is not None and spread > 0 else 0.0
-        rated.append((points + (0.5 if i == 0 else 0.0) + impression, claimer, caught))
+        rated.append((points + impression, claimer, caught))
     if len(rated) == 1:
         points, claimer, lie = rated[0]
         if points <= -4.0:  # a lone claimer caught lying

@@ -77,8 +77,11 @@ def _hard(table: Table, belief: SeerBelief, w: Weigher, me: int) -> set[int]:
     if table.shooter is not None:
         w.fix(table.shooter, 0.0, "shooter")
         cleared.add(table.shooter)
+    mine = table.poisoned  # the witch's own poison victims: no sign of a good seat
     for night, died in table.night_deaths.items():
         for seat in died:
+            if mine and seat in mine:
+                continue
             w.add(seat, -2.5 if len(died) == 1 else -1.2, "night_victim", None, night)
     return cleared
 

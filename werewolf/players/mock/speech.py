@@ -6,17 +6,22 @@ from __future__ import annotations
 from ...cast import Identity
 from .beliefs import Mind
 from .lang import Line, because
+from .nights import peaceful_key
 from .turn import Turn
 
 __all__ = [
     "case_against",
     "defence",
+    "farewell_good",
     "last_reads",
     "my_speech_today",
     "opener",
     "second_round",
     "seer_stance",
+    "spared",
+    "trusted_today",
     "unechoed",
+    "without_trust_in",
 ]
 
 
@@ -31,8 +36,7 @@ def opener(turn: Turn) -> list[Line]:
     if died:
         return [Line("open.victims", seats=tuple(died))]
     if table.day in table.night_deaths and table.day > 1 and rng.random() < 0.5:
-        saved_by = "open.peaceful" if Identity.WITCH in table.deck else "open.protected"
-        return [Line(saved_by, n=table.day)]
+        return [Line(peaceful_key(table), n=table.day)]
     if table.day <= 1:
         return [Line("open.first", n=table.day)]
     return [Line("open.later", n=table.day)]
@@ -141,6 +145,24 @@ def my_speech_today(turn: Turn) -> tuple[int | None, bool, int]:
     return None, False, -1
 
 
+def trusted_today(turn: Turn) -> frozenset[int]:
+    """The seats my speeches today said I trust: my vote does not go against them."""
+    table = turn.table
+    return frozenset(
+        seat
+        for u in table.said(turn.me)
+        if u.day == table.day and not u.last_words
+        for seat in u.said.trusts
+    )
+
+
+def without_trust_in(lines: list[Line], target: int | None) -> list[Line]:
+    """``lines`` without a word of trust in the seat they end up voting for."""
+    if target is None:
+        return lines
+    return [x for x in lines if not (x.key == "trust" and x.a == target)]
+
+
 def last_reads(turn: Turn, mind: Mind, exclude: set[int]) -> list[Line]:
     """Last words' additions: my order of suspects, and a seat I would keep."""
     alive = [s for s in turn.others_alive() if s not in exclude]
@@ -159,8 +181,33 @@ def defence(turn: Turn) -> list[Line]:
     return lines
 
 
+def farewell_good(turn: Turn) -> Line:
+    """ "I was good", as fits how I die: "you exiled a good player" only when exiled."""
+    exiled = turn.table.exiled.get(turn.table.day) == turn.me
+    return Line("lw.good" if exiled else "lw.good.night")
+
+
+def spared(turn: Turn) -> set[int]:
+    """Seats this seat never names in a speech: the idiot whose card is shown (proven good)
+    and my lover."""
+    table = turn.table
+    return {s for s in (table.idiot, table.partner) if s is not None}
+
+
+# the cards that are shown to be believed when their holder faces the vote or dies
+_SHOWN = {
+    Identity.GUARD: "guard",
+    Identity.DOCTOR: "doctor",
+    Identity.IDIOT: "idiot",
+    Identity.CUPID: "cupid",
+}
+
+
 def reveal(turn: Turn) -> list[Line]:
     table = turn.table
+    shown = _SHOWN.get(table.identity)
+    if shown is not None:  # the card is worth more to the table than hidden in a grave
+        return [Line("claim", role=shown)]
     if table.identity is Identity.WITCH:
         lines = [Line("claim", role="witch")]
         lines += [Line("witch.saved", s) for s in table.saved]

@@ -78,6 +78,8 @@ class Table:
     # the seats found dead at any dawn: derived once (beliefs read it several times)
     night_killed: frozenset[int] = field(init=False, repr=False, compare=False)
     _vouched: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
+    # the dead this seat knows the wolves killed (``nights.sure_knifed``), found when first read
+    sure_knifed_: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         killed = frozenset(s for seats in self.night_deaths.values() for s in seats)

@@ -14,6 +14,7 @@ from ..random_player import decision_seed
 from .beliefs import Mind
 from .lang import Line, filled, render
 from .lang.thoughts import thoughts_in
+from .nights import plain
 from .table import Table
 from .temper import Temper
 
@@ -82,6 +83,7 @@ class Turn:
         """The speech rendered from ``lines``: never one this seat already said (nor one in
         ``avoid``); a repeat is drawn again, then marked with the day."""
         earlier = {*self.table.my_texts(), *avoid}
+        lines = plain(lines, self.table)  # "the wolves killed X" only when this seat knows
         voice = self.temper.name
         if self.request.kind is DecisionKind.SPEECH:  # the day's speeches, night talk not
             lines = filled(lines, self.rng, self.lang, voice, self.temper.floor)

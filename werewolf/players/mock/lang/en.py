@@ -314,6 +314,47 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "why.gut": ("Just a feeling about seat {a}.",),
     "why.pack": ("Seat {a} is one of us.",),
     "why.checked": ("I checked seat {a}.",),
+    # nights read from one's own view: a death the seat cannot pin on the wolves
+    "open.died": (
+        "{Seats} died last night.",
+        "We lost {seats} in the night.",
+        "{Seats} did not make it through the night.",
+    ),
+    "open.two_deaths": (
+        "Two dead last night, {seats}: one of them was the witch's poison.",
+        "{Seats} both died, so the witch used her poison on one of them.",
+    ),
+    "open.quiet": (
+        "A peaceful night: the guard or the witch kept the target alive.",
+        "Nobody died, which could be the antidote or a good protection.",
+        "A quiet night; I would not assume the antidote is gone, a protector may have done it.",
+    ),
+    "why.liar.framed_dead": ("Seat {a} called seat {b} a wolf, and seat {b} died in the night.",),
+    "why.dead_accused": (
+        "Seat {b}, who died in the night, suspected seat {a}.",
+        "Seat {b} had named seat {a} before dying in the night.",
+    ),
+    "hook": (
+        "I suspect seat {a} a little as well, though not enough for my vote.",
+        "I lean towards seat {a} too; that seat has not convinced me yet.",
+        "I suspect seat {a} somewhat too, but my vote stays where it is.",
+    ),
+    "lw.good.night": (
+        "I was good.",
+        "I was on the good side, and I did not get to fight it out by day.",
+        "I was a good player; the night took me before I could help more.",
+    ),
 }
 
-ROLES = {"seer": "seer", "witch": "witch", "hunter": "hunter"}
+ROLES = {
+    "seer": "seer",
+    "witch": "witch",
+    "hunter": "hunter",
+    "guard": "guard",
+    "doctor": "doctor",
+    "idiot": "idiot",
+    "cupid": "cupid",
+    "knight": "knight",
+    "villager": "villager",
+    "werewolf": "werewolf",
+}

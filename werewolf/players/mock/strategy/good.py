@@ -10,13 +10,17 @@ from ..lang import Line, because
 from ..speech import (
     case_against,
     defence,
+    farewell_good,
     last_reads,
     my_speech_today,
     opener,
     reveal,
     second_round,
     seer_stance,
+    spared,
+    trusted_today,
     unechoed,
+    without_trust_in,
 )
 from ..turn import Turn
 
@@ -27,6 +31,7 @@ __all__ = [
     "good_vote",
     "hesitation",
     "seer_wolves_since",
+    "stand_by_partner",
 ]
 
 
@@ -34,7 +39,7 @@ def good_target(turn: Turn, options: list[int] | None = None) -> int | None:
     """The seat to name: the likeliest wolf (never a cleared seat nor the believed seer),
     if the seat is sure enough and has evidence it can say aloud."""
     mind = turn.mind
-    barred = set(mind.cleared) | {mind.seer.trusted or 0, turn.me}
+    barred = set(mind.cleared) | {mind.seer.trusted or 0, turn.me} | spared(turn)
     pool = options if options is not None else turn.others_alive()
     target = mind.likeliest(pool, exclude=barred)
     if target is None or mind.p(target) < turn.temper.accuse_at or not mind.has_reasons(target):
@@ -47,7 +52,7 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     pk = turn.me in turn.pk_candidates and not last_words
     lines = [Line("lw.farewell")] if last_words else opener(turn)
     if last_words:
-        lines += reveal(turn) or [Line("lw.good")]
+        lines += reveal(turn) or [farewell_good(turn)]
     elif pk:
         lines += defence(turn)
     lines += seer_stance(turn, mind)
@@ -57,6 +62,7 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
         target = table.shot if table.is_alive(table.shot) else target
     react = None if last_words else second_round(turn, mind, target)
     lines += react or []
+    lines += stand_by_partner(turn)
     if target is not None:
         lines += case_against(turn, mind, target)
         if turn.temper.sentences >= 2:  # a terse seat names one seat only
@@ -73,9 +79,8 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     if last_words:
         lines += last_reads(turn, mind, {target} if target else set())
     why = turn.think("good.vote", a=target) if target else turn.think("good.no_read")
-    return turn.say(
-        unechoed(lines), turn.think("and", a=turn.beliefs_note(), rest=why), avoid=_today(turn)
-    )
+    lines = without_trust_in(unechoed(lines), target)
+    return turn.say(lines, turn.think("and", a=turn.beliefs_note(), rest=why), avoid=_today(turn))
 
 
 NO_READ = Line("no_read")
@@ -85,7 +90,7 @@ def hesitation(turn: Turn, mind: Mind, first: Line = NO_READ) -> list[Line]:
     """No vote named: say so (``first``), and what little there is (a lean with its reason,
     a seat that sounded honest), only about seats that have spoken or acted."""
     lines = [first]
-    barred = set(mind.cleared) | {mind.seer.trusted or 0, turn.me}
+    barred = set(mind.cleared) | {mind.seer.trusted or 0, turn.me} | spared(turn)
     lean = mind.likeliest(turn.others_alive(), exclude=barred)
     if lean is not None and mind.has_reasons(lean) and turn.rng.random() < 0.7:
         lines += [because(mind.reasons(lean)[0].reason), Line("lean", lean)]
@@ -95,6 +100,15 @@ def hesitation(turn: Turn, mind: Mind, first: Line = NO_READ) -> list[Line]:
     if spoken and turn.rng.random() < 0.5:
         lines.append(Line("safe", min(spoken, key=lambda s: (mind.p(s), s))))
     return lines
+
+
+def stand_by_partner(turn: Turn) -> list[Line]:
+    """A lover speaks up for the partner the table has named today."""
+    table, mate = turn.table, turn.table.partner
+    if mate is None or not table.is_alive(mate):
+        return []
+    named = any(mate in u.said.accuses for u in table.utterances if u.day == table.day)
+    return [Line("safe", mate)] if named else []
 
 
 def _today(turn: Turn) -> list[str]:
@@ -136,7 +150,7 @@ def good_vote(turn: Turn) -> Answer:
     if named is not None and named in options and _still_suspect(turn, named):
         note = turn.beliefs_note([named])
         return Choice(named, reasoning=turn.think("vote.as_said", a=named, rest=note))
-    barred = set(turn.mind.cleared) | {turn.mind.seer.trusted or 0}
+    barred = set(turn.mind.cleared) | {turn.mind.seer.trusted or 0} | trusted_today(turn)
     target = turn.mind.likeliest(options, exclude=barred)
     if target is None:
         target = None if None in options else options[0]

@@ -33,9 +33,21 @@ def witch_night(turn: Turn) -> Answer:
         if told is not None:
             barred.add(told)
         grounded = [s for s in options.poison_targets if mind.case(s) >= 0.6]  # never a hunch
+        if mind.seer.liars and mind.seer.confidence < 0.7:  # an open seer duel proves no side
+            grounded = [s for s in grounded if not _only_sided(turn, s)]
         target = mind.likeliest(grounded, exclude=barred)
         bar = max(0.35, temper.poison_at - 0.1 * (night - 1))
         if target is not None and mind.p(target) >= bar:
             why = turn.think("witch.poison", a=target, rest=turn.beliefs_note([target]))
             return WitchChoice(poison=target, reasoning=why)
     return WitchChoice(reasoning=turn.think("witch.keep", rest=turn.beliefs_note()))
+
+
+# evidence that only says which seer claimer a seat sided with
+_SIDING = frozenset({"attacks_seer", "backs_liar", "voted_seer", "shielded", "voted_wolf"})
+
+
+def _only_sided(turn: Turn, seat: int) -> bool:
+    """True when all that speaks against ``seat`` is the side it took in the seer duel."""
+    kinds = {e.reason.kind for e in turn.mind.reasons(seat) if e.weight > 0}
+    return kinds <= _SIDING

@@ -9,13 +9,26 @@ from __future__ import annotations
 from ....decisions import Answer, Choice
 from ..beliefs import Mind
 from ..lang import Line
-from ..speech import case_against, last_reads, my_speech_today, opener, second_round, unechoed
+from ..speech import (
+    case_against,
+    farewell_good,
+    last_reads,
+    my_speech_today,
+    opener,
+    second_round,
+    trusted_today,
+    unechoed,
+    without_trust_in,
+)
 from ..turn import Turn
 from .good import hesitation
 from .wolf_night import active_fake_seer
 from .wolf_seer import fake_seer_speech
 
-__all__ = ["wolf_last_words", "wolf_speech", "wolf_vote"]
+__all__ = ["carried", "wolf_last_words", "wolf_speech", "wolf_vote"]
+
+_SPLIT = 0.6  # chance a wolf votes apart from the pack when the exile is carried without it
+_HOOK = 0.2  # chance a blending wolf also voices a doubt about a fellow wolf (倒钩)
 
 
 def _picture(turn: Turn) -> Mind:
@@ -55,14 +68,32 @@ def pack_target(turn: Turn, pool: list[int] | None = None) -> int | None:
     return None
 
 
+def carried(turn: Turn, seat: int) -> bool:
+    """True when the round's speeches already give ``seat`` half the living votes: the
+    exile needs no wolf vote, and a wolf may vote elsewhere (a pack that always votes as
+    one is a pack the table can find)."""
+    table = turn.table
+    voters = {
+        u.speaker
+        for u in table.utterances
+        if u.day == table.day and not u.last_words and u.speaker != turn.me and u.said.vote == seat
+    }
+    return table.wolf_count >= 3 and 2 * len(voters) >= len(table.alive)
+
+
 def _push(turn: Turn, public: Mind, pool: list[int]) -> int | None:
-    """The good seat to argue against: the one a fellow wolf pushed today, else the one the
-    table suspects most, if it has a case."""
-    goods = [s for s in pool if s not in turn.table.wolves and s != turn.me]
+    """The good seat to argue against: the one a fellow wolf pushed today (unless the table
+    carries it without us: then, now and then, another), else the one the table suspects
+    most, if it has a case."""
+    shown = turn.table.idiot  # a shown idiot is proven good: pushing him marks the pusher
+    goods = [s for s in pool if s not in turn.table.wolves and s not in (turn.me, shown)]
     backed = pack_target(turn, goods)
-    if backed is not None:
+    if backed is not None and not (carried(turn, backed) and turn.rng.random() < _SPLIT):
         return backed
-    target = public.likeliest(goods, exclude=public.cleared | {public.seer.trusted or 0})
+    barred = public.cleared | {public.seer.trusted or 0}
+    if backed is not None:
+        barred |= {backed}
+    target = public.likeliest(goods, exclude=barred)
     bar = turn.temper.accuse_at * 0.8
     if target is None or public.p(target) < bar or not public.has_reasons(target):
         return None
@@ -82,7 +113,7 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     jump = jump or (bluff and rng.random() < temper.attack_seer)
     if fake == turn.me or jump:
         return fake_seer_speech(turn, _picture(turn), last_words=last_words)
-    lines = [Line("lw.farewell"), Line("lw.good")] if last_words else opener(turn)
+    lines = [Line("lw.farewell"), farewell_good(turn)] if last_words else opener(turn)
     if turn.me in turn.pk_candidates and not last_words:
         lines.append(Line("pk.defend"))
     for exposer in exposers:
@@ -115,13 +146,30 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
                 lines += hesitation(turn, public, Line("r2.no_name" if react else "r2.still"))
             else:
                 lines += hesitation(turn, public)
+            hook = _hook(turn, public, target) if not last_words else None
+            if hook is not None:
+                lines.insert(-1 if target is not None else len(lines), Line("hook", hook))
     else:
         lines.append(Line("vote", target))
     if last_words:
         # reads that spare the pack, but no word for a mate: a dying wolf's praise marks him
         lines += last_reads(turn, _picture(turn), set(table.wolves))[:1]
     today = table.my_texts_today()
-    return turn.say(unechoed(lines), why or turn.think("wolf.blend"), avoid=today)
+    lines = without_trust_in(unechoed(lines), target)
+    return turn.say(lines, why or turn.think("wolf.blend"), avoid=today)
+
+
+def _hook(turn: Turn, public: Mind, target: int | None) -> int | None:
+    """Now and then a fellow wolf to doubt aloud (倒钩: a wolf who never names a mate is
+    one the table can find): the living mate the table suspects most, never a doomed one
+    nor the seat I vote for."""
+    table = turn.table
+    barred = (turn.me, target, table.partner)
+    mates = [s for s in table.wolves if s not in barred and table.is_alive(s)]
+    if not mates or table.wolf_count < 3 or turn.rng.random() >= _HOOK:  # a pair cannot spare it
+        return None
+    mate = max(mates, key=lambda s: (public.p(s), -s))
+    return None if public.p(mate) >= 0.85 else mate
 
 
 def wolf_vote(turn: Turn) -> Answer:
@@ -136,13 +184,17 @@ def wolf_vote(turn: Turn) -> Answer:
     if mate is not None and mate in options and turn.rng.random() < turn.temper.bus:
         return Choice(mate, reasoning=turn.think("wolf.doomed", a=mate))
     goods = [s for s in options if s is not None and s not in table.wolves]
+    kept = trusted_today(turn)  # no vote against a seat I just said I trust
+    goods = [s for s in goods if s not in kept] or goods
     if not goods:
         if None in options:
             return Choice(None, reasoning=turn.think("wolf.abstain"))
         return Choice(options[0], reasoning=turn.think("wolf.forced"))
     backed = pack_target(turn, goods)
-    if backed is not None:
+    split = backed is not None and carried(turn, backed) and turn.rng.random() < _SPLIT
+    if backed is not None and not split:
         return Choice(backed, reasoning=turn.think("wolf.pack", a=backed))
+    goods = [s for s in goods if s != backed] or goods
     top = max(public.p(s) for s in goods)
     close = [s for s in goods if public.p(s) >= top - 0.03]  # no clear suspect: any of them
     target = close[0] if len(close) == 1 else turn.rng.choice(close)

@@ -22,16 +22,29 @@ def fake_checks(turn: Turn, public: Mind) -> list[tuple[int, int, bool]]:
             if night is not None:
                 first_told.setdefault(night, (seat, wolf))
     named = {seat for seat, _ in first_told.values()}
+    # never an impossible check: a seat alive now was alive on every night so far; not a
+    # seat a fellow wolf already reported (a copied check), not a seat that backs me
+    named |= {
+        s for c, found in table.reports.items() if c in table.wolves and c != me for s in found
+    }
+    backers = {u.speaker for u in table.utterances if me in u.said.trusts}
     checks: list[tuple[int, int, bool]] = []
     for night in range(1, max(table.day, 1) + 1):
         if night in first_told:
             checks.append((night, *first_told[night]))
             continue
-        rivals = [s for s in table.seer_claims if s not in table.wolves and s not in named]
+        rivals = [
+            s
+            for s in table.seer_claims
+            if s not in table.wolves and s not in named and table.is_alive(s)
+        ]
         goods = [
             s
             for s in table.alive
-            if s not in table.wolves and s not in named and s not in table.vouched
+            if s not in table.wolves
+            and s not in named
+            and s not in table.vouched
+            and s not in backers
         ]
         mates = [s for s in table.wolves if s != me and table.is_alive(s) and s not in named]
         if rivals:
