@@ -22,6 +22,12 @@ from . import (
     hunter,
     seat_swap,
     seer,
+    sheriff_badge,
+    sheriff_order,
+    sheriff_run,
+    sheriff_speech,
+    sheriff_vote,
+    sheriff_withdraw,
     speech,
     vote,
     witch,
@@ -37,8 +43,9 @@ __all__ = [
     "kind_label",
     "meaning_of",
 ]
-_MODULES = (cupid, dawn, doctor, game_end, guard, hunter, seat_swap, seer, speech, vote, witch,
-            wolves)  # fmt: skip
+_MODULES = (cupid, dawn, doctor, game_end, guard, hunter, seat_swap, seer, sheriff_badge,
+            sheriff_order, sheriff_run, sheriff_speech, sheriff_vote, sheriff_withdraw, speech,
+            vote, witch, wolves)  # fmt: skip
 
 UNTOLD = Names("died, night {n}", "第{n}夜死亡")
 """A death whose cause the table was not told (the dawn tells none)."""
