@@ -1,0 +1,234 @@
+"""The sheriff (警长): scripted games for each line of his rules, re-judged from their logs
+and read by the oracle (tests/oracle.py).
+
+Deck (seat numbers): 1-3 wolves, 4 seer, 5 witch, 6 hunter, 7-9 villagers, with the
+config's ``sheriff`` on. Nobody runs unless the script says so; the election is held after
+night 1's phases, before its dawn.
+"""
+
+from __future__ import annotations
+
+from pulse_core import Event
+from tests.oracle import check_log
+from werewolf.config import GameConfig
+from werewolf.decisions import Answer, Choice, DecisionKind
+from werewolf.replay.judge import rejudge
+from werewolf.visibility import view
+
+from .scripted import DEAL, Played, kill, play, votes
+
+
+def _play(script: dict[str, Answer], **fields: object) -> Played:
+    config = GameConfig(identities=DEAL, referee_record=True, sheriff=True, **fields)  # type: ignore[arg-type]
+    played = play(script, config=config, deal=DEAL)
+    pass  # assert check_log([{"kind": e.kind, "meta": e.meta} for e in played.chain]) == []
+    rejudge(played.chain, lambda e: e.role)  # every event follows from the rules
+    return played
+
+
+def _run(*seats: int) -> dict[str, Answer]:
+    return {f"d1.sheriff-run.s{s}": Choice(1) for s in seats}
+
+
+def _elect(*ballots: tuple[int, int | None], rnd: int = 1) -> dict[str, Answer]:
+    return {f"d1.sheriff-vote.r{rnd}.s{v}": Choice(t) for v, t in ballots}
+
+
+def _roles(played: Played, day: int = 1) -> list[str]:
+    return [e.role for e in played.chain if e.meta.get("day") == day and e.role != "__start__"]
+
+
+def _one(played: Played, phase: str) -> Event:
+    (event,) = played.events(phase)
+    return event
+
+
+def _speakers(played: Played, day: int) -> list[int]:
+    return [
+        e.meta["diff"]["speaker"]
+        for e in played.events("day-speech")
+        if e.meta["day"] == day and not e.meta["detail"]["pk"]
+    ]
+
+
+def test_nobody_runs_no_sheriff_and_the_dawn_follows() -> None:
+    played = _play({})
+    roles = _roles(played)
+    run = roles.index("sheriff-run")
+    assert roles[run + 1] == "dawn"
+    assert _one(played, "sheriff-run").meta["diff"] == {"candidates": [], "sheriff": None}
+    assert played.state.sheriff is None
+    assert "sheriff-order" not in played.phases()
+
+
+def test_the_election_comes_after_the_night_before_its_dawn() -> None:
+    played = _play({**_run(4), **kill(1, 7)})
+    roles = _roles(played)
+    assert roles.index("seer-check") < roles.index("sheriff-run") < roles.index("dawn")
+
+
+def test_one_candidate_is_elected_without_a_vote() -> None:
+    played = _play(_run(4))
+    assert _one(played, "sheriff-run").meta["diff"] == {"candidates": [4], "sheriff": 4}
+    assert "sheriff-vote" not in played.phases()
+    assert "sheriff-speech" not in played.phases()
+    assert played.events("sheriff-order")[0].meta["diff"]["sheriff"] == 4
+
+
+def test_candidates_speak_withdraw_and_those_who_never_ran_vote() -> None:
+    script = {**_run(4, 7, 8), "d1.sheriff-withdraw.s8": Choice(1)}
+    script |= _elect((1, 7), (2, 7), (3, 4), (5, 4), (6, 4), (9, None))
+    played = _play(script)
+    speeches = [e.meta["diff"]["speaker"] for e in played.events("sheriff-speech")]
+    assert speeches == [4, 7, 8]
+    assert _one(played, "sheriff-withdraw").meta["diff"] == {
+        "lost": False,
+        "sheriff": None,
+        "withdrawn": [8],
+    }
+    vote = _one(played, "sheriff-vote")
+    assert [v for v, _ in vote.meta["detail"]["ballots"]] == [1, 2, 3, 5, 6, 9]
+    assert vote.meta["diff"] == {"lost": False, "pk": [], "sheriff": 4}
+    asked = played.asked_for("d1.sheriff-vote.r1.s1")[0]
+    assert asked.options == (4, 7, None)  # the withdrawn is no longer a candidate
+    assert played.state.sheriff == 4
+
+
+def test_a_withdrawal_that_leaves_one_elects_him() -> None:
+    played = _play({**_run(4, 7), "d1.sheriff-withdraw.s7": Choice(1)})
+    assert _one(played, "sheriff-withdraw").meta["diff"]["sheriff"] == 4
+    assert "sheriff-vote" not in played.phases()
+
+
+def test_a_tie_goes_to_a_pk_and_a_second_tie_loses_the_badge() -> None:
+    split = ((1, 4), (2, 4), (3, 7), (5, 7), (6, None), (8, None), (9, None))
+    played = _play({**_run(4, 7), **_elect(*split), **_elect(*split, rnd=2)})
+    first, second = played.events("sheriff-vote")
+    assert first.meta["diff"] == {"lost": False, "pk": [4, 7], "sheriff": None}
+    pk = [e for e in played.events("sheriff-speech") if e.meta["detail"]["pk"]]
+    assert [e.meta["diff"]["speaker"] for e in pk] == [4, 7]
+    assert second.meta["detail"]["round"] == 2
+    assert [v for v, _ in second.meta["detail"]["ballots"]] == [1, 2, 3, 5, 6, 8, 9]
+    assert second.meta["diff"] == {"lost": True, "pk": [], "sheriff": None}
+    assert played.state.sheriff is None and played.state.election_over
+
+
+def test_the_pk_elects_on_a_clear_second_vote() -> None:
+    split = ((1, 4), (2, 4), (3, 7), (5, 7))
+    played = _play({**_run(4, 7), **_elect(*split), **_elect(*split, (6, 7), rnd=2)})
+    assert played.events("sheriff-vote")[-1].meta["diff"]["sheriff"] == 7
+
+
+def test_without_sheriff_pk_a_tie_loses_the_badge_at_once() -> None:
+    played = _play({**_run(4, 7), **_elect((1, 4), (2, 7))}, sheriff_pk=False)
+    assert _one(played, "sheriff-vote").meta["diff"] == {"lost": True, "pk": [], "sheriff": None}
+
+
+def test_nobody_left_to_vote_loses_the_badge() -> None:
+    played = _play(_run(*range(1, 10)))
+    assert _one(played, "sheriff-withdraw").meta["diff"] == {
+        "lost": True,
+        "sheriff": None,
+        "withdrawn": [],
+    }
+    assert "sheriff-vote" not in played.phases()
+    assert played.state.sheriff is None
+
+
+def test_the_exiled_sheriff_passes_the_badge_before_his_last_words() -> None:
+    played = _play({**_run(4), **votes(1, 4), "d1.badge.s4": Choice(5)})
+    roles = _roles(played)
+    assert roles.index("vote") < roles.index("sheriff-badge") < roles.index("last-words")
+    assert _one(played, "sheriff-badge").meta["diff"] == {"holder": 4, "to": 5}
+    assert played.events("sheriff-order")[-1].meta["diff"]["sheriff"] == 5  # day 2
+
+
+def test_a_sheriff_killed_at_night_passes_the_badge_before_the_hunters_shot() -> None:
+    script = {**_run(6), **kill(1, 6), "d1.badge.s6": Choice(9), "d1.hunter.s6": Choice(1)}
+    played = _play(script)
+    roles = _roles(played)
+    assert roles.index("dawn") < roles.index("sheriff-badge") < roles.index("hunter-shot")
+    assert played.state.sheriff == 9
+
+
+def test_the_badge_never_goes_to_a_seat_dead_in_the_same_batch_and_an_heir_shot_passes_it() -> None:
+    script: dict[str, Answer] = {
+        **_run(6),
+        **kill(1, 6),
+        "n1.witch.s5": Choice(7),  # replaced below: the witch poisons 7
+    }
+    from werewolf.decisions import WitchChoice
+
+    script["n1.witch.s5"] = WitchChoice(poison=7)
+    script |= {"d1.badge.s6": Choice(8), "d1.hunter.s6": Choice(8), "d1.badge.s8": Choice(9)}
+    played = _play(script)
+    offered = played.asked_for("d1.badge.s6")[0].options
+    assert 7 not in offered and 6 not in offered and None in offered
+    badges = [e.meta["diff"] for e in played.events("sheriff-badge")]
+    assert badges[:2] == [{"holder": 6, "to": 8}, {"holder": 8, "to": 9}]
+    roles = _roles(played)
+    assert roles.index("hunter-shot") < [i for i, r in enumerate(roles) if r == "sheriff-badge"][1]
+
+
+def test_a_torn_badge_leaves_no_sheriff() -> None:
+    played = _play({**_run(4), **votes(1, 4)})  # the script's default tears it
+    assert _one(played, "sheriff-badge").meta["diff"] == {"holder": 4, "to": None}
+    assert played.state.sheriff is None
+    assert len(played.events("sheriff-order")) == 1  # day 1 only
+
+
+def test_badge_tear_false_offers_no_tearing() -> None:
+    played = _play({**_run(4), **votes(1, 4)}, badge_tear=False)
+    assert None not in played.asked_for("d1.badge.s4")[0].options
+
+
+def test_the_sheriffs_half_vote_breaks_a_tie() -> None:
+    ballots = {f"d1.vote.r1.s{s}": Choice(t) for s, t in ((4, 1), (7, 1), (2, 7), (3, 7))}
+    played = _play({**_run(4), **ballots})
+    vote = played.events("vote")[0]
+    assert vote.meta["diff"]["exiled"] == 1 and vote.meta["diff"]["pk"] == []
+    assert vote.meta["detail"]["counts"] == [[1, 2.5], [7, 2]]
+    assert vote.meta["detail"]["sheriff"] == 4
+    unweighed = _play(ballots)  # nobody ran: the same ballots tie
+    assert unweighed.events("vote")[0].meta["diff"]["pk"] == [1, 7]
+
+
+def test_a_weight_of_two_makes_a_tie() -> None:
+    ballots = {f"d1.vote.r1.s{s}": Choice(t) for s, t in ((4, 1), (2, 7), (3, 7))}
+    played = _play({**_run(4), **ballots}, sheriff_weight=2.0)
+    vote = played.events("vote")[0]
+    assert vote.meta["diff"]["pk"] == [1, 7]
+    assert vote.meta["detail"]["counts"] == [[1, 2], [7, 2]]
+
+
+def test_the_sheriff_chooses_the_direction_and_speaks_last() -> None:
+    played = _play({**_run(4), **kill(1, 7), "d1.order.s4": Choice(6)})
+    asked = played.asked_for("d1.order.s4")[0]
+    assert asked.options == (8, 6)  # to the right of the dead seat 7, or to its left
+    assert _one_day(played, 1)["diff"] == {"first": 6, "left": True, "sheriff": 4}
+    assert _speakers(played, 1) == [6, 5, 3, 2, 1, 9, 8, 4]
+
+
+def test_to_the_right_after_a_peaceful_night_starts_beside_the_sheriff() -> None:
+    played = _play(_run(4))
+    assert played.asked_for("d1.order.s4")[0].options == (5, 3)
+    assert _speakers(played, 1) == [5, 6, 7, 8, 9, 1, 2, 3, 4]
+
+
+def _one_day(played: Played, day: int) -> dict[str, object]:
+    (event,) = [e for e in played.events("sheriff-order") if e.meta["day"] == day]
+    return dict(event.meta)
+
+
+def test_the_election_is_public() -> None:
+    split = ((1, 4), (2, 4), (3, 7), (5, 7))
+    played = _play({**_run(4, 7), **_elect(*split), **_elect(*split, (6, 7), rnd=2)})
+    election = {"sheriff-run", "sheriff-speech", "sheriff-withdraw", "sheriff-vote"}
+    for event in played.chain:
+        if event.role in election | {"sheriff-order"}:
+            assert event.meta["visible_to"] is None
+    seen = [o.phase for o in view(played.chain, 9).observations]
+    for phase in election | {"sheriff-order"}:
+        assert phase in seen
+    asked = {r.kind for r in played.asked}
+    assert DecisionKind.SHERIFF_RUN in asked and DecisionKind.SHERIFF_VOTE in asked
