@@ -351,7 +351,7 @@ def tally(state: GameState, ballots: Mapping[int, int | None]) -> VoteResult:
     return VoteResult(ordered, None, ())
 
 
-def _weighed(counts: Counter[int], choice: int, weight: float) -> dict[int, float]:
+def _weighed(counts: Mapping[int, float], choice: int, weight: float) -> dict[int, float]:
     """The counts with the sheriff's ballot for ``choice`` weighing ``weight`` (1.5): a
     count stays a whole number (an int, as logs write it) where it is one."""
     weighed: dict[int, float] = dict(counts)

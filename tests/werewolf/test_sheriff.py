@@ -11,7 +11,7 @@ from __future__ import annotations
 from pulse_core import Event
 from tests.oracle import check_log
 from werewolf.config import GameConfig
-from werewolf.decisions import Answer, Choice, DecisionKind
+from werewolf.decisions import Answer, Choice, DecisionKind, WitchChoice
 from werewolf.replay.judge import rejudge
 from werewolf.visibility import view
 
@@ -110,7 +110,8 @@ def test_a_tie_goes_to_a_pk_and_a_second_tie_loses_the_badge() -> None:
     assert second.meta["detail"]["round"] == 2
     assert [v for v, _ in second.meta["detail"]["ballots"]] == [1, 2, 3, 5, 6, 8, 9]
     assert second.meta["diff"] == {"lost": True, "pk": [], "sheriff": None}
-    assert played.state.sheriff is None and played.state.election_over
+    assert played.state.sheriff is None
+    assert played.state.election_over
 
 
 def test_the_pk_elects_on_a_clear_second_vote() -> None:
@@ -152,18 +153,12 @@ def test_a_sheriff_killed_at_night_passes_the_badge_before_the_hunters_shot() ->
 
 
 def test_the_badge_never_goes_to_a_seat_dead_in_the_same_batch_and_an_heir_shot_passes_it() -> None:
-    script: dict[str, Answer] = {
-        **_run(6),
-        **kill(1, 6),
-        "n1.witch.s5": Choice(7),  # replaced below: the witch poisons 7
-    }
-    from werewolf.decisions import WitchChoice
-
-    script["n1.witch.s5"] = WitchChoice(poison=7)
+    script: dict[str, Answer] = {**_run(6), **kill(1, 6), "n1.witch.s5": WitchChoice(poison=7)}
     script |= {"d1.badge.s6": Choice(8), "d1.hunter.s6": Choice(8), "d1.badge.s8": Choice(9)}
     played = _play(script)
     offered = played.asked_for("d1.badge.s6")[0].options
-    assert 7 not in offered and 6 not in offered and None in offered
+    assert {6, 7}.isdisjoint(offered)
+    assert None in offered
     badges = [e.meta["diff"] for e in played.events("sheriff-badge")]
     assert badges[:2] == [{"holder": 6, "to": 8}, {"holder": 8, "to": 9}]
     roles = _roles(played)
@@ -186,7 +181,8 @@ def test_the_sheriffs_half_vote_breaks_a_tie() -> None:
     ballots = {f"d1.vote.r1.s{s}": Choice(t) for s, t in ((4, 1), (7, 1), (2, 7), (3, 7))}
     played = _play({**_run(4), **ballots})
     vote = played.events("vote")[0]
-    assert vote.meta["diff"]["exiled"] == 1 and vote.meta["diff"]["pk"] == []
+    assert vote.meta["diff"]["exiled"] == 1
+    assert vote.meta["diff"]["pk"] == []
     assert vote.meta["detail"]["counts"] == [[1, 2.5], [7, 2]]
     assert vote.meta["detail"]["sheriff"] == 4
     unweighed = _play(ballots)  # nobody ran: the same ballots tie
@@ -231,4 +227,4 @@ def test_the_election_is_public() -> None:
     for phase in election | {"sheriff-order"}:
         assert phase in seen
     asked = {r.kind for r in played.asked}
-    assert DecisionKind.SHERIFF_RUN in asked and DecisionKind.SHERIFF_VOTE in asked
+    assert {DecisionKind.SHERIFF_RUN, DecisionKind.SHERIFF_VOTE} <= asked

@@ -15,8 +15,8 @@ from types import MappingProxyType
 
 from ..registry import PhaseRole, identity_specs
 from ..state import Phase
-from .context import PhaseContext, seat_text
 from .badge import sheriff_badge, sheriff_order
+from .context import PhaseContext, seat_text
 from .day import dawn, day_speech, floor_bid, last_words
 from .election import sheriff_run, sheriff_speech, sheriff_vote, sheriff_withdraw
 from .end import game_end, outcome_reason

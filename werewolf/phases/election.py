@@ -48,9 +48,7 @@ async def sheriff_run(ctx: PhaseContext) -> RoleResult:
         text += " Nobody runs: no sheriff."
     elif sheriff is not None:
         text += f" {seat_text(state, sheriff).capitalize()} is the only candidate: sheriff."
-    return ctx.result(
-        Phase.SHERIFF_RUN, text, diff={"candidates": candidates, "sheriff": sheriff}
-    )
+    return ctx.result(Phase.SHERIFF_RUN, text, diff={"candidates": candidates, "sheriff": sheriff})
 
 
 async def sheriff_speech(ctx: PhaseContext) -> RoleResult:
@@ -112,9 +110,7 @@ async def sheriff_vote(ctx: PhaseContext) -> RoleResult:
     election = _election(state)
     round_no = 2 if election.pk else 1
     standing = election.standing
-    options: tuple[int | None, ...] = (
-        (*standing, None) if state.config.allow_abstain else standing
-    )
+    options: tuple[int | None, ...] = (*standing, None) if state.config.allow_abstain else standing
     requests = [
         ctx.request(
             DecisionKind.SHERIFF_VOTE,

@@ -101,7 +101,11 @@ def _sheriff_answers(
     """The election's and the badge's decisions: who ran or withdrew (1; every other seat
     asked said 0), the election's speeches and ballots, the heir and the first speaker."""
     if phase in (Phase.SHERIFF_RUN, Phase.SHERIFF_WITHDRAW):
-        kind = DecisionKind.SHERIFF_RUN if phase == Phase.SHERIFF_RUN else DecisionKind.SHERIFF_WITHDRAW
+        kind = (
+            DecisionKind.SHERIFF_RUN
+            if phase == Phase.SHERIFF_RUN
+            else DecisionKind.SHERIFF_WITHDRAW
+        )
         named = diff.get("candidates" if phase == Phase.SHERIFF_RUN else "withdrawn") or ()
         return [*(((kind, s), _YES) for s in named), *(((kind, None), _NO) for _ in range(_SEATS))]
     if phase == Phase.SHERIFF_SPEECH:

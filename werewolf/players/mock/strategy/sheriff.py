@@ -119,7 +119,11 @@ def election_speech(turn: Turn) -> Answer:
     order = _order_seats(turn, turn.rng, checked)
     if order is None:
         return speech
-    text = speech.text + (" " if turn.lang != "zh" else "") + _words(turn, "order", a=order[0], b=order[1])
+    text = (
+        speech.text
+        + (" " if turn.lang != "zh" else "")
+        + _words(turn, "order", a=order[0], b=order[1])
+    )
     return Speech(text, reasoning=speech.reasoning)
 
 
