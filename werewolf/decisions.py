@@ -22,6 +22,7 @@ from .rules import WitchOptions
 from .visibility import SeatView
 
 __all__ = [
+    "YES_NO",
     "Answer",
     "Choice",
     "DecisionKind",
@@ -64,6 +65,9 @@ class DecisionKind(StrEnum):
 
     speaks: bool  # answered with words (a Speech), not a choice: set on each member below
 
+
+YES_NO = frozenset({DecisionKind.SHERIFF_RUN, DecisionKind.SHERIFF_WITHDRAW})
+"""Decisions answered yes (1) or no (None, the code 0, which is also their fallback)."""
 
 _SPEAKING = frozenset(
     {

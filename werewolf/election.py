@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .config import Discussion, SpeechOrder
+from .config import Discussion, GameConfig, SpeechOrder
 from .state import Election, GameState, Phase, Stage
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "election_voters",
     "order_due",
     "order_options",
+    "rules_line",
     "sheriff_order",
 ]
 
@@ -145,3 +146,43 @@ def _ring(n: int, base: int, left: bool, alive: frozenset[int], sheriff: int) ->
     step = -1 if left else 1
     seats = (((base - 1 + step * i) % n) + 1 for i in range(1, n + 1))
     return (*(s for s in seats if s in alive and s != sheriff), sheriff)
+
+
+def rules_line(config: GameConfig, lang: str) -> str:
+    """The sheriff's line of the rules text (``ruletext``), from the config's fields."""
+    weight = f"{config.sheriff_weight:g}"
+    if lang == "zh":
+        tie = (
+            "平票时平票者再次发言、原投票人重投，再次平票则警徽流失"
+            if config.sheriff_pk
+            else "平票则警徽流失"
+        )
+        tear = "移交给一名存活玩家或撕毁" if config.badge_tear else "移交给一名存活玩家"
+        return (
+            f"警长：第1天公布昨夜死讯前竞选。玩家选择是否上警，候选人依座号发言，之后可以退水；"
+            f"未上警的玩家在剩余候选人中投票（上警和退水的玩家不投票）。只剩一人则直接当选；"
+            f"{tie}；无人可投票也流失；无人上警则没有警长。警长的票算{weight}票，"
+            f"每天选择从死者（平安夜为警长）左侧或右侧开始发言，并最后发言（归票）。"
+            f"警长死亡时（任何原因）先把警徽{tear}，再结算开枪等技能。"
+        )
+    tie = (
+        "a tie: the tied speak again and the same voters vote again, and a second tie loses "
+        "the badge"
+        if config.sheriff_pk
+        else "a tie loses the badge"
+    )
+    tear = (
+        "passes the badge to a living player or tears it"
+        if config.badge_tear
+        else ("passes the badge to a living player")
+    )
+    return (
+        "Sheriff: elected on day 1, before the night's deaths are told. Players choose to run; "
+        "the candidates speak by seat, then may withdraw; those who never ran vote among "
+        "the candidates left (candidates and the withdrawn do not vote). One candidate left is "
+        f"elected without a vote; {tie}; nobody left to vote loses it too; nobody running: no "
+        f"sheriff. The sheriff's vote counts {weight}; each day he chooses whether the "
+        "speeches start to the left or the right of the night's death (of himself after a "
+        "peaceful night), and speaks last. When he dies, by any cause, he first " + tear + ", "
+        "before any shot his death allows."
+    )

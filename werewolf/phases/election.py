@@ -13,7 +13,7 @@ from .context import PhaseContext, ask_all, choice_of, seat_text, speech_text
 
 __all__ = ["sheriff_run", "sheriff_speech", "sheriff_vote", "sheriff_withdraw"]
 
-YES_NO = (0, 1)  # 1: run (withdraw); 0: not; the fallback is the first, 0
+YES_NO = (1, None)  # 1: run (withdraw); None (the code 0): not, which is the fallback
 
 
 def _seats(seats: tuple[int, ...] | list[int]) -> str:

@@ -23,7 +23,16 @@ from typing import IO, Protocol
 from rich.console import Console
 
 from ..argtypes import is_number
-from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, DecisionKind, Request, Speech, WitchChoice
+from ..decisions import (
+    MAX_SPEECH_CHARS,
+    YES_NO,
+    Answer,
+    Choice,
+    DecisionKind,
+    Request,
+    Speech,
+    WitchChoice,
+)
 from ..errors import SeatLeftError
 from ..text import visible
 from .prompting import (
@@ -186,6 +195,9 @@ class HumanPlayer:
             return Choice(number, reasoning=note)
         codes = [0 if o is None else o for o in option_order(request.options)]
         for code in codes:
+            if request.kind in YES_NO:  # run, withdraw: yes or no, not a seat
+                show(f"  [{code}] {ps.say('option.yes' if code else 'option.no')}")
+                continue
             show(f"  [{code}] {seat_label(ps, view.names, None if code == 0 else code)}")
         code, note = self._pick(prompt, codes)
         return Choice(None if code == 0 else code, reasoning=note)

@@ -164,6 +164,7 @@ class LLMPlayer:
                     bidding=config.discussion is Discussion.BIDDING,
                     beliefs=config.beliefs,
                     ballots=config.wolf_kill is WolfKill.VOTE,
+                    sheriff=config.sheriff,
                 )
                 if stable
                 else None

@@ -91,7 +91,7 @@ def lovers_named_high_first(meta: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**meta, "diff": {**diff, "lovers": list(diff.get("lovers") or ())[::-1]}}
 
 
-_YES, _NO = Choice(1), Choice(0)
+_YES, _NO = Choice(1), Choice(None)
 _SEATS = 20  # the most seats a game has: every seat not named answered "no"
 
 
