@@ -208,7 +208,7 @@ class SheriffReferee:
 
     def sheriff_legal(self, decision: str, seat: int) -> set[Any] | None:
         if decision in ("sheriff-run", "sheriff-withdraw"):
-            return {0, 1}
+            return {1, None}
         if decision == "sheriff-vote":
             return set(self.standing()) | ({None} if self.cfg["allow_abstain"] else set())
         if decision == "badge":

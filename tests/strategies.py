@@ -152,6 +152,10 @@ def configs(
         night_fallback=st.sampled_from(list(NightFallback)),
         retry_illegal=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
         doctor_told_save=st.booleans(),
+        sheriff=st.booleans(),
+        sheriff_weight=st.sampled_from([1.5, 1.0, 2.0]),
+        sheriff_pk=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
+        badge_tear=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
     )
 
 

@@ -43,11 +43,11 @@ _CORE_TOOLS: Mapping[DecisionKind, tuple[int, str]] = {
     DecisionKind.VOTE: (40, "vote"),
     DecisionKind.BID: (1000, "bid"),
     DecisionKind.SHERIFF_SPEECH: (0, "speak"),
-    DecisionKind.SHERIFF_RUN: (45, "run_for_sheriff"),
-    DecisionKind.SHERIFF_WITHDRAW: (46, "withdraw"),
-    DecisionKind.SHERIFF_VOTE: (47, "sheriff_vote"),
-    DecisionKind.BADGE: (48, "pass_badge"),
-    DecisionKind.ORDER: (49, "speaking_order"),
+    DecisionKind.SHERIFF_RUN: (900, "run_for_sheriff"),  # after every identity's
+    DecisionKind.SHERIFF_WITHDRAW: (901, "withdraw"),
+    DecisionKind.SHERIFF_VOTE: (902, "sheriff_vote"),
+    DecisionKind.BADGE: (903, "pass_badge"),
+    DecisionKind.ORDER: (904, "speaking_order"),
 }
 """The tools of the decisions every seat may be asked (with their places in the array,
 ``DecisionSpec.tool_rank``); each identity adds its own."""

@@ -79,8 +79,8 @@ def run_for_sheriff(turn: Turn) -> Answer:
     if turn.identity is Identity.WEREWOLF:
         if _jumper(turn):
             return Choice(1, reasoning="I run against the seer (悍跳)")
-        return Choice(1 if turn.rng.random() < 0.1 else 0, reasoning="wolves keep low")
-    return Choice(1 if turn.rng.random() < 0.2 else 0, reasoning="a good seat may run")
+        return Choice(1 if turn.rng.random() < 0.1 else None, reasoning="wolves keep low")
+    return Choice(1 if turn.rng.random() < 0.2 else None, reasoning="a good seat may run")
 
 
 def _order_seats(turn: Turn, rng: Random, exclude: set[int]) -> tuple[int, int] | None:
@@ -130,13 +130,13 @@ def election_speech(turn: Turn) -> Answer:
 def withdraw(turn: Turn) -> Answer:
     table = turn.table
     if _is_seer_side(turn) or table.claims_seer(turn.me):
-        return Choice(0, reasoning="a claimed seer keeps running")
+        return Choice(None, reasoning="a claimed seer keeps running")
     rivals = [s for s in turn.pk_candidates if s != turn.me and table.claims_seer(s)]
     if turn.identity is Identity.WEREWOLF:
-        return Choice(1 if turn.rng.random() < 0.5 else 0, reasoning="a wolf need not hold it")
+        return Choice(1 if turn.rng.random() < 0.5 else None, reasoning="a wolf need not hold it")
     if rivals:
         return Choice(1, reasoning="a seer is running: I withdraw (退水)")
-    return Choice(1 if turn.rng.random() < 0.3 else 0, reasoning="no seer to give way to")
+    return Choice(1 if turn.rng.random() < 0.3 else None, reasoning="no seer to give way to")
 
 
 def election_vote(turn: Turn) -> Answer:
