@@ -109,7 +109,11 @@ class SheriffDrawing(Drawing):
         )
         if heir is None:
             return [Text.assemble(who, self.w(" tears the badge."))]
-        return [Text.assemble(who, self.w(" passes the badge to "), self._sheriff(int(heir)), ".")]
+        return [
+            Text.assemble(
+                who, self.w(" passes the badge to "), self._sheriff(int(heir)), self.w(".")
+            )
+        ]
 
     def _sheriff_order(self, e: Entry) -> list[RenderableType]:
         sheriff, first = int(e.diff["sheriff"]), int(e.diff["first"])

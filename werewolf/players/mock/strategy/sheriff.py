@@ -53,6 +53,40 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+_WHY: dict[str, str] = {  # the private reasons, in Chinese
+    "the seer runs to carry her checks with the badge": "预言家上警，带着验人结果拿警徽",
+    "I run against the seer (悍跳)": "悍跳：和预言家对跳抢警徽",
+    "wolves keep low": "狼人低调，看情况上警",
+    "a good seat may run": "好人可以上警",
+    "the seer claims for the badge": "预言家起跳拿警徽",
+    "a candidate without a card": "没有身份可报的候选人",
+    "a claimed seer keeps running": "起跳的预言家不退水",
+    "a wolf need not hold it": "狼人不一定要拿警徽",
+    "a seer is running: I withdraw (退水)": "有预言家上警：我退水",
+    "no seer to give way to": "没有预言家可让",
+    "nobody to vote for": "无人可投",
+    "the badge to the pack": "警徽给狼队",
+    "anyone but the seer": "不投预言家",
+    "the seer I believe": "投我相信的预言家",
+    "I cannot tell": "分不清，弃票",
+    "the candidate I trust most": "投最可信的候选人",
+    "nobody to take the badge": "无人可接警徽",
+    "the badge stays with the pack": "警徽留给狼队",
+    "tear it: the good side must not have it": "撕警徽，不留给好人",
+    "forced": "只能移交",
+    "the badge to a seat I cleared": "警徽给我验过的金水",
+    "the badge to the seer I believe": "警徽给我相信的预言家",
+    "the badge to the seat I trust most": "警徽给最可信的人",
+    "in doubt: I tear the badge": "拿不准，撕警徽",
+    "either way": "哪边都行",
+    "the one I doubt speaks first": "让我怀疑的人先发言",
+}
+
+
+def _why(turn: Turn, reason: str) -> str:
+    return _WHY.get(reason, reason) if turn.lang == "zh" else reason
+
+
 def _words(turn: Turn, key: str, **seats: int) -> str:
     table = _WORDS.get(turn.lang, _WORDS["en"])[key]
     return turn.rng.choice(table).format(**seats)
@@ -75,12 +109,16 @@ def _jumper(turn: Turn) -> bool:
 
 def run_for_sheriff(turn: Turn) -> Answer:
     if _is_seer_side(turn):
-        return Choice(1, reasoning="the seer runs to carry her checks with the badge")
+        return Choice(1, reasoning=_why(turn, "the seer runs to carry her checks with the badge"))
     if turn.identity is Identity.WEREWOLF:
         if _jumper(turn):
-            return Choice(1, reasoning="I run against the seer (悍跳)")
-        return Choice(1 if turn.rng.random() < 0.1 else None, reasoning="wolves keep low")
-    return Choice(1 if turn.rng.random() < 0.2 else None, reasoning="a good seat may run")
+            return Choice(1, reasoning=_why(turn, "I run against the seer (悍跳)"))
+        return Choice(
+            1 if turn.rng.random() < 0.1 else None, reasoning=_why(turn, "wolves keep low")
+        )
+    return Choice(
+        1 if turn.rng.random() < 0.2 else None, reasoning=_why(turn, "a good seat may run")
+    )
 
 
 def _order_seats(turn: Turn, rng: Random, exclude: set[int]) -> tuple[int, int] | None:
@@ -115,7 +153,7 @@ def election_speech(turn: Turn) -> Answer:
         text = _words(turn, "run")
         if any(s != turn.me for s in table.seer_claims):
             text += " " + _words(turn, "seer_first")
-        return Speech(text, reasoning="a candidate without a card")
+        return Speech(text, reasoning=_why(turn, "a candidate without a card"))
     order = _order_seats(turn, turn.rng, checked)
     if order is None:
         return speech
@@ -130,36 +168,42 @@ def election_speech(turn: Turn) -> Answer:
 def withdraw(turn: Turn) -> Answer:
     table = turn.table
     if _is_seer_side(turn) or table.claims_seer(turn.me):
-        return Choice(None, reasoning="a claimed seer keeps running")
+        return Choice(None, reasoning=_why(turn, "a claimed seer keeps running"))
     rivals = [s for s in turn.pk_candidates if s != turn.me and table.claims_seer(s)]
     if turn.identity is Identity.WEREWOLF:
-        return Choice(1 if turn.rng.random() < 0.5 else None, reasoning="a wolf need not hold it")
+        return Choice(
+            1 if turn.rng.random() < 0.5 else None, reasoning=_why(turn, "a wolf need not hold it")
+        )
     if rivals:
-        return Choice(1, reasoning="a seer is running: I withdraw (退水)")
-    return Choice(1 if turn.rng.random() < 0.3 else None, reasoning="no seer to give way to")
+        return Choice(1, reasoning=_why(turn, "a seer is running: I withdraw (退水)"))
+    return Choice(
+        1 if turn.rng.random() < 0.3 else None, reasoning=_why(turn, "no seer to give way to")
+    )
 
 
 def election_vote(turn: Turn) -> Answer:
     options = [s for s in turn.request.options if s is not None]
     if not options:
-        return Choice(None, reasoning="nobody to vote for")
+        return Choice(None, reasoning=_why(turn, "nobody to vote for"))
     table, mind = turn.table, turn.mind
     if turn.identity is Identity.WEREWOLF:
         mates = [s for s in options if s in table.wolves]
         if mates:
-            return Choice(mates[0], reasoning="the badge to the pack")
+            return Choice(mates[0], reasoning=_why(turn, "the badge to the pack"))
         real = [s for s in options if s not in table.seer_claims]
         pick = turn.rng.choice(real or options)
-        return Choice(pick, reasoning="anyone but the seer")
+        return Choice(pick, reasoning=_why(turn, "anyone but the seer"))
     trusted = mind.seer.trusted
     if trusted in options:
-        return Choice(trusted, reasoning="the seer I believe")
+        return Choice(trusted, reasoning=_why(turn, "the seer I believe"))
     claimers = [s for s in options if s in table.seer_claims]
     pool = claimers or options
     pick = min(pool, key=lambda s: (mind.p(s), s))
     if claimers and len(claimers) > 1 and turn.rng.random() < 0.5:
-        return Choice(None if None in turn.request.options else pick, reasoning="I cannot tell")
-    return Choice(pick, reasoning="the candidate I trust most")
+        return Choice(
+            None if None in turn.request.options else pick, reasoning=_why(turn, "I cannot tell")
+        )
+    return Choice(pick, reasoning=_why(turn, "the candidate I trust most"))
 
 
 def badge_pass(turn: Turn) -> Answer:
@@ -167,31 +211,31 @@ def badge_pass(turn: Turn) -> Answer:
     tear = None in turn.request.options
     table, mind = turn.table, turn.mind
     if not options:
-        return Choice(None, reasoning="nobody to take the badge")
+        return Choice(None, reasoning=_why(turn, "nobody to take the badge"))
     if turn.identity is Identity.WEREWOLF:
         mates = [s for s in options if s in table.wolves]
         if mates and turn.rng.random() < 0.5:
-            return Choice(mates[0], reasoning="the badge stays with the pack")
+            return Choice(mates[0], reasoning=_why(turn, "the badge stays with the pack"))
         if tear:
-            return Choice(None, reasoning="tear it: the good side must not have it")
-        return Choice(max(options, key=lambda s: (mind.p(s), -s)), reasoning="forced")
+            return Choice(None, reasoning=_why(turn, "tear it: the good side must not have it"))
+        return Choice(max(options, key=lambda s: (mind.p(s), -s)), reasoning=_why(turn, "forced"))
     if _is_seer_side(turn):
         goods = [s for s, wolf in table.my_checks_by_seat.items() if not wolf and s in options]
         if goods:
-            return Choice(goods[-1], reasoning="the badge to a seat I cleared")
+            return Choice(goods[-1], reasoning=_why(turn, "the badge to a seat I cleared"))
     trusted = mind.seer.trusted
     if trusted in options:
-        return Choice(trusted, reasoning="the badge to the seer I believe")
+        return Choice(trusted, reasoning=_why(turn, "the badge to the seer I believe"))
     safest = min(options, key=lambda s: (mind.p(s), s))
     if mind.p(safest) < 0.2 or not tear:
-        return Choice(safest, reasoning="the badge to the seat I trust most")
-    return Choice(None, reasoning="in doubt: I tear the badge")
+        return Choice(safest, reasoning=_why(turn, "the badge to the seat I trust most"))
+    return Choice(None, reasoning=_why(turn, "in doubt: I tear the badge"))
 
 
 def speaking_order(turn: Turn) -> Answer:
     options = [s for s in turn.request.options if s is not None]
     if turn.identity is Identity.WEREWOLF or len(options) < 2:
-        return Choice(turn.rng.choice(options), reasoning="either way")
+        return Choice(turn.rng.choice(options), reasoning=_why(turn, "either way"))
     mind = turn.mind
     first = max(options, key=lambda s: (mind.p(s), -s))
-    return Choice(first, reasoning="the one I doubt speaks first")
+    return Choice(first, reasoning=_why(turn, "the one I doubt speaks first"))
