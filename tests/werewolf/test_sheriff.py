@@ -8,11 +8,16 @@ night 1's phases, before its dawn.
 
 from __future__ import annotations
 
+from rich.console import Console
+
 from pulse_core import Event
 from tests.oracle import check_log
 from werewolf.config import GameConfig
 from werewolf.decisions import Answer, Choice, DecisionKind, WitchChoice
 from werewolf.replay.judge import rejudge
+from werewolf.replay.render import StoryRenderer
+from werewolf.replay.views import ViewKind, ViewSpec, ViewStream
+from werewolf.state import initial_state
 from werewolf.visibility import view
 
 from .scripted import DEAL, Played, kill, play, votes
@@ -228,3 +233,27 @@ def test_the_election_is_public() -> None:
         assert phase in seen
     asked = {r.kind for r in played.asked}
     assert {DecisionKind.SHERIFF_RUN, DecisionKind.SHERIFF_VOTE} <= asked
+
+
+def test_the_public_view_draws_the_election_the_badge_and_the_weighed_vote() -> None:
+    split = ((1, 4), (2, 4), (3, 7), (5, 7))
+    script = {**_run(4, 7, 8), "d1.sheriff-withdraw.s8": Choice(1)}
+    script |= {**_elect(*split), **_elect(*split, (6, 7), rnd=2)}
+    script |= {"d1.vote.r1.s7": Choice(2), "d1.vote.r1.s1": Choice(7), "d1.badge.s7": Choice(9)}
+    script |= {f"d1.vote.r1.s{s}": Choice(7) for s in (2, 3)}
+    played = _play(script)
+    stream = ViewStream(ViewSpec(ViewKind.PUBLIC))
+    renderer = StoryRenderer(ViewSpec(ViewKind.PUBLIC), initial_state(played.chain[0].meta))
+    console = Console(width=120, record=True, color_system=None)
+    for event in played.chain:
+        for entry in stream.feed(event):
+            for renderable in renderer.entry(entry):
+                console.print(renderable)
+    drawn = console.export_text()
+    assert "Sheriff election. Running: 4 Dana, 7 Gus, 8 Hana." in drawn
+    assert "Withdrawn (退水): 8 Hana." in drawn
+    assert "Tie between 4 Dana, 7 Gus: they speak again, then a re-vote." in drawn
+    assert "7 Gus ★ is elected sheriff." in drawn
+    assert "7 Gus (sheriff, ×1.5)" in drawn  # his ballot in the exile vote
+    assert "passes the badge to 9 Ivo ★." in drawn
+    assert "Election PK speech of 4 Dana" in drawn
