@@ -8,6 +8,10 @@ night 1's phases, before its dawn.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from rich.console import Console
 
 from pulse_core import Event
@@ -257,3 +261,24 @@ def test_the_public_view_draws_the_election_the_badge_and_the_weighed_vote() -> 
     assert "7 Gus (sheriff, ×1.5)" in drawn  # his ballot in the exile vote
     assert "passes the badge to 9 Ivo ★." in drawn
     assert "Election PK speech of 4 Dana" in drawn
+
+
+CLI = [sys.executable, "-c", "import sys; from werewolf.cli import main; sys.exit(main())"]
+
+
+def test_the_sheriff_flag_elects_one_on_the_nine_seat_board(tmp_path: Path) -> None:
+    store = tmp_path / "g.sqlite3"
+    argv = ["play", "--board", "standard-9", "--sheriff", "--seed", "5", "-q", "--store"]
+    subprocess.run([*CLI, *argv, str(store)], capture_output=True, text=True, check=True)
+    replay = next(tmp_path.glob("*.jsonl"))
+    shown = subprocess.run(
+        [*CLI, "replay", str(replay), "--public"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "sheriff: True" in shown
+    assert "Sheriff election. Running:" in shown
+    refused = subprocess.run(
+        [*CLI, "play", "--sheriff", "--no-sheriff", "-q"], capture_output=True, text=True
+    )
+    assert refused.returncode == 2
+    assert refused.stderr.count("\n") == 1
+    assert "--no-sheriff: not allowed with argument --sheriff" in refused.stderr
