@@ -78,6 +78,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from tests.oracle_sheriff import ELECTION, SHERIFF_CONFIG, SHERIFF_OFFERS, SheriffReferee
+
 __all__ = ["check_log", "check_replay", "read_replay"]
 
 WOLF, SEER, WITCH, HUNTER, VILLAGER = "werewolf", "seer", "witch", "hunter", "villager"
@@ -127,6 +129,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "doctor_told_save": False,
     "self_destruct": False,
     "self_destruct_last_words": False,
+    **SHERIFF_CONFIG,
 }
 PREFIX = "werewolf."
 
@@ -135,10 +138,11 @@ class _Stop(Exception):
     """The log left the rules' path: later events cannot be judged."""
 
 
-class Referee:
+class Referee(SheriffReferee):
     """Walks a log event by event; ``problems`` lists what broke the rules."""
 
     def __init__(self) -> None:
+        self.sheriff_init()
         self.problems: list[str] = []
         self.deal: list[str] = []
         self.cfg: dict[str, Any] = dict(DEFAULT_CONFIG)
@@ -254,12 +258,18 @@ class Referee:
             return "self-destruct"
         if self.doctor_due is not None:
             return "doctor-told"
+        if self.badge_due is not None:
+            return "sheriff-badge"
         if self.hunter_due is not None:
             return "hunter-shot"
         if self.words_due:
             return "last-words"
         if self.stage in ("setup", "night"):
-            return self.night_step()
+            step = self.night_step()
+            election = self.election_due() if self.stage == "night" else None
+            return election if step == "dawn" and election else step
+        if self.stage in ("morning", "day", "pk") and self.order_due():
+            return "sheriff-order"
         if self.stage in ("morning", "day", "pk"):
             if self.stage != "pk" and self.cfg["discussion"] == "bidding":
                 if self.floor is not None:
@@ -278,7 +288,7 @@ class Referee:
             return None
         if self.cfg["discussion"] == "bidding":
             return self.floor
-        if not self.spoken:
+        if not self.spoken or self.sheriff_order():
             return next(s for s in self.today_order() if s in left)
         last = self.spoken[-1]
         return min(left, key=lambda s: (s - last - 1) % len(self.deal))
@@ -363,6 +373,9 @@ class Referee:
         return [s for s in sorted(self.alive) if times[s] < this_round]
 
     def today_order(self) -> list[int]:
+        with_sheriff = self.sheriff_order() if self.stage != "pk" else None
+        if with_sheriff is not None:
+            return with_sheriff
         if self.cfg["speech_order"] == "seat":
             return sorted(self.alive)
         n = len(self.deal)
@@ -421,6 +434,9 @@ class Referee:
             self.alive.discard(seat)
             self.dead[seat] = cause
         self.decided = self.outcome()
+        cut = self.sheriff_dies(batch, self.decided is not None)
+        if cut is not None:
+            self.skipped.append(cut)
         if self.decided is not None:
             for seat, cause in sorted(batch.items()):
                 if self.shoots(seat, cause):
@@ -747,6 +763,9 @@ class Referee:
         elif not self.spoken and self.stage != "pk" and self.cfg["speech_order"] == "seat":
             first = min(self.alive)
             self.require(speaker == first, f"seat {speaker} opened the day, not seat {first}")
+        elif self.stage != "pk" and self.sheriff_order() and speaker in left:  # he speaks last
+            nxt = next(s for s in self.today_order() if s in left)
+            self.require(speaker == nxt, f"seat {speaker} spoke out of turn (next: {nxt})")
         elif self.spoken and speaker in left:
             # cyclic seat order: the next speaker is the next seat after the last still due
             last = self.spoken[-1]
@@ -793,11 +812,13 @@ class Referee:
                     or self.cfg["idiot_second_exile"],
                     f"seat {voter} voted for the revealed idiot",
                 )
-        counts = Counter(t for _, t in ballots if t is not None)
+        counts = self.weighed(ballots)
         self.require(
             [list(c) for c in detail.get("counts", [])] == [[s, counts[s]] for s in sorted(counts)],
             f"counts {detail.get('counts')} do not add up the ballots",
         )
+        voted = self.sheriff is not None and self.sheriff in dict(ballots)
+        self.require(detail.get("sheriff") == (self.sheriff if voted else None), "vote's sheriff")
         top = max(counts.values(), default=0)
         leaders = sorted(s for s, n in counts.items() if n == top)
         exiled = leaders[0] if len(leaders) == 1 else None
@@ -960,7 +981,36 @@ class Referee:
         elif role == "game-end":
             self.audience(meta, None)
             self.game_end(diff, detail)
+        elif role in ELECTION or role in ("sheriff-badge", "sheriff-order"):
+            self.audience(meta, None)  # the election and the badge are public
+            actors = self.sheriff_event(role, diff, detail)
         self.reasoning_from(meta, actors)
+
+    def sheriff_event(
+        self, role: str, diff: Mapping[str, Any], detail: Mapping[str, Any]
+    ) -> list[int]:
+        """The sheriff's events; returns the seats that acted."""
+        if role == "sheriff-run":
+            self.sheriff_run(diff)
+            return sorted(self.alive)
+        if role == "sheriff-speech":
+            self.sheriff_speech(diff, detail)
+            return [int(diff.get("speaker") or 0)]
+        if role == "sheriff-withdraw":
+            running = list(self.running or [])
+            self.sheriff_withdraw(diff)
+            return running
+        if role == "sheriff-vote":
+            electors = self.electors()
+            self.sheriff_vote(diff, detail)
+            return electors
+        if role == "sheriff-badge":
+            holder = self.badge_due or 0
+            self.sheriff_badge(diff)
+            return [holder]
+        sheriff = self.sheriff or 0
+        self.sheriff_order_event(diff)
+        return [sheriff]
 
     # -- the referee's record: what each decision offered -----------------------------------
     def legal(self, decision: str, seat: int, key: str) -> set[Any] | None:
@@ -1000,6 +1050,8 @@ class Referee:
                     and (cfg["idiot_second_exile"] or s != idiot)
                 }
             return targets | ({None} if cfg["allow_abstain"] or not targets else set())
+        if decision in ("sheriff-run", "sheriff-withdraw", "sheriff-vote", "badge", "order"):
+            return self.sheriff_legal(decision, seat)
         if decision == "cupid":
             everyone = {s for s in living if cfg["cupid_self"] or s != seat}
             return everyone if ".a." in key else None
@@ -1023,6 +1075,8 @@ class Referee:
             "vote": {"vote"} if self.voters() else set(),  # a PK of everyone asks nobody
             "floor-bid": {"bid"},  # the bids' range is checked where the bid is judged
             "knight-duel": {"knight"},
+            "sheriff-vote": {"sheriff-vote"} if self.electors() else set(),
+            **SHERIFF_OFFERS,
         }.get(role, set())
         self.require(decisions == expected, f"offers recorded for {sorted(decisions)}")
         for name in names:

@@ -157,6 +157,10 @@ def configs(
         doctor_told_save=st.booleans(),
         self_destruct=st.booleans(),
         self_destruct_last_words=st.booleans(),
+        sheriff=st.booleans(),
+        sheriff_weight=st.sampled_from([1.5, 1.0, 2.0]),
+        sheriff_pk=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
+        badge_tear=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
     )
 
 

@@ -41,6 +41,9 @@ class Board:
         # the boards after the first record the referee's trail (offered options, skipped
         # steps); standard-9 keeps writing exactly the logs it always wrote
         record = {} if self.identities == STANDARD_NINE else {"referee_record": True}
+        # twelve seats are played with a sheriff (警长), as online and at clubs
+        if len(self.identities) == 12:
+            record["sheriff"] = True
         return GameConfig(identities=self.identities, **{**record, **self.fields})
 
 

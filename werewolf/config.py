@@ -255,6 +255,24 @@ class GameConfig(BaseModel):
     self_destruct_last_words: bool = Field(
         False, description="a wolf who self-destructs gives last words"
     )
+    # -- the sheriff (警长): an election on day 1 and the badge's 1.5 vote --
+    sheriff: bool = Field(
+        False,
+        description="elect a sheriff on day 1, before the night's deaths are told: his vote "
+        "counts sheriff_weight, he chooses the speaking direction and speaks last, and when "
+        "he dies he passes the badge on or tears it",
+    )
+    sheriff_weight: float = Field(
+        1.5, ge=1.0, le=2.0, description="what the sheriff's vote counts in an exile vote"
+    )
+    sheriff_pk: bool = Field(
+        True,
+        description="a tied election: the tied candidates speak again and the same voters "
+        "vote between them, a second tie loses the badge (false: a tie loses it at once)",
+    )
+    badge_tear: bool = Field(
+        True, description="may a dying sheriff tear the badge (撕警徽) instead of passing it"
+    )
     referee_record: bool = Field(
         False,
         description="record for an outside referee each decision's legal options (god view "
@@ -327,6 +345,10 @@ QUIET_FIELDS = (
     "night_fallback",
     "retry_illegal",
     "doctor_told_save",
+    "sheriff",
+    "sheriff_weight",
+    "sheriff_pk",
+    "badge_tear",
 )
 """The fields added after the nine-player board (the guard, idiot, cupid and doctor, the
 referee's record, the Kaggle-style variants of kaggle-8): written to a log only when changed."""

@@ -22,6 +22,7 @@ from .rules import WitchOptions
 from .visibility import SeatView
 
 __all__ = [
+    "YES_NO",
     "Answer",
     "Choice",
     "DecisionKind",
@@ -55,11 +56,28 @@ class DecisionKind(StrEnum):
     BID = "bid"  # a bid for the floor in a bidding discussion: one of rules.BIDS
     KNIGHT = "knight"  # the knight's duel, in place of his speech (None: he speaks)
     WOLF_KING = "wolf-king"  # the wolf king's shot as he dies (None: decline)
+    # the sheriff's election and badge (config ``sheriff``): see werewolf/election.py
+    SHERIFF_RUN = "sheriff-run"  # run for sheriff: 1, or not: 0
+    SHERIFF_SPEECH = "sheriff-speech"  # a candidate's election speech (also the PK's)
+    SHERIFF_WITHDRAW = "sheriff-withdraw"  # a candidate withdraws (退水): 1, or stays: 0
+    SHERIFF_VOTE = "sheriff-vote"  # a ballot for a candidate (None: abstain)
+    BADGE = "badge"  # the dead sheriff's heir (None: he tears the badge)
+    ORDER = "order"  # the sheriff's choice of who speaks first (the direction)
 
     speaks: bool  # answered with words (a Speech), not a choice: set on each member below
 
 
-_SPEAKING = frozenset({DecisionKind.WOLF_TALK, DecisionKind.SPEECH, DecisionKind.LAST_WORDS})
+YES_NO = frozenset({DecisionKind.SHERIFF_RUN, DecisionKind.SHERIFF_WITHDRAW})
+"""Decisions answered yes (1) or no (None, the code 0, which is also their fallback)."""
+
+_SPEAKING = frozenset(
+    {
+        DecisionKind.WOLF_TALK,
+        DecisionKind.SPEECH,
+        DecisionKind.LAST_WORDS,
+        DecisionKind.SHERIFF_SPEECH,
+    }
+)
 _WITCH = DecisionKind.WITCH  # read once: on Python 3.11 an enum member read passes a hook
 for _kind in DecisionKind:  # a plain attribute, not a property: every answer reads it
     _kind.speaks = _kind in _SPEAKING

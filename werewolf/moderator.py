@@ -1,7 +1,10 @@
 """The moderator: a pure function of the folded state that names the next phase.
 
 Order of concerns: a finished game ends; a decided game goes to ``game-end``; a doctor due
-to be told of her save is told (``doctor_told_save``); a due hunter shoots before anything else; last words are heard; then the night or day goes on. Before a
+to be told of her save is told (``doctor_told_save``); a dead sheriff passes his badge, then
+a due hunter shoots; last words are heard; then the night or day goes on. The sheriff's
+election (config ``sheriff``) runs after its night's phases, before that night's dawn, and
+the sheriff chooses the direction before a day's first speech. Before a
 seat's day speech, a day step its identity offers (the knight's duel) runs in its place. The
 night's phases come from ``NIGHT_ORDER`` (``SEER_FIRST_ORDER`` when the seer checks before
 the wolves), read once from the identities' night steps (``IdentitySpec.night``), filtered
@@ -18,6 +21,7 @@ from pulse_core import END
 
 from .cast import Identity
 from .config import Discussion
+from .election import election_due, election_phase, order_due
 from .registry import DayStep, identity_specs
 from .rules import floor_bidders, next_speaker
 from .state import GameState, Phase, Stage
@@ -136,14 +140,21 @@ def next_phase(state: GameState | None) -> str:
         return Phase.SELF_DESTRUCT
     if state.doctor_told_due is not None:  # right after the dawn, before anything else
         return Phase.DOCTOR_TOLD
+    if state.badge_due is not None:  # a dead sheriff's badge, before his shot or words
+        return Phase.BADGE
     if state.hunter_due is not None:
         return Phase.HUNTER
     if state.last_words_due:
         return Phase.LAST_WORDS
     stage = state.stage
     if stage in _NIGHTLY:
-        return night_phase(state)
+        phase = night_phase(state)
+        if phase is _DAWN and stage is _NIGHT and election_due(state):
+            return election_phase(state)  # the election comes before the night's dead are told
+        return phase
     if stage in _DAYTIME:
+        if state.sheriff is not None and order_due(state):
+            return Phase.ORDER
         speaker = next_speaker(state)
         if speaker is not None:
             return _day_step(state, speaker) or _SPEECH

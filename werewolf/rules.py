@@ -16,6 +16,7 @@ from functools import lru_cache
 from .cast import Identity
 from .config import AllAbstain, Discussion, GuardClash, SelfSave, SpeechOrder, TiePolicy
 from .draws import Draw, draw
+from .election import sheriff_order
 from .registry import identity_spec
 from .state import GameState, Stage
 from .win import winner
@@ -188,6 +189,9 @@ def speaking_order(state: GameState) -> tuple[int, ...]:
     seat); PK rounds go by seat."""
     if state.stage is _PK:
         return tuple(sorted(state.pk))
+    sheriff = state.sheriff
+    if sheriff is not None and sheriff in state.alive:  # he chose the direction, speaks last
+        return sheriff_order(state, sheriff)
     if state.config.speech_order is _BY_SEAT:
         return state.living
     n = len(state.identities)
@@ -318,7 +322,7 @@ def vote_options(state: GameState, voter: int) -> tuple[int | None, ...]:
 
 @dataclass(frozen=True, slots=True)
 class VoteResult:
-    counts: dict[int, int]
+    counts: dict[int, float]  # whole numbers but where the sheriff's weight makes a half
     exiled: int | None
     pk: tuple[int, ...]  # non-empty when the tie sends the tied players to a PK round
     drawn: Draw | None = None  # the random draw that chose the exiled, if one did
@@ -339,7 +343,10 @@ def tally(state: GameState, ballots: Mapping[int, int | None]) -> VoteResult:
     the 'none' policy exiles nobody; no votes at all exile nobody, or a living player drawn
     at random (``all_abstain = "random"``)."""
     config = state.config
-    counts = Counter(t for t in ballots.values() if t is not None)
+    counts: Counter[int] | dict[int, float] = Counter(t for t in ballots.values() if t is not None)
+    sheriff = state.sheriff
+    if sheriff is not None and (choice := ballots.get(sheriff)) is not None:
+        counts = _weighed(counts, choice, config.sheriff_weight)
     ordered = dict(sorted(counts.items()))
     key = f"d{state.night}.vote.r{2 if state.pk else 1}"
     if not counts:
@@ -359,3 +366,12 @@ def tally(state: GameState, ballots: Mapping[int, int | None]) -> VoteResult:
     if first_round and config.tie_policy is TiePolicy.PK:
         return VoteResult(ordered, None, leaders)
     return VoteResult(ordered, None, ())
+
+
+def _weighed(counts: Mapping[int, float], choice: int, weight: float) -> dict[int, float]:
+    """The counts with the sheriff's ballot for ``choice`` weighing ``weight`` (1.5): a
+    count stays a whole number (an int, as logs write it) where it is one."""
+    weighed: dict[int, float] = dict(counts)
+    total = weighed[choice] - 1 + weight
+    weighed[choice] = int(total) if total == int(total) else total
+    return weighed

@@ -20,6 +20,7 @@ from .config import (
     WolfKill,
     WolfSplit,
 )
+from .election import rules_line as sheriff_rules
 from .errors import ConfigError
 from .moderator import night_order
 from .registry import IdentitySpec, Names, god_order, identity_spec, identity_specs
@@ -38,7 +39,10 @@ def _lines(config: GameConfig, lang: str, *, early: bool) -> list[str]:
         (s for s in identity_specs() if s.rules is not None and config.has(s.identity)),
         key=lambda s: s.rules_rank,
     )
-    return [s.rules(config, lang) for s in specs if (s.rules_rank < 100) == early and s.rules]
+    lines = [s.rules(config, lang) for s in specs if (s.rules_rank < 100) == early and s.rules]
+    if config.sheriff and not early:  # the sheriff's election, badge and vote
+        lines.append(sheriff_rules(config, lang))
+    return lines
 
 
 def _count(config: GameConfig, identity: Identity) -> int:

@@ -26,6 +26,7 @@ __all__ = [
     "Cause",
     "Check",
     "Death",
+    "Election",
     "GameState",
     "Outcome",
     "Phase",
@@ -54,6 +55,13 @@ class Phase(StrEnum):
     BID = "floor-bid"  # bidding discussions: who speaks next
     VOTE = "vote"
     GAME_END = "game-end"
+    # the sheriff (config ``sheriff``): the election before day 1's dawn, the badge, the order
+    SHERIFF_RUN = "sheriff-run"
+    SHERIFF_SPEECH = "sheriff-speech"
+    SHERIFF_WITHDRAW = "sheriff-withdraw"
+    SHERIFF_VOTE = "sheriff-vote"
+    BADGE = "sheriff-badge"
+    ORDER = "sheriff-order"
 
 
 # NIGHT_PHASES (module ``__getattr__``): the kinds whose spec says ``night``; the first of
@@ -99,6 +107,25 @@ class Check:
     wolf: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Election:
+    """The sheriff's election under way: who runs, who has spoken this round, who withdrew,
+    the tied candidates of a PK round, and its step (``speech``, ``withdraw``, ``vote``)."""
+
+    candidates: tuple[int, ...]
+    step: str = "speech"
+    spoken: tuple[int, ...] = ()
+    withdrawn: tuple[int, ...] = ()
+    pk: tuple[int, ...] = ()
+
+    @property
+    def standing(self) -> tuple[int, ...]:
+        """The candidates still in the race (the PK's tied ones in a PK round)."""
+        if self.pk:
+            return self.pk
+        return tuple(s for s in self.candidates if s not in self.withdrawn)
+
+
 @dataclass(frozen=True)  # no slots: the fold copies it by its field dict (records.replace)
 class GameState:
     config: GameConfig
@@ -141,6 +168,16 @@ class GameState:
     # a wolf's speech was a self-destruct (config ``self_destruct``): (wolf, seat he takes
     # or None), carried out by the ``self-destruct`` phase next
     destruct_due: tuple[int, int | None] | None = None
+    # -- the sheriff (config ``sheriff``): the badge's holder; a dead sheriff who is to pass
+    # it (``badge_due``); the election under way; whether it is over; the night after
+    # which it is held (a later day when something postpones it); the direction he chose,
+    # as (day, from the left)
+    sheriff: int | None = None
+    badge_due: int | None = None
+    election: Election | None = None
+    election_over: bool = False
+    election_day: int = 1
+    ordered: tuple[int, bool] | None = None
     winner: Outcome | None = None
     ended: bool = False
     # derived from ``identities`` (a game's constant) once; the fold's copies share it

@@ -312,7 +312,9 @@ def test_the_witchs_choice_is_hidden_until_dawn(data: st.DataObject) -> None:
     with replay_on_failure(a=a, b=b):
         night = int(request.key.split(".")[0][1:])
         dawn = next(i for i, e in enumerate(a.chain) if e.role == "dawn" and e.meta["day"] == night)
-        witch_event = dawn - 1 if a.chain[dawn - 1].role == "witch-action" else dawn - 2
+        witch_event = next(  # the night's phases may be followed by the sheriff's election
+            i for i, e in enumerate(a.chain) if e.role == "witch-action" and e.meta["day"] == night
+        )
         assert b.chain[witch_event].meta["diff"] == {"save": choice.save, "poison": choice.poison}
         others = [s for s in seats(a) if s != request.seat]
         assert_same_views(a, b, others, dawn)

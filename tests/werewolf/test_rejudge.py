@@ -197,7 +197,7 @@ def _guard_repeats(r: Records) -> int:
 
 
 def _idiot_not_revealed(r: Records) -> int:
-    line = _line(r, "vote", 2)  # idiot-12: the idiot, seat 5, is voted out
+    line = _line(r, "vote", 3)  # idiot-12: the idiot, seat 5, is voted out
     del _meta(r, line)["diff"]["revealed"]
     return line
 

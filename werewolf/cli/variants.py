@@ -53,6 +53,8 @@ _VARIANT_FLAGS = {  # option dest -> GameConfig field
     "doctor_told_save": "doctor_told_save",
     "self_destruct": "self_destruct",
     "self_destruct_last_words": "self_destruct_last_words",
+    "sheriff": "sheriff",
+    "no_sheriff": "sheriff",
 }
 
 
@@ -208,6 +210,17 @@ def add_variants(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         default=None,
         help="the seer checks before the wolves, with the doctor (default: after them)",
+    )
+    sheriff = rules.add_mutually_exclusive_group()
+    sheriff.add_argument(
+        "--sheriff",
+        action="store_true",
+        default=None,
+        help="elect a sheriff on day 1 (警长: 1.5 votes, the speaking order, the badge passed "
+        "on his death; on for every 12-seat board)",
+    )
+    sheriff.add_argument(
+        "--no-sheriff", action="store_true", help="no sheriff, on a board that elects one"
     )
     rules.add_argument(
         "--self-destruct",

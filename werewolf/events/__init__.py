@@ -23,6 +23,12 @@ from . import (
     seat_swap,
     seer,
     self_destruct,
+    sheriff_badge,
+    sheriff_order,
+    sheriff_run,
+    sheriff_speech,
+    sheriff_vote,
+    sheriff_withdraw,
     speech,
     vote,
     witch,
@@ -38,8 +44,9 @@ __all__ = [
     "kind_label",
     "meaning_of",
 ]
-_MODULES = (cupid, dawn, doctor, game_end, guard, hunter, seat_swap, seer, self_destruct, speech,
-            vote, witch, wolves)  # fmt: skip
+_MODULES = (cupid, dawn, doctor, game_end, guard, hunter, seat_swap, seer, self_destruct,
+            sheriff_badge, sheriff_order, sheriff_run, sheriff_speech, sheriff_vote,
+            sheriff_withdraw, speech, vote, witch, wolves)  # fmt: skip
 
 UNTOLD = Names("died, night {n}", "第{n}夜死亡")
 """A death whose cause the table was not told (the dawn tells none)."""

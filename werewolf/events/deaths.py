@@ -11,7 +11,7 @@ from ..win import winner
 
 __all__ = ["after_deaths", "kill", "shoots"]
 
-_HUNTER, _LAST_WORDS = Phase.HUNTER.value, Phase.LAST_WORDS.value
+_HUNTER, _LAST_WORDS, _BADGE = Phase.HUNTER.value, Phase.LAST_WORDS.value, Phase.BADGE.value
 
 
 def kill(state: GameState, deaths: list[Death]) -> tuple[GameState, list[Death]]:
@@ -25,7 +25,14 @@ def kill(state: GameState, deaths: list[Death]) -> tuple[GameState, list[Death]]
             dying.add(partner)
     alive = state.alive - dying
     state = replace(state, alive=alive, deaths=state.deaths + tuple(deaths))
-    return replace(state, winner=winner(state)), deaths
+    state = replace(state, winner=winner(state))
+    sheriff = state.sheriff
+    if sheriff is not None and sheriff in dying:  # the badge passes before anything else
+        if state.winner is None:
+            state = replace(state, sheriff=None, badge_due=sheriff)
+        else:
+            state = replace(state, sheriff=None, skipped=(*state.skipped, (_BADGE, sheriff)))
+    return state, deaths
 
 
 def shoots(state: GameState, death: Death) -> bool:

@@ -23,7 +23,7 @@ class GameEndDiff(TypedDict):
 
 @with_config(SHAPE)
 class SkippedStep(TypedDict):
-    phase: Literal["hunter-shot", "last-words"]
+    phase: Literal["hunter-shot", "last-words", "sheriff-badge"]
     seat: Seat
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import Field, with_config
+from pydantic import Field, Strict, with_config
 from typing_extensions import TypedDict
 
 from ..records import replace
@@ -17,6 +17,8 @@ from .hunter import HEARTBROKEN_HELP, heartbroken
 from .types import DRAW_HELP, REVEALED_HELP, SHAPE, Count, Draw, Revealed, Seat, revealed_of
 
 __all__ = ["VoteDetail", "VoteDiff"]
+
+Votes = Annotated[float, Strict(), Field(ge=0)]  # a count the sheriff's 1.5 made a half
 
 
 @with_config(SHAPE)
@@ -36,9 +38,15 @@ class VoteDiff(TypedDict):
 class VoteDetail(TypedDict):
     round: Annotated[Literal[1, 2], Field(description="2 is the PK re-vote")]
     ballots: Annotated[list[tuple[Seat, Seat | None]], Field(description="[voter, target or null]")]
-    counts: Annotated[list[tuple[Seat, Count]], Field(description="[seat, votes], by seat")]
+    counts: Annotated[
+        list[tuple[Seat, Count | Votes]],
+        Field(description="[seat, votes], by seat (a half where the sheriff's ballot weighs 1.5)"),
+    ]
     draw: NotRequired[Annotated[Draw | None, Field(description=DRAW_HELP)]]
     revealed: NotRequired[Annotated[Revealed | None, Field(description=REVEALED_HELP)]]
+    sheriff: NotRequired[
+        Annotated[Seat, Field(description="the sheriff, whose ballot weighs sheriff_weight")]
+    ]
 
 
 def _fold(state: GameState, diff: dict[str, Any]) -> GameState:

@@ -15,9 +15,11 @@ from types import MappingProxyType
 
 from ..registry import PhaseRole, identity_specs
 from ..state import Phase
+from .badge import sheriff_badge, sheriff_order
 from .context import PhaseContext, seat_text
 from .day import dawn, day_speech, floor_bid, last_words
 from .destruct import self_destruct
+from .election import sheriff_run, sheriff_speech, sheriff_vote, sheriff_withdraw
 from .end import game_end, outcome_reason
 from .vote import vote
 
@@ -32,6 +34,12 @@ CORE_PHASES: Mapping[str, PhaseRole] = MappingProxyType(
         Phase.BID: floor_bid,
         Phase.VOTE: vote,
         Phase.GAME_END: game_end,
+        Phase.SHERIFF_RUN: sheriff_run,
+        Phase.SHERIFF_SPEECH: sheriff_speech,
+        Phase.SHERIFF_WITHDRAW: sheriff_withdraw,
+        Phase.SHERIFF_VOTE: sheriff_vote,
+        Phase.BADGE: sheriff_badge,
+        Phase.ORDER: sheriff_order,
     }
 )
 """The roles of every game, whatever its deck."""

@@ -52,6 +52,8 @@ async def vote(ctx: PhaseContext) -> RoleResult:
         f"Day {state.night} vote{' (PK round)' if round_no == 2 else ''}: "
         + ", ".join(f"{v}->{'abstain' if t is None else t}" for v, t in sorted(ballots.items()))
     ]
+    if state.sheriff in ballots:
+        lines[0] += f" (seat {state.sheriff}, the sheriff, counts {state.config.sheriff_weight:g})"
     if result.pk:
         lines.append("Tie between seats " + ", ".join(map(str, result.pk)) + ": PK round.")
     elif result.drawn is not None:
@@ -89,5 +91,7 @@ async def vote(ctx: PhaseContext) -> RoleResult:
             **({"draw": result.drawn.record()} if result.drawn is not None else {}),
             **revealed,
             "round": round_no,
+            # the sheriff's ballot weighs config.sheriff_weight: written when he voted
+            **({"sheriff": state.sheriff} if state.sheriff in ballots else {}),
         },
     )

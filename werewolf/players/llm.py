@@ -165,6 +165,7 @@ class LLMPlayer:
                     beliefs=config.beliefs,
                     ballots=config.wolf_kill is WolfKill.VOTE,
                     destruct=config.self_destruct,
+                    sheriff=config.sheriff,
                 )
                 if stable
                 else None

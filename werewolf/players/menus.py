@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..decisions import Choice, DecisionKind, Request, WitchChoice
+from ..decisions import YES_NO, Choice, DecisionKind, Request, WitchChoice
 from .promptset import option_order, prompt_set, seat_label
 
 __all__ = ["MenuItem", "decision_menu", "witch_menu"]
@@ -72,6 +72,11 @@ def decision_menu(request: Request, lang: str) -> list[MenuItem]:
     if request.kind is DecisionKind.BID:  # a bid is a number, not a seat
         bids = [int(o) for o in request.options if o is not None]
         return [MenuItem(bid, ps.say(f"bid.{bid}"), Choice(bid)) for bid in bids]
+    if request.kind in YES_NO:  # run, withdraw: yes (1) or no (0), not a seat
+        return [
+            MenuItem(1 if o else 0, ps.say("option.yes" if o else "option.no"), Choice(o))
+            for o in option_order(request.options)
+        ]
     names = request.view.names
     return [
         MenuItem(0 if target is None else target, seat_label(ps, names, target), Choice(target))

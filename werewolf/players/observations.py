@@ -14,6 +14,7 @@ from ..registry import Observe, identity_specs
 from ..state import Cause
 from ..visibility import Observation, SeatView
 from .promptset import PromptSet, prompt_set, quote, seat_label, seats_text
+from .sheriff_history import sheriff_observation
 
 __all__ = ["history_lines", "observation_text", "vote_outcome"]
 
@@ -100,7 +101,7 @@ def _observation(
             + _revealed(ps, names, detail)
             + _heartbreak(ps, names, obs.phase, d, detail)
         )
-    identity_line = _identity_observation(ps, names, obs)
+    identity_line = _identity_observation(ps, names, obs) or sheriff_observation(ps, names, obs)
     if identity_line is not None:
         return identity_line
     observe = _observers().get(obs.phase)

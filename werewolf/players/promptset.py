@@ -20,6 +20,7 @@ from ..text import one_line, visible
 
 __all__ = [
     "LANGS",
+    "SHERIFF_TOOLS",
     "PromptSet",
     "ballot_pairs",
     "neutralise",
@@ -41,6 +42,12 @@ _CORE_TOOLS: Mapping[DecisionKind, tuple[int, str]] = {
     DecisionKind.LAST_WORDS: (0, "speak"),
     DecisionKind.VOTE: (40, "vote"),
     DecisionKind.BID: (1000, "bid"),
+    DecisionKind.SHERIFF_SPEECH: (0, "speak"),
+    DecisionKind.SHERIFF_RUN: (900, "run_for_sheriff"),  # after every identity's
+    DecisionKind.SHERIFF_WITHDRAW: (901, "withdraw"),
+    DecisionKind.SHERIFF_VOTE: (902, "sheriff_vote"),
+    DecisionKind.BADGE: (903, "pass_badge"),
+    DecisionKind.ORDER: (904, "speaking_order"),
 }
 """The tools of the decisions every seat may be asked (with their places in the array,
 ``DecisionSpec.tool_rank``); each identity adds its own."""
@@ -71,6 +78,11 @@ def night_kinds() -> frozenset[DecisionKind]:
         if d.kind not in _CORE_TOOLS
     )
 
+
+SHERIFF_TOOLS = frozenset(
+    {"run_for_sheriff", "withdraw", "sheriff_vote", "pass_badge", "speaking_order"}
+)
+"""The tools only a game with a sheriff (config ``sheriff``) offers."""
 
 _CORE_FILES = frozenset({"system.txt", "decision.txt", "phrases.txt"})
 _DELIMITER_RUN = re.compile(r"<{3,}|>{3,}")

@@ -31,9 +31,19 @@ from typing import Annotated, Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from ..cast import Identity
-from ..decisions import MAX_SPEECH_CHARS, Answer, Choice, DecisionKind, Request, Speech, WitchChoice
+from ..decisions import (
+    MAX_SPEECH_CHARS,
+    YES_NO,
+    Answer,
+    Choice,
+    DecisionKind,
+    Request,
+    Speech,
+    WitchChoice,
+)
 from ..registry import identity_specs
 from .prompting import PromptSet, option_order, options_text, prompt_set, tool_name, tool_names
+from .promptset import SHERIFF_TOOLS
 
 __all__ = ["NOBODY", "DecisionTool", "decision_tool", "stable_tools"]
 
@@ -142,7 +152,9 @@ def decision_tool(request: Request, lang: str, *, stable: bool = False) -> Decis
             raise ValueError(f"a {kind} request needs its legal options")
         shown_options = option_order(request.options)
         codes = [NOBODY if o is None else o for o in shown_options]
-        shown = options_text(ps, names, shown_options)
+        shown = (
+            ps.say("option.yes-no") if kind in YES_NO else options_text(ps, names, shown_options)
+        )
         fields["target"] = (
             _literal(codes),
             Field(description=ps.say("field.target", options=shown)),
@@ -208,6 +220,7 @@ def stable_tools(
     beliefs: bool = False,
     ballots: bool = False,
     destruct: bool = False,
+    sheriff: bool = False,
 ) -> tuple[dict[str, Any], ...]:
     """Every function a seat may be asked to call, the same for the whole game and for every
     seat (the array reveals no card): targets are plain integers, the options are in the
@@ -256,6 +269,8 @@ def stable_tools(
         if name in (only := _identity_tools()) and only[name] not in deck:
             continue
         if name == "bid" and not bidding:
+            continue
+        if name in SHERIFF_TOOLS and not sheriff:  # a game without a sheriff offers none
             continue
         fields = fields_by_name.get(name, {"reasoning": reasoning, "target": target})
         model = create_model(f"{name}_arguments", __base__=_Arguments, **fields)

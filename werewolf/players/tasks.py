@@ -5,7 +5,7 @@ to call. An identity's own decision reads its phrase file's ``task.<kind>``."""
 from __future__ import annotations
 
 from ..config import GameConfig
-from ..decisions import DecisionKind, Request
+from ..decisions import YES_NO, DecisionKind, Request
 from .promptset import (
     PromptSet,
     ballot_pairs,
@@ -26,6 +26,16 @@ def _wolf_split(config: GameConfig) -> str:
     if not config.allow_empty_kill:
         return "forced"
     return config.wolf_split.value
+
+
+_SHERIFF_TASKS = frozenset(
+    {
+        DecisionKind.SHERIFF_RUN,
+        DecisionKind.SHERIFF_SPEECH,
+        DecisionKind.SHERIFF_WITHDRAW,
+        DecisionKind.SHERIFF_VOTE,
+    }
+)
 
 
 def task_lines(
@@ -105,6 +115,10 @@ def task_lines(
             lines.append(ps.say("task.pk-vote", day=day, candidates=candidates))
         else:
             lines.append(ps.say("task.vote", day=day))
+    elif kind in _SHERIFF_TASKS:  # the election, with its candidates (a PK's own words)
+        again = ".pk" if ctx.get("pk") or ctx.get("round") == 2 else ""
+        candidates = seats_text(ps, names, ctx.get("candidates", []))
+        lines.append(ps.say(f"task.{kind.value}{again}", day=day, candidates=candidates))
     else:  # an identity's own decision: its phrase file's ``task.<kind>``
         lines.append(ps.say(f"task.{kind.value}", night=night, day=day))
     said = (ctx.get("discussion") or []) if discussion else []
@@ -116,7 +130,11 @@ def task_lines(
         ]
     if for_model:
         if request.options and not kind.speaks:
-            shown = options_text(ps, names, option_order(request.options))
+            shown = (
+                ps.say("option.yes-no")
+                if kind in YES_NO
+                else options_text(ps, names, option_order(request.options))
+            )
             lines.append(ps.say("task.options", options=shown))
         lines.append(ps.say("task.call", tool=tool_name(kind)))
     return lines

@@ -148,12 +148,18 @@ class DayDrawing(Drawing):
         table.add_column(self.w("Votes"), justify="right")
         table.add_column(self.w("Against"))
         table.add_column(self.w("Voters"), overflow="fold")
+        # the sheriff's ballot weighs more (detail.sheriff): the counts say by how much
+        weighed = (
+            {int(s): c for s, c in e.detail.get("counts", [])} if "sheriff" in e.detail else {}
+        )
         targets = sorted(
-            (t for t in by_target if t is not None), key=lambda t: (-len(by_target[t]), t)
+            (t for t in by_target if t is not None),
+            key=lambda t: (-weighed.get(t, len(by_target[t])), t),
         )
         for target in targets:
             voters = by_target[target]
-            table.add_row(Text(str(len(voters))), self.seat(target), self.seats(voters))
+            votes = f"{weighed[target]:g}" if target in weighed else str(len(voters))
+            table.add_row(Text(votes), self.seat(target), self._voters(voters, e))
         if None in by_target:
             table.add_row(Text("-"), Text(self.w("(abstained)")), self.seats(by_target[None]))
         exiled, pk = e.diff.get("exiled"), list(e.diff.get("pk", []))
@@ -190,6 +196,18 @@ class DayDrawing(Drawing):
             *self._heartbreak(e),
             *self._beliefs(e),
         ]
+
+    def _voters(self, voters: list[int], e: Entry) -> Text:
+        """The voters, the sheriff marked with his ballot's weight."""
+        sheriff = e.detail.get("sheriff")
+        if sheriff not in voters:
+            return self.seats(voters)
+        weight = f"{self.start.config.sheriff_weight:g}"
+        return Text(self.w(", ")).join(
+            self.seat(v)
+            + Text(self.w(" (sheriff, ×{weight})", weight=weight) if v == sheriff else "")
+            for v in voters
+        )
 
     def _beliefs(self, e: Entry) -> list[RenderableType]:
         """The god view's belief reports with a vote: who gave each seat what P(wolf); a

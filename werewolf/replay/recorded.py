@@ -96,6 +96,34 @@ def lovers_named_high_first(meta: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**meta, "diff": {**diff, "lovers": list(diff.get("lovers") or ())[::-1]}}
 
 
+_YES, _NO = Choice(1), Choice(None)
+_SEATS = 20  # the most seats a game has: every seat not named answered "no"
+
+
+def _sheriff_answers(
+    phase: str, diff: Mapping[str, Any], detail: Mapping[str, Any]
+) -> list[tuple[AnswerKey, Answer]]:
+    """The election's and the badge's decisions: who ran or withdrew (1; every other seat
+    asked said 0), the election's speeches and ballots, the heir and the first speaker."""
+    if phase in (Phase.SHERIFF_RUN, Phase.SHERIFF_WITHDRAW):
+        kind = (
+            DecisionKind.SHERIFF_RUN
+            if phase == Phase.SHERIFF_RUN
+            else DecisionKind.SHERIFF_WITHDRAW
+        )
+        named = diff.get("candidates" if phase == Phase.SHERIFF_RUN else "withdrawn") or ()
+        return [*(((kind, s), _YES) for s in named), *(((kind, None), _NO) for _ in range(_SEATS))]
+    if phase == Phase.SHERIFF_SPEECH:
+        return [((DecisionKind.SHERIFF_SPEECH, None), Speech(detail.get("text", "")))]
+    if phase == Phase.SHERIFF_VOTE:
+        return list(_pairs(detail.get("ballots"), DecisionKind.SHERIFF_VOTE, Choice))
+    if phase == Phase.BADGE:
+        return [((DecisionKind.BADGE, None), Choice(diff.get("to")))]
+    if phase == Phase.ORDER:
+        return [((DecisionKind.ORDER, None), Choice(diff.get("first")))]
+    return []
+
+
 def recorded_answers(
     phase: str,
     meta: Mapping[str, Any],
@@ -132,6 +160,8 @@ def recorded_answers(
     elif phase == Phase.VOTE:
         for seat, target in detail.get("ballots") or ():
             found.append(((DecisionKind.VOTE, seat), Choice(target, beliefs=beliefs(seat))))
+    else:
+        found += _sheriff_answers(phase, diff, detail)
     answers: dict[AnswerKey, list[Answer]] = {}
     for key, answer in found:
         answers.setdefault(key, []).append(answer)

@@ -27,6 +27,7 @@ from ..registry import Meaning
 from ..text import one_line
 from .draw_day import DayDrawing
 from .draw_night import NightDrawing
+from .draw_sheriff import SheriffDrawing
 from .drawbase import (
     DAY_STYLE,
     NIGHT_STYLE,
@@ -53,7 +54,7 @@ __all__ = [
 ]
 
 
-class StoryRenderer(NightDrawing, DayDrawing):
+class StoryRenderer(NightDrawing, DayDrawing, SheriffDrawing):
     """Renders one viewer's entries of one game, in order."""
 
     def header(self, *, ended: bool) -> RenderableType:

@@ -242,6 +242,7 @@ class _Fold:
 # what each phase's observation tells a seat (a phase not here tells it nothing it keeps)
 _READS: dict[str, Callable[[_Fold, int, Observation], None]] = {
     "day-speech": _Fold._speech,
+    "sheriff-speech": _Fold._speech,  # a claim made running for sheriff is heard as any
     "last-words": _Fold._speech,
     "vote": _Fold._vote,
     "lovers-told": _Fold._lovers,

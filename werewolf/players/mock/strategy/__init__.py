@@ -18,6 +18,14 @@ from ....registry import identity_specs
 from ..turn import Turn
 from .bid import floor_bid
 from .good import good_last_words, good_speech, good_vote
+from .sheriff import (
+    badge_pass,
+    election_speech,
+    election_vote,
+    run_for_sheriff,
+    speaking_order,
+    withdraw,
+)
 
 __all__ = ["Handler", "handler_for", "handlers", "register"]
 
@@ -28,6 +36,12 @@ _HANDLERS: dict[tuple[Identity | None, DecisionKind], Handler] = {
     (None, DecisionKind.LAST_WORDS): good_last_words,
     (None, DecisionKind.VOTE): good_vote,
     (None, DecisionKind.BID): floor_bid,
+    (None, DecisionKind.SHERIFF_RUN): run_for_sheriff,
+    (None, DecisionKind.SHERIFF_SPEECH): election_speech,
+    (None, DecisionKind.SHERIFF_WITHDRAW): withdraw,
+    (None, DecisionKind.SHERIFF_VOTE): election_vote,
+    (None, DecisionKind.BADGE): badge_pass,
+    (None, DecisionKind.ORDER): speaking_order,
 }
 _READ = False  # the identities' handlers are in _HANDLERS
 

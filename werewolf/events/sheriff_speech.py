@@ -1,0 +1,37 @@
+"""``sheriff-speech``: a candidate's election speech (and a tied candidate's PK speech),
+public. After the last, the candidates may withdraw (a PK round goes to its vote)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..election import election_speaker
+from ..records import replace
+from ..registry import EventSpec, Names, register_event
+from ..state import GameState
+from .speech import SpeakerDiff, SpeechDetail
+from .types import no_meaning
+
+__all__: list[str] = []
+
+
+def _fold(state: GameState, diff: dict[str, Any]) -> GameState:
+    election = state.election
+    if election is None:  # a speech outside an election changes nothing
+        return state
+    election = replace(election, spoken=(*election.spoken, int(diff["speaker"])))
+    if election_speaker(election) is None:
+        election = replace(election, step="vote" if election.pk else "withdraw")
+    return replace(state, election=election)
+
+
+SPEC = register_event(
+    EventSpec(
+        kind="sheriff-speech",
+        label=Names("Election speech", "竞选发言"),
+        diff=SpeakerDiff,
+        detail=SpeechDetail,
+        fold=_fold,
+        meaning=no_meaning,
+    )
+)

@@ -1,0 +1,241 @@
+"""The sheriff's election and badge, as tables play them: the seer runs, claims with her
+check and announces her badge order (警徽流: whom she checks tonight, then next); one
+wolf runs against her with a claim of his own (悍跳); other good seats seldom run and
+withdraw (退水) before a claimed seer; voters back the seer they believe, or the
+candidate they trust most; a sheriff has the suspect speak first, passes the badge to a
+seat he trusts (the seer's cleared seat) and tears it when in doubt."""
+
+from __future__ import annotations
+
+from random import Random
+
+from ....cast import Identity
+from ....decisions import Answer, Choice, Speech
+from ..lang import Line
+from ..turn import Turn
+from .wolf_night import active_fake_seer
+from .wolf_seer import fake_seer_speech
+
+__all__ = [
+    "badge_pass",
+    "election_speech",
+    "election_vote",
+    "run_for_sheriff",
+    "speaking_order",
+    "withdraw",
+]
+
+_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {
+        "order": (
+            "My badge order: tonight I check seat {a}, then seat {b}; the badge follows.",
+            "Badge order: seat {a} tonight, seat {b} after; whoever I clear gets the badge.",
+        ),
+        "run": (
+            "I run for the badge: I am good, and I will sum up and lead the vote with care.",
+            "I am on the good side and I want the badge to keep our votes together.",
+            "I run to hold the vote together; I have no card to show, only my reads.",
+        ),
+        "seer_first": ("A seer is running: I will not split the vote against her.",),
+    },
+    "zh": {
+        "order": (
+            "我的警徽流：今晚验{a}号，再验{b}号，验到好人警徽给他。",
+            "警徽流{a}号、{b}号，验出金水就把警徽交给他。",
+        ),
+        "run": (
+            "我上警是想拿警徽帮好人归票，我是好人。",
+            "我是好人，想拿警徽把好人的票聚在一起。",
+            "我没有身份可报，只凭发言上警，拿到警徽会认真归票。",
+        ),
+        "seer_first": ("有预言家上警，我不分票。",),
+    },
+}
+
+
+_WHY: dict[str, str] = {  # the private reasons, in Chinese
+    "the seer runs to carry her checks with the badge": "预言家上警，带着验人结果拿警徽",
+    "I run against the seer (悍跳)": "悍跳：和预言家对跳抢警徽",
+    "wolves keep low": "狼人低调，看情况上警",
+    "a good seat may run": "好人可以上警",
+    "the seer claims for the badge": "预言家起跳拿警徽",
+    "a candidate without a card": "没有身份可报的候选人",
+    "a claimed seer keeps running": "起跳的预言家不退水",
+    "a wolf need not hold it": "狼人不一定要拿警徽",
+    "a seer is running: I withdraw (退水)": "有预言家上警：我退水",
+    "no seer to give way to": "没有预言家可让",
+    "nobody to vote for": "无人可投",
+    "the badge to the pack": "警徽给狼队",
+    "anyone but the seer": "不投预言家",
+    "the seer I believe": "投我相信的预言家",
+    "I cannot tell": "分不清，弃票",
+    "the candidate I trust most": "投最可信的候选人",
+    "nobody to take the badge": "无人可接警徽",
+    "the badge stays with the pack": "警徽留给狼队",
+    "tear it: the good side must not have it": "撕警徽，不留给好人",
+    "forced": "只能移交",
+    "the badge to a seat I cleared": "警徽给我验过的金水",
+    "the badge to the seer I believe": "警徽给我相信的预言家",
+    "the badge to the seat I trust most": "警徽给最可信的人",
+    "in doubt: I tear the badge": "拿不准，撕警徽",
+    "either way": "哪边都行",
+    "the one I doubt speaks first": "让我怀疑的人先发言",
+}
+
+
+def _why(turn: Turn, reason: str) -> str:
+    return _WHY.get(reason, reason) if turn.lang == "zh" else reason
+
+
+def _words(turn: Turn, key: str, **seats: int) -> str:
+    table = _WORDS.get(turn.lang, _WORDS["en"])[key]
+    return turn.rng.choice(table).format(**seats)
+
+
+def _is_seer_side(turn: Turn) -> bool:
+    return turn.identity is Identity.SEER
+
+
+def _jumper(turn: Turn) -> bool:
+    """Whether this wolf runs against the seer (悍跳): the pack's planned fake seer, else
+    the lowest living wolf, often."""
+    table = turn.table
+    fake = active_fake_seer(turn)
+    if fake is not None:
+        return fake == turn.me
+    mates = [s for s in table.wolves if table.is_alive(s)]
+    return bool(mates) and min(mates) == turn.me and turn.rng.random() < 0.6
+
+
+def run_for_sheriff(turn: Turn) -> Answer:
+    if _is_seer_side(turn):
+        return Choice(1, reasoning=_why(turn, "the seer runs to carry her checks with the badge"))
+    if turn.identity is Identity.WEREWOLF:
+        if _jumper(turn):
+            return Choice(1, reasoning=_why(turn, "I run against the seer (悍跳)"))
+        return Choice(
+            1 if turn.rng.random() < 0.1 else None, reasoning=_why(turn, "wolves keep low")
+        )
+    return Choice(
+        1 if turn.rng.random() < 0.2 else None, reasoning=_why(turn, "a good seat may run")
+    )
+
+
+def _order_seats(turn: Turn, rng: Random, exclude: set[int]) -> tuple[int, int] | None:
+    pool = [s for s in turn.others_alive() if s not in exclude]
+    if len(pool) < 2:
+        return None
+    mind = turn.mind
+    ranked = sorted(pool, key=lambda s: (-mind.p(s), s))
+    first = ranked[0]
+    second = rng.choice([s for s in pool if s != first])
+    return first, second
+
+
+def election_speech(turn: Turn) -> Answer:
+    table = turn.table
+    if _is_seer_side(turn):
+        lines = [Line("claim", role="seer")]
+        lines += [
+            Line("report.wolf" if wolf else "report.good", seat, n=night)
+            for night, (seat, wolf) in sorted(table.my_checks.items())
+        ]
+        speech = turn.say(lines, "the seer claims for the badge")
+        checked = {seat for seat, _ in table.my_checks.values()}
+    elif turn.identity is Identity.WEREWOLF and (
+        active_fake_seer(turn) == turn.me or table.claims_seer(turn.me) or _jumper(turn)
+    ):
+        public = turn.public or turn.mind
+        made = fake_seer_speech(turn, public)
+        speech = made if isinstance(made, Speech) else Speech("")
+        checked = set(table.wolves)
+    else:
+        text = _words(turn, "run")
+        if any(s != turn.me for s in table.seer_claims):
+            text += " " + _words(turn, "seer_first")
+        return Speech(text, reasoning=_why(turn, "a candidate without a card"))
+    order = _order_seats(turn, turn.rng, checked)
+    if order is None:
+        return speech
+    text = (
+        speech.text
+        + (" " if turn.lang != "zh" else "")
+        + _words(turn, "order", a=order[0], b=order[1])
+    )
+    return Speech(text, reasoning=speech.reasoning)
+
+
+def withdraw(turn: Turn) -> Answer:
+    table = turn.table
+    if _is_seer_side(turn) or table.claims_seer(turn.me):
+        return Choice(None, reasoning=_why(turn, "a claimed seer keeps running"))
+    rivals = [s for s in turn.pk_candidates if s != turn.me and table.claims_seer(s)]
+    if turn.identity is Identity.WEREWOLF:
+        return Choice(
+            1 if turn.rng.random() < 0.5 else None, reasoning=_why(turn, "a wolf need not hold it")
+        )
+    if rivals:
+        return Choice(1, reasoning=_why(turn, "a seer is running: I withdraw (退水)"))
+    return Choice(
+        1 if turn.rng.random() < 0.3 else None, reasoning=_why(turn, "no seer to give way to")
+    )
+
+
+def election_vote(turn: Turn) -> Answer:
+    options = [s for s in turn.request.options if s is not None]
+    if not options:
+        return Choice(None, reasoning=_why(turn, "nobody to vote for"))
+    table, mind = turn.table, turn.mind
+    if turn.identity is Identity.WEREWOLF:
+        mates = [s for s in options if s in table.wolves]
+        if mates:
+            return Choice(mates[0], reasoning=_why(turn, "the badge to the pack"))
+        real = [s for s in options if s not in table.seer_claims]
+        pick = turn.rng.choice(real or options)
+        return Choice(pick, reasoning=_why(turn, "anyone but the seer"))
+    trusted = mind.seer.trusted
+    if trusted in options:
+        return Choice(trusted, reasoning=_why(turn, "the seer I believe"))
+    claimers = [s for s in options if s in table.seer_claims]
+    pool = claimers or options
+    pick = min(pool, key=lambda s: (mind.p(s), s))
+    if claimers and len(claimers) > 1 and turn.rng.random() < 0.5:
+        return Choice(
+            None if None in turn.request.options else pick, reasoning=_why(turn, "I cannot tell")
+        )
+    return Choice(pick, reasoning=_why(turn, "the candidate I trust most"))
+
+
+def badge_pass(turn: Turn) -> Answer:
+    options = [s for s in turn.request.options if s is not None]
+    tear = None in turn.request.options
+    table, mind = turn.table, turn.mind
+    if not options:
+        return Choice(None, reasoning=_why(turn, "nobody to take the badge"))
+    if turn.identity is Identity.WEREWOLF:
+        mates = [s for s in options if s in table.wolves]
+        if mates and turn.rng.random() < 0.5:
+            return Choice(mates[0], reasoning=_why(turn, "the badge stays with the pack"))
+        if tear:
+            return Choice(None, reasoning=_why(turn, "tear it: the good side must not have it"))
+        return Choice(max(options, key=lambda s: (mind.p(s), -s)), reasoning=_why(turn, "forced"))
+    if _is_seer_side(turn):
+        goods = [s for s, wolf in table.my_checks_by_seat.items() if not wolf and s in options]
+        if goods:
+            return Choice(goods[-1], reasoning=_why(turn, "the badge to a seat I cleared"))
+    trusted = mind.seer.trusted
+    if trusted in options:
+        return Choice(trusted, reasoning=_why(turn, "the badge to the seer I believe"))
+    safest = min(options, key=lambda s: (mind.p(s), s))
+    if mind.p(safest) < 0.2 or not tear:
+        return Choice(safest, reasoning=_why(turn, "the badge to the seat I trust most"))
+    return Choice(None, reasoning=_why(turn, "in doubt: I tear the badge"))
+
+
+def speaking_order(turn: Turn) -> Answer:
+    options = [s for s in turn.request.options if s is not None]
+    if turn.identity is Identity.WEREWOLF or len(options) < 2:
+        return Choice(turn.rng.choice(options), reasoning=_why(turn, "either way"))
+    mind = turn.mind
+    first = max(options, key=lambda s: (mind.p(s), -s))
+    return Choice(first, reasoning=_why(turn, "the one I doubt speaks first"))
