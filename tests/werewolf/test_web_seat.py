@@ -24,7 +24,7 @@ import pytest
 
 from pulse_core import MemoryEventStore, SQLiteEventStore, WorkflowRule
 from pulse_core.workflow import read_attachment
-from tests.browser import browser, open_page
+from tests.browser import browser, off_loop, open_page
 from werewolf.app import GameResult, Table, play_game
 from werewolf.cli import main
 from werewolf.decisions import MAX_SPEECH_CHARS, Choice, DecisionKind, Request, Speech, WitchChoice
@@ -208,7 +208,8 @@ def _first_speech(chain: list[Any]) -> list[Any]:
 def destruct_day() -> list[Any]:
     """A white-wolf-king-12 game (config self_destruct) up to its first day speech: the
     white wolf king 3, plain wolves 7, 10, 12."""
-    return _first_speech(play_game(board="white-wolf-king-12", seed=1).chain)
+    game = off_loop(play_game, board="white-wolf-king-12", seed=1)  # a browser may be open
+    return _first_speech(game.chain)
 
 
 def _speech(chain: list[Any], seat: int) -> Request:
@@ -607,5 +608,35 @@ def test_a_whole_game_is_played_from_the_browser(browser: Any) -> None:
     ]
     assert spoken[: len(typed)] == typed
     assert page.get_attribute("body", "data-pwned") is None
+    assert problems == []
+    page.close()
+
+
+def test_the_page_self_destructs_only_once_confirmed(browser: Any, destruct_day: list[Any]) -> None:
+    state = fold_chain(destruct_day)
+    king = next(s for s in state.wolf_seats if state.identity(s).value == "white-wolf-king")
+    target = next(s for s in state.living if s not in state.wolf_seats)
+    host = WebHost()
+    answers: list[Any] = []
+
+    async def ask() -> None:
+        answers.append(await host.seat(king).decide(_speech(destruct_day, king)))
+        await host.aclose()
+
+    thread = threading.Thread(target=lambda: asyncio.run(ask()))
+    thread.start()
+    page, problems = open_page(browser, host.url(king), width=360)
+    page.wait_for_selector("#destruct-start")
+    page.select_option("#destruct-take", str(target))
+    page.click("#destruct-start")
+    assert "cannot be undone" in page.text_content("#destruct .confirm")
+    page.click("#destruct-no")  # changed one's mind: nothing is sent, the words stay asked
+    assert page.is_visible("#destruct-start") and not page.is_visible("#destruct-yes")
+    page.click("#destruct-start")
+    page.click("#destruct-yes")
+    page.wait_for_selector("#ask", state="hidden")
+    thread.join(60)
+    host.close()
+    assert answers == [Choice(target)]
     assert problems == []
     page.close()
