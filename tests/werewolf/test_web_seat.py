@@ -623,7 +623,7 @@ def test_the_page_self_destructs_only_once_confirmed(browser: Any, destruct_day:
         answers.append(await host.seat(king).decide(_speech(destruct_day, king)))
         await host.aclose()
 
-    thread = threading.Thread(target=lambda: asyncio.run(ask()))
+    thread = threading.Thread(target=lambda: asyncio.run(ask()), daemon=True)  # never hangs
     thread.start()
     page, problems = open_page(browser, host.url(king), width=360)
     page.wait_for_selector("#destruct-start")
