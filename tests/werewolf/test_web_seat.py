@@ -268,7 +268,9 @@ def test_a_posted_self_destruct_is_played_an_illegal_take_refused(
     alone = _speech(destruct_day, wolf)
     assert asyncio.run(play(alone, [target, 1.0], 0)) == Choice(None)
     speech = Request(DecisionKind.SPEECH, 5, view(chain, 5), "d1.speech.s5")  # not offered
-    assert parse_answer(speech, "en", {"destruct": 0}) == "that is not one of the options: choose one."
+    assert (
+        parse_answer(speech, "en", {"destruct": 0}) == "that is not one of the options: choose one."
+    )
 
 
 # -- the HTTP server ---------------------------------------------------------------------------
@@ -631,7 +633,8 @@ def test_the_page_self_destructs_only_once_confirmed(browser: Any, destruct_day:
     page.click("#destruct-start")
     assert "cannot be undone" in page.text_content("#destruct .confirm")
     page.click("#destruct-no")  # changed one's mind: nothing is sent, the words stay asked
-    assert page.is_visible("#destruct-start") and not page.is_visible("#destruct-yes")
+    assert page.is_visible("#destruct-start")
+    assert not page.is_visible("#destruct-yes")
     page.click("#destruct-start")
     page.click("#destruct-yes")
     page.wait_for_selector("#ask", state="hidden")
