@@ -31,6 +31,7 @@ from werewolf.arena.ratings import (
     elo,
     weights_of,
 )
+from werewolf.cast import Identity
 from werewolf.decisions import Answer, Choice, Request, Usage, WitchChoice
 from werewolf.errors import GameStateError
 from werewolf.game import start_game, werewolf_workflow
@@ -196,6 +197,25 @@ def test_wolf_days(metrics: TournamentMetrics) -> None:
     assert metrics.players[A].wolf_days.value == pytest.approx((1 + 2 + 2) / 3)
     # game 1: the wolves lived to the end, day 2
     assert metrics.players[B].wolf_days.value == pytest.approx(2.0)
+
+
+def test_a_wolf_king_is_a_wolf_seat_by_his_team(
+    games: list[tuple[list[Event], MeteredPlayer]],
+) -> None:
+    """The wolves' side comes from the registry's team, not the plain werewolf card: game 0
+    with seat 1 a wolf king (exiled on day 1) and seat 2 a white wolf king gives the same
+    wolf days, and a role row for each king."""
+    zero, one = (game_record(chain) for chain, _ in games)
+    assert zero is not None
+    assert one is not None
+    kings = {1: Identity.WOLF_KING, 2: Identity.WHITE_WOLF_KING}
+    seats = tuple(replace(s, identity=kings.get(s.seat, s.identity)) for s in zero.seats)
+    figures = tournament_metrics([replace(zero, seats=seats), one], [A, B], rounds=50, seed=7)
+    a = figures.players[A]
+    assert a.wolf_days.value == pytest.approx((1 + 2 + 2) / 3)
+    assert a.wolf_days.n == 2  # both games held wolf seats
+    assert (a.roles["wolf-king"].seats, a.roles["white-wolf-king"].seats) == (1, 1)
+    assert a.roles["werewolf"].seats == 1
 
 
 def test_decisions_and_fallbacks_match_what_the_players_were_asked(

@@ -20,6 +20,7 @@ import pytest
 from pulse_core import MemoryEventStore, WorkflowRule
 from tests.werewolf.scripted import DEAL, ScriptedPlayer
 from tests.werewolf.twins import VILLAGER, twin_games
+from werewolf.cast import Identity, Team, team_of
 from werewolf.decisions import Speech
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.replay import (
@@ -82,7 +83,7 @@ def hidden_texts(log: GameLog, seat: int | None) -> set[str]:
     """Free text the viewer (a seat, or the public for None) never saw: the wolves' talk
     (but for a wolf) and every private reasoning and model exchange."""
     god = page_data(log)
-    wolves = {c["seat"] for c in god["cast"] if c["identity"] == "werewolf"}
+    wolves = {c["seat"] for c in god["cast"] if team_of(Identity(c["identity"])) is Team.WOLVES}
     texts: set[str] = set()
     for entry in god["entries"]:
         if entry["phase"] == "wolf-night" and seat not in wolves:
@@ -114,11 +115,8 @@ def test_seat_and_public_files_hold_only_their_view(path: Path) -> None:
             assert known == {}
         else:
             assert known[spec.seat] == deal[spec.seat - 1]
-            expected = {spec.seat} | (
-                {s for s, i in enumerate(deal, 1) if i == "werewolf"}
-                if deal[spec.seat - 1] == "werewolf"
-                else set()
-            )
+            wolves = {s for s, i in enumerate(deal, 1) if team_of(Identity(i)) is Team.WOLVES}
+            expected = {spec.seat} | (wolves if spec.seat in wolves else set())  # kings too
             assert set(known) == expected
         # and the entries are exactly the view's: private phases only for their audience
         phases = {e["phase"] for e in data["entries"]}
@@ -134,7 +132,7 @@ def test_seat_and_public_files_hold_only_their_view(path: Path) -> None:
             }
         else:
             identity = deal[spec.seat - 1]
-            assert ("wolf-night" in phases) == (identity == "werewolf")
+            assert ("wolf-night" in phases) == (spec.seat in wolves)
             assert ("seer-check" in phases) == (identity == "seer")
             assert ("guard-protect" in phases) == (identity == "guard")
             assert ("doctor-protect" in phases) == (identity == "doctor")

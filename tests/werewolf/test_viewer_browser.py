@@ -262,6 +262,36 @@ def test_an_identitys_own_event_is_drawn_from_its_meaning(browser: Any, tmp_path
         assert problems == []
 
 
+def test_the_wolf_kings_shot_is_his_not_the_hunters(browser: Any, tmp_path: Path) -> None:
+    """A shot carries the shooter's card when he is not the hunter: the page once named
+    every shooter "The hunter". The wolf king's shot is worded with his registry name and
+    drawn in the wolves' colour, in en and zh; the hunter's stays the hunter's."""
+    log = load_replay_file(ROOT / "replays" / "wolf-king-12.jsonl")
+    shots = [e.meta for e in log.chain if e.role == "hunter-shot" and e.meta["diff"].get("target")]
+    king = next(m for m in shots if m["diff"].get("card") == "wolf-king")
+    hunter = next(m for m in shots if "card" not in m["diff"])
+    page, problems = open_page(browser, write_page(tmp_path, "wk.html", replay_html(log)))
+    page.click(f'#steps button:has-text("Day {king["day"]}")')
+    drawn = page.locator('.item.hunter-shot .shot[data-card="wolf-king"]')
+    text = drawn.inner_text()
+    shooter, target = king["diff"]["shooter"], king["diff"]["target"]
+    assert text.startswith(f"Wolf king {shooter} ")
+    assert f"shows the wolf king card and shoots {target} " in text
+    assert "hunter" not in text
+    assert drawn.locator(".what").get_attribute("class") == "what team-wolves"
+    page.click(f'#steps button:has-text("Day {hunter["day"]}")')
+    plain = page.locator('.item.hunter-shot .shot[data-card="hunter"]').inner_text()
+    assert plain.startswith(f"The hunter {hunter['diff']['shooter']} ")
+    page.click("#lang")
+    page.click(f'#steps button:has-text("第{king["day"]}天")')
+    zh = page.locator('.item.hunter-shot .shot[data-card="wolf-king"]').inner_text()
+    assert zh.startswith(f"狼王 {shooter} ")
+    assert "亮出狼王牌开枪带走" in zh
+    assert "猎人" not in zh
+    page.click("#lang")
+    assert problems == []
+
+
 def test_floor_bids_and_belief_reports_are_drawn(browser: Any, tmp_path: Path) -> None:
     """Bidding discussions: each speech shows the bids that gave it the floor (they were
     italic boxes of their own, one per speech); the god view shows the belief reports with

@@ -24,7 +24,7 @@ import pytest
 
 from pulse_core import MemoryEventStore, SQLiteEventStore, WorkflowRule
 from pulse_core.workflow import read_attachment
-from tests.browser import browser, open_page
+from tests.browser import browser, off_loop, open_page
 from werewolf.app import GameResult, Table, play_game
 from werewolf.cli import main
 from werewolf.decisions import MAX_SPEECH_CHARS, Choice, DecisionKind, Request, Speech, WitchChoice
@@ -33,7 +33,7 @@ from werewolf.players import mock_seating
 from werewolf.players.prompting import history_lines
 from werewolf.players.web import WebHost, WebSeat
 from werewolf.players.web.state import ask_part, parse_answer, view_part
-from werewolf.rules import WitchOptions
+from werewolf.rules import WitchOptions, destruct_options
 from werewolf.visibility import view
 
 __all__ = ["browser"]  # the fixture, imported for this module
@@ -207,6 +207,80 @@ def test_a_posted_answer_is_taken_once_per_request_id(chain: list[Any]) -> None:
         assert seat.state()["view"]["you"].startswith("You are seat 5")
 
     asyncio.run(play())
+
+
+def _first_speech(chain: list[Any]) -> list[Any]:
+    """The chain up to the first day speech: its state is in the day's talk."""
+    return next(chain[:i] for i, e in enumerate(chain) if e.meta.get("phase") == "day-speech")
+
+
+@pytest.fixture(scope="module")
+def destruct_day() -> list[Any]:
+    """A white-wolf-king-12 game (config self_destruct) up to its first day speech: the
+    white wolf king 3, plain wolves 7, 10, 12."""
+    game = off_loop(play_game, board="white-wolf-king-12", seed=1)  # a browser may be open
+    return _first_speech(game.chain)
+
+
+def _speech(chain: list[Any], seat: int) -> Request:
+    options = destruct_options(fold_chain(chain), seat)
+    return Request(DecisionKind.SPEECH, seat, view(chain, seat), "d1.speech", options=options)
+
+
+def test_a_wolfs_speech_offers_the_self_destruct_apart_from_the_words(
+    destruct_day: list[Any], played: list[Any]
+) -> None:
+    state = fold_chain(destruct_day)
+    king = next(s for s in state.wolf_seats if state.identity(s).value == "white-wolf-king")
+    wolf = next(s for s in state.wolf_seats if s != king)
+    villager = next(s for s in state.living if s not in state.wolf_seats)
+    form = ask_part(_speech(destruct_day, king), "en", "1")["form"]
+    assert form["speech"] is True
+    takes = form["destruct"]
+    assert takes["label"] == "Self-destruct"
+    assert [o["code"] for o in takes["options"]] == [
+        *(s for s in state.living if s != king),
+        0,
+    ]
+    assert takes["options"][-1]["label"] == "nobody"
+    assert "cannot be undone" in takes["confirm"]
+    alone = ask_part(_speech(destruct_day, wolf), "zh", "2")["form"]["destruct"]
+    assert (alone["label"], alone["options"]) == ("自爆", [{"code": 0, "label": "无人"}])
+    assert "destruct" not in ask_part(_speech(destruct_day, villager), "en", "3")["form"]
+    standard = _first_speech(played)  # no self-destruct on this board: a wolf only speaks
+    assert "destruct" not in ask_part(_speech(standard, 1), "en", "4")["form"]
+    assert ask_part(_vote(destruct_day, wolf), "en", "5")["form"].keys() == {"speech", "options"}
+
+
+def test_a_posted_self_destruct_is_played_an_illegal_take_refused(
+    destruct_day: list[Any], chain: list[Any]
+) -> None:
+    state = fold_chain(destruct_day)
+    king = next(s for s in state.wolf_seats if state.identity(s).value == "white-wolf-king")
+    wolf = next(s for s in state.wolf_seats if s != king)
+    target = next(s for s in state.living if s not in state.wolf_seats)
+
+    async def play(request: Request, wrong: list[Any], right: Any) -> Any:
+        seat = WebSeat(request.seat, "secret")
+        asked = asyncio.create_task(seat.decide(request))
+        await asyncio.sleep(0)
+        rid = seat.state()["ask"]["rid"]
+        for code in wrong:  # refused, and the decision is still asked
+            status, reply = seat.submit({"rid": rid, "destruct": code})
+            assert status == 422, code
+            assert reply["error"].startswith("Not sent: ")
+            assert seat.state()["ask"]["rid"] == rid
+        assert seat.submit({"rid": rid, "destruct": right}) == (200, {"ok": True})
+        return await asked
+
+    taking = _speech(destruct_day, king)
+    assert asyncio.run(play(taking, [king, 99, 0.0, "3", True, None], target)) == Choice(target)
+    alone = _speech(destruct_day, wolf)
+    assert asyncio.run(play(alone, [target, 1.0], 0)) == Choice(None)
+    speech = Request(DecisionKind.SPEECH, 5, view(chain, 5), "d1.speech.s5")  # not offered
+    assert (
+        parse_answer(speech, "en", {"destruct": 0}) == "that is not one of the options: choose one."
+    )
 
 
 # -- the HTTP server ---------------------------------------------------------------------------
@@ -546,5 +620,36 @@ def test_a_whole_game_is_played_from_the_browser(browser: Any) -> None:
     ]
     assert spoken[: len(typed)] == typed
     assert page.get_attribute("body", "data-pwned") is None
+    assert problems == []
+    page.close()
+
+
+def test_the_page_self_destructs_only_once_confirmed(browser: Any, destruct_day: list[Any]) -> None:
+    state = fold_chain(destruct_day)
+    king = next(s for s in state.wolf_seats if state.identity(s).value == "white-wolf-king")
+    target = next(s for s in state.living if s not in state.wolf_seats)
+    host = WebHost()
+    answers: list[Any] = []
+
+    async def ask() -> None:
+        answers.append(await host.seat(king).decide(_speech(destruct_day, king)))
+        await host.aclose()
+
+    thread = threading.Thread(target=lambda: asyncio.run(ask()), daemon=True)  # never hangs
+    thread.start()
+    page, problems = open_page(browser, host.url(king), width=360)
+    page.wait_for_selector("#destruct-start")
+    page.select_option("#destruct-take", str(target))
+    page.click("#destruct-start")
+    assert "cannot be undone" in page.text_content("#destruct .confirm")
+    page.click("#destruct-no")  # changed one's mind: nothing is sent, the words stay asked
+    assert page.is_visible("#destruct-start")
+    assert not page.is_visible("#destruct-yes")
+    page.click("#destruct-start")
+    page.click("#destruct-yes")
+    page.wait_for_selector("#ask", state="hidden")
+    thread.join(60)
+    host.close()
+    assert answers == [Choice(target)]
     assert problems == []
     page.close()

@@ -175,7 +175,7 @@ def _player(
     ]
     per_game = [[s for s in r.seats if s.player == name] for r in games]
     draws = resamples(len(games), rounds, f"{seed}|{name}")
-    wolf_seats = [[s for s in g if s.identity is Identity.WEREWOLF] for g in per_game]
+    wolf_seats = [[s for s in g if s.team is Team.WOLVES] for g in per_game]  # kings too
     decisions = [float(sum(s.decisions for s in g)) for g in per_game]
     tokens = [float(sum(s.prompt_tokens + s.completion_tokens for s in g)) for g in per_game]
     answers = [float(sum(s.answers for s in g)) for g in per_game]
@@ -235,7 +235,7 @@ def _belief_figures(name: str, games: Sequence[GameRecord], draws: Any) -> dict[
         [
             r
             for r in _good_reports(g)
-            if g.seat(r.target).player == name and g.seat(r.target).identity is Identity.WEREWOLF
+            if g.seat(r.target).player == name and g.seat(r.target).team is Team.WOLVES
         ]
         for g in games
     ]

@@ -140,8 +140,8 @@ def _cast(spec: ViewSpec, start: GameState, stream: ViewStream) -> list[dict[str
         known = {s: str(start.identity(s)) for s in start.seats}
     elif spec.kind is ViewKind.SEAT and stream.seat_view is not None:
         view = stream.seat_view
-        known[view.seat] = str(view.identity)
-        known.update({wolf: "werewolf" for wolf in view.wolves})
+        known.update({wolf: "werewolf" for wolf in view.wolves})  # the pack, as it is told
+        known[view.seat] = str(view.identity)  # a wolf king knows his own card
     cast = []
     for s in start.seats:
         identity = known.get(s)

@@ -103,6 +103,53 @@ function speechFields(ask, fields) {
   fields.append(label, box, count);
 }
 
+// a wolf's self-destruct, apart from the words: the seat to take (the white wolf king's
+// choice), then a button that asks once more before anything is sent (it is irreversible)
+function destructFields(destruct) {
+  const set = element("fieldset", "destruct");
+  set.id = "destruct";
+  set.append(element("legend", "", destruct.label), element("p", "muted", destruct.hint));
+  let take = null;
+  if (destruct.options.length > 1) {
+    const label = element("label", "field", destruct.take);
+    label.htmlFor = "destruct-take";
+    take = element("select");
+    take.id = "destruct-take";
+    for (const option of destruct.options) {
+      const item = element("option", "", option.label);
+      item.value = String(option.code);
+      take.append(item);
+    }
+    take.value = "0";
+    set.append(label, take);
+  }
+  const start = element("button", "danger", destruct.label);
+  start.type = "button";
+  start.id = "destruct-start";
+  const confirm = element("div", "confirm");
+  confirm.hidden = true;
+  const yes = element("button", "danger", destruct.yes);
+  yes.type = "button";
+  yes.id = "destruct-yes";
+  const no = element("button", "", destruct.no);
+  no.type = "button";
+  no.id = "destruct-no";
+  confirm.append(element("p", "", destruct.confirm), yes, no);
+  const asking = (on) => {
+    confirm.hidden = !on;
+    start.hidden = on;
+    if (take) take.disabled = on;
+  };
+  start.addEventListener("click", () => asking(true));
+  no.addEventListener("click", () => asking(false));
+  yes.addEventListener("click", () => post({
+    rid: $("ask").dataset.rid,
+    destruct: take ? Number(take.value) : 0,
+  }));
+  set.append(start, confirm);
+  return set;
+}
+
 function choiceFields(ask, fields) {
   const set = document.createElement("fieldset");
   for (const option of ask.form.options) {
@@ -160,6 +207,8 @@ function drawAsk(state) {
   const fields = $("fields");
   fields.replaceChildren();
   (ask.form.speech ? speechFields : choiceFields)(ask, fields);
+  const destruct = ask.form.destruct; // after the send button: apart from the words
+  $("other").replaceChildren(...(destruct ? [destructFields(destruct)] : []));
   form.hidden = false;
   $("send").disabled = false;
   form.scrollIntoView({ block: "nearest" }); // a new decision is in sight, wherever one was reading
@@ -193,12 +242,11 @@ async function poll() {
   }
 }
 
-async function send(event) {
+function send(event) {
   event.preventDefault();
   const form = $("ask");
-  if (sending || form.hidden) return;
-  const rid = form.dataset.rid;
-  const body = { rid };
+  if (form.hidden) return;
+  const body = { rid: form.dataset.rid };
   const data = new FormData(form);
   if (data.has("text")) {
     body.text = String(data.get("text"));
@@ -206,8 +254,18 @@ async function send(event) {
     body.code = data.has("code") ? Number(data.get("code")) : null;
     body.note = String(data.get("note") || "");
   }
+  post(body);
+}
+
+// send one answer (words, a choice or a self-destruct) for the decision on the page
+async function post(body) {
+  const form = $("ask");
+  if (sending || form.hidden) return;
+  const rid = body.rid;
+  const buttons = () => form.querySelectorAll("button");
   sending = true;
-  $("send").disabled = true;
+  for (const button of buttons()) button.disabled = true;
+  let failed = true;
   try {
     const reply = await fetch(base + "answer", {
       method: "POST",
@@ -219,15 +277,15 @@ async function send(event) {
       sessionStorage.removeItem(draft(rid));
       form.hidden = true;
       $("notice").textContent = words.sent;
+      failed = false;
     } else {
       text($("error"), answer.error);
-      $("send").disabled = false;
     }
   } catch (err) {
     text($("error"), words.lost);
-    $("send").disabled = false;
   } finally {
     sending = false;
+    if (failed) for (const button of buttons()) button.disabled = false;
   }
 }
 

@@ -13,13 +13,29 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...config import WolfKill
-from ...decisions import MAX_SPEECH_CHARS, Answer, DecisionKind, Request, Speech, problem, storable
+from ...decisions import (
+    MAX_SPEECH_CHARS,
+    Answer,
+    Choice,
+    DecisionKind,
+    Request,
+    Speech,
+    problem,
+    storable,
+)
 from ...text import one_line, visible
 from ...visibility import Observation, SeatView
 from ..menus import decision_menu
 from ..observations import observation_text, vote_outcome
 from ..prompting import ability_line, task_lines
-from ..promptset import PromptSet, night_kinds, prompt_set, seat_label, seats_text
+from ..promptset import (
+    PromptSet,
+    night_kinds,
+    option_order,
+    prompt_set,
+    seat_label,
+    seats_text,
+)
 
 __all__ = [
     "UI_KEYS",
@@ -196,6 +212,8 @@ def ask_part(request: Request, lang: str, rid: str) -> dict[str, Any]:
         if request.kind is DecisionKind.SPEECH and speeches is not None:
             budget.append(ps.say("web.speeches", n=speeches))
         form = {"speech": True, "max": MAX_SPEECH_CHARS, "budget": " ".join(budget)}
+        if request.options:  # a wolf's speech on a self-destruct board: the other answer
+            form["destruct"] = _destruct_form(ps, request)
     else:
         menu = decision_menu(request, lang)
         form = {"speech": False, "options": [{"code": i.code, "label": i.label} for i in menu]}
@@ -218,6 +236,26 @@ def ask_part(request: Request, lang: str, rid: str) -> dict[str, Any]:
     }
 
 
+def _destruct_form(ps: PromptSet, request: Request) -> dict[str, Any]:
+    """The self-destruct a wolf's speech offers, apart from the words: what it does, the
+    seats the white wolf king may take (code 0: nobody; a plain wolf has only that) and
+    the question that confirms it, since it cannot be undone."""
+    names = request.view.names
+    options = option_order(request.options)
+    takes = len(options) > 1
+    return {
+        "label": ps.say("web.destruct"),
+        "hint": ps.say("web.destruct.take.hint" if takes else "web.destruct.hint"),
+        "take": ps.say("web.destruct.take") if takes else "",
+        "options": [
+            {"code": 0 if o is None else o, "label": seat_label(ps, names, o)} for o in options
+        ],
+        "confirm": ps.say("web.destruct.confirm"),
+        "yes": ps.say("web.destruct.yes"),
+        "no": ps.say("web.destruct.no"),
+    }
+
+
 def result_text(winner: str, lang: str) -> str:
     """The page's last line: the game has ended, and who won (public to every seat)."""
     ps = prompt_set(lang)
@@ -228,14 +266,21 @@ def result_text(winner: str, lang: str) -> str:
 
 def parse_answer(request: Request, lang: str, body: Mapping[str, Any]) -> Answer | str:
     """The answer a posted form stands for, or why it cannot be played (in ``lang``): a
-    speech's text, or the code of one menu option with an optional private note; then the
+    speech's text, a wolf's self-destruct (``destruct``: the seat taken, 0 for nobody,
+    one of the speech's options), or the code of one menu option with an optional private note; then the
     rules' own check, so that nothing illegal is played."""
     ps = prompt_set(lang)
     note = body.get("note", "")
     if not isinstance(note, str):
         return "note: text expected"
     answer: Answer
-    if request.kind.speaks:
+    if request.kind.speaks and "destruct" in body:
+        code = body["destruct"]
+        options = {0 if o is None else o: o for o in request.options}
+        if type(code) is not int or code not in options:
+            return ps.say("web.not-an-option")
+        answer = Choice(options[code])
+    elif request.kind.speaks:
         text = body.get("text")
         if not isinstance(text, str):
             return "text: a speech expected"

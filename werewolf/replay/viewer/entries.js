@@ -142,8 +142,13 @@
         [e.diff.floor]];
     },
     "hunter-shot"(e) {
-      const body = e.diff.target == null ? [t("keeps")] : [t("shoots"), " ", chip(e.diff.target), "."];
-      return [[el("div", {}, el("span", { class: "what" }, t("hunter")), " ", chip(e.diff.shooter), " ", body), ...revealed(e), ...alsoDied(e, e.diff.target)], [e.diff.shooter, e.diff.target]];
+      const card = e.diff.card; // a shooter who is not the hunter (the wolf king) names his card
+      const name = card == null ? "" : roleName(card);
+      const who = card == null ? t("hunter") : name.charAt(0).toUpperCase() + name.slice(1);
+      const shoots = card == null ? t("shoots") : t("shoots_card", name);
+      const body = e.diff.target == null ? [t("keeps")] : [shoots, " ", chip(e.diff.target), "."];
+      const what = card == null ? "what" : "what team-" + teamOf(card);
+      return [[el("div", { class: "shot", data: { card: card ?? "hunter" } }, el("span", { class: what }, who), " ", chip(e.diff.shooter), " ", body), ...revealed(e), ...alsoDied(e, e.diff.target)], [e.diff.shooter, e.diff.target]];
     },
     "game-end"(e) {
       const winner = e.diff.winner;

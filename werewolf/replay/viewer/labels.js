@@ -79,6 +79,7 @@
     prev_event: "previous event", next_event: "next event", prev_step: "previous night or day", next_step: "next night or day",
     step: "{0} of {1} · \u2190 \u2192 night or day · J K event · P play", event_of: "event {0} of {1}",
     legend: "\u25B2 wolves · \u25CB good", steps_label: "nights and days", c_player: "played by",
+    shoots_card: "shows the {0} card and shoots",
   });
   Object.assign(LABELS.zh, {
     saved_from_wolves: "狼刀被救下", saved_by: "救人者：{0}", list_sep: "、", bid_list: "竞言出价",
@@ -87,6 +88,7 @@
     prev_event: "上一事件", next_event: "下一事件", prev_step: "上一夜或上一天", next_step: "下一夜或下一天",
     step: "{0} / {1} · \u2190 \u2192 翻页 · J K 逐条 · P 播放", event_of: "第{0}条，共{1}条",
     legend: "\u25B2 狼人阵营 · \u25CB 好人阵营", steps_label: "夜晚与白天", c_player: "操作者",
+    shoots_card: "亮出{0}牌开枪带走",
   });
   const DECISIONS = { hunter: "hunter_d", speech: "speech_d", vote: "vote_d" };
   Object.assign(LABELS.en, { vote_d: "vote", speech_d: "speech" });
