@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .config import Discussion, GameConfig, SpeechOrder
+from .records import replace
 from .state import Election, GameState, Phase, Stage
 
 __all__ = [
     "ElectionResult",
     "badge_options",
+    "destruct_loses_badge",
     "election_due",
     "election_phase",
     "election_speaker",
@@ -27,6 +29,7 @@ __all__ = [
     "election_voters",
     "order_due",
     "order_options",
+    "postpone",
     "rules_line",
     "sheriff_order",
 ]
@@ -39,6 +42,19 @@ def election_due(state: GameState) -> bool:
     all taken) and it has not ended."""
     config = state.config
     return config.sheriff and not state.election_over and state.night == state.election_day
+
+
+def destruct_loses_badge(state: GameState) -> bool:
+    """Whether a self-destruct in this election loses the badge: it was postponed once
+    already (``election_day`` moves on only so) and ``second_destruct_loses_badge``."""
+    return state.config.second_destruct_loses_badge and state.election_day > 1
+
+
+def postpone(state: GameState) -> GameState:
+    """A self-destruct in the election ends it: held after the next night, or never."""
+    if destruct_loses_badge(state):
+        return replace(state, election=None, election_over=True)
+    return replace(state, election=None, election_day=state.night + 1)
 
 
 def election_phase(state: GameState) -> str:
