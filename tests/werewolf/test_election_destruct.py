@@ -8,16 +8,24 @@ Decks (seat numbers): 1 the wolf king or the white wolf king, 2-3 wolves, 4 seer
 
 from __future__ import annotations
 
-from pulse_core import Event
+import asyncio
+
+from pulse_core import Event, MemoryEventStore, WorkflowRule, read_attachment
 from tests.oracle import check_log
 from werewolf.boards import board_config
 from werewolf.cast import Identity
 from werewolf.config import GameConfig
-from werewolf.decisions import Answer, Choice, DecisionKind
+from werewolf.decisions import Answer, Choice, DecisionKind, Speech
+from werewolf.game import fold_chain, start_game, werewolf_workflow
+from werewolf.players import mock_seating
+from werewolf.players.human import HumanPlayer
+from werewolf.players.prompting import build_messages
+from werewolf.players.schema import decision_tool
 from werewolf.replay.judge import rejudge
 from werewolf.state import Cause
 
 from .scripted import Played, kill, play, votes
+from .test_identities_players import ScriptedTerminal
 
 W, V = Identity.WEREWOLF, Identity.VILLAGER
 SEER, WITCH, HUNTER = Identity.SEER, Identity.WITCH, Identity.HUNTER
@@ -147,3 +155,40 @@ def test_the_new_boards_elect_a_sheriff() -> None:
         assert config.sheriff
         assert config.self_destruct
         assert config.second_destruct_loses_badge
+
+
+def test_a_mock_wolf_swallows_the_badge_of_the_real_seer() -> None:
+    store = MemoryEventStore()
+    rule = WorkflowRule(werewolf_workflow(mock_seating()), store)
+    config = board_config("wolf-king-12").model_copy(update={"referee_record": True})
+    game = start_game(rule, seed=34, config=config)
+    asyncio.run(rule.run())
+    chain = store.chain(game)
+    assert check_log([{"kind": e.kind, "meta": e.meta} for e in chain]) == []
+    (blast,) = [
+        e for e in chain if e.role == "sheriff-speech" and "self_destruct" in e.meta["diff"]
+    ]
+    state = fold_chain(chain)
+    wolf = blast.meta["diff"]["speaker"]
+    assert wolf in state.wolf_seats
+    reason = read_attachment(store, blast, f"reasoning/{wolf}/sheriff-speech") or ""
+    seer = state.by_identity[SEER][0]
+    assert f"seat {seer} is the real seer" in reason
+
+
+def test_the_llm_and_the_human_seat_are_offered_it_in_the_election_speech() -> None:
+    played = _play(_run(1, 1, 2, 4), WHITE)
+    request = played.asked_for("d1.sheriff-speech.s1")[0]
+    tool = decision_tool(request, "en")
+    assert tool.name == "speak"
+    assert tool.answer(tool.model(reasoning="", speech="x", self_destruct=True, take=4)) == Choice(
+        4
+    )
+    assert tool.answer(tool.model(reasoning="", speech="hi")) == Speech("hi")
+    good = decision_tool(played.asked_for("d1.sheriff-speech.s4")[0], "en")
+    assert "self_destruct" not in good.model.model_fields
+    for lang, words in (("en", "self-destruct"), ("zh", "自爆")):
+        assert words in build_messages(request, "", lang)[1]["content"]
+    wolf = played.asked_for("d1.sheriff-speech.s2")[0]
+    answer = asyncio.run(HumanPlayer(2, terminal=ScriptedTerminal("!destruct")).decide(wolf))
+    assert answer == Choice(None)
