@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 
+from rich.console import Console
+
 from pulse_core import Event, MemoryEventStore, WorkflowRule, read_attachment
 from tests.oracle import check_log
 from werewolf.boards import board_config
@@ -22,7 +24,9 @@ from werewolf.players.human import HumanPlayer
 from werewolf.players.prompting import build_messages
 from werewolf.players.schema import decision_tool
 from werewolf.replay.judge import rejudge
-from werewolf.state import Cause
+from werewolf.replay.render import StoryRenderer
+from werewolf.replay.views import ViewKind, ViewSpec, ViewStream
+from werewolf.state import Cause, initial_state
 
 from .scripted import Played, kill, play, votes
 from .test_identities_players import ScriptedTerminal
@@ -192,3 +196,18 @@ def test_the_llm_and_the_human_seat_are_offered_it_in_the_election_speech() -> N
     wolf = played.asked_for("d1.sheriff-speech.s2")[0]
     answer = asyncio.run(HumanPlayer(2, terminal=ScriptedTerminal("!destruct")).decide(wolf))
     assert answer == Choice(None)
+
+
+def test_the_table_reads_the_blast_that_ended_the_election() -> None:
+    played = _play({**_run(1, 2, 4), "d1.sheriff-speech.s2": Choice(None)})
+    stream = ViewStream(ViewSpec(ViewKind.PUBLIC))
+    renderer = StoryRenderer(ViewSpec(ViewKind.PUBLIC), initial_state(played.chain[0].meta))
+    console = Console(width=120, record=True, color_system=None)
+    for event in played.chain:
+        for entry in stream.feed(event):
+            for renderable in renderer.entry(entry):
+                console.print(renderable)
+    assert "interrupts the election: self-destructs" in console.export_text()
+    later = played.asked_for("n2.seer.s4")[0]
+    for lang, words in (("en", "interrupted the election"), ("zh", "在竞选中自爆")):
+        assert words in build_messages(later, "", lang)[1]["content"]
