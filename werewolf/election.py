@@ -180,7 +180,7 @@ def rules_line(config: GameConfig, lang: str) -> str:
             f"{tie}；无人可投票也流失；无人上警则没有警长。警长的票算{weight}票，"
             f"每天选择从死者（平安夜为警长）左侧或右侧开始发言，并最后发言（归票）。"
             f"警长死亡时（任何原因）先把警徽{tear}，再结算开枪等技能。"
-        )
+        ) + (_DESTRUCT_ZH[config.second_destruct_loses_badge] if config.self_destruct else "")
     tie = (
         "a tie: the tied speak again and the same voters vote again, and a second tie loses "
         "the badge"
@@ -201,4 +201,15 @@ def rules_line(config: GameConfig, lang: str) -> str:
         "speeches start to the left or the right of the night's death (of himself after a "
         "peaceful night), and speaks last. When he dies, by any cause, he first " + tear + ", "
         "before any shot his death allows."
-    )
+    ) + (_DESTRUCT_EN[config.second_destruct_loses_badge] if config.self_destruct else "")
+
+
+_DESTRUCT_ZH = {
+    True: "竞选发言中狼人自爆：竞选中止，推迟到下一天；再次自爆则警徽流失。",
+    False: "竞选发言中狼人自爆：竞选中止，推迟到下一天。",
+}
+_DESTRUCT_EN = {
+    True: " A wolf's self-destruct during the election ends it: it is held the next day, "
+    "and a second one loses the badge.",
+    False: " A wolf's self-destruct during the election ends it: it is held the next day.",
+}

@@ -26,6 +26,7 @@ from werewolf.players.schema import decision_tool
 from werewolf.replay.judge import rejudge
 from werewolf.replay.render import StoryRenderer
 from werewolf.replay.views import ViewKind, ViewSpec, ViewStream
+from werewolf.ruletext import rules_text
 from werewolf.state import Cause, initial_state
 
 from .scripted import Played, kill, play, votes
@@ -159,6 +160,10 @@ def test_the_new_boards_elect_a_sheriff() -> None:
         assert config.sheriff
         assert config.self_destruct
         assert config.second_destruct_loses_badge
+        assert "a second one loses the badge" in rules_text(config, "en")
+        assert "再次自爆则警徽流失" in rules_text(config, "zh")
+    lenient = board_config("wolf-king-12").model_copy(update={"second_destruct_loses_badge": False})
+    assert "a second one loses" not in rules_text(lenient, "en")
 
 
 def test_a_mock_wolf_swallows_the_badge_of_the_real_seer() -> None:
