@@ -177,6 +177,7 @@ class Referee(SheriffReferee):
         self.dueled = False  # the knight's one duel is spent
         self.duel_asked: tuple[int, int, int] | None = None  # (day, knight, speeches) offered
         self.destruct_due: tuple[int, int | None] | None = None  # a wolf's speech blew up
+        self.destructed = 0  # the day whose election a self-destruct ended: no talk, no vote
 
     # -- lookups ---------------------------------------------------------------------------
     def role(self, seat: int) -> str:
@@ -698,10 +699,12 @@ class Referee(SheriffReferee):
                 died[self.knife] = "wolf"
         if self.poisoned is not None:
             died[self.poisoned] = "poison"  # poison wins: a knifed and poisoned hunter is silent
+        died = {s: c for s, c in died.items() if s in self.alive}  # taken in the election
         announced = diff.get("died")
         everyone = sorted({*died, *self.heartbreak(died)})
         self.require(announced == everyone, f"died {announced}, the night killed {everyone}")
-        self.stage, self.spoken, self.pk = "morning", [], []
+        self.stage = "evening" if self.destructed == self.night else "morning"
+        self.spoken, self.pk = [], []
         self.night_dead = everyone  # a heartbroken lover is a night death too
         self.deaths(died, last_words=self.night == 1 and self.cfg["last_words"])
         doctor = self.holder(DOCTOR)
@@ -743,7 +746,10 @@ class Referee(SheriffReferee):
         dying = {wolf: "self_destruct"} | ({} if take is None else {take: "taken"})
         broken = self.heartbreak(list(dying))
         self.require(diff.get("heartbroken", []) == broken, f"heartbroken: {broken}")
-        self.stage, self.floor, self.pk = "evening", None, []
+        if self.stage == "night":  # in the election: the dawn comes, its day has no talk
+            self.destructed = self.night
+        else:
+            self.stage, self.floor, self.pk = "evening", None, []
         self.deaths(dying, last_words=False)
         if self.cfg["self_destruct_last_words"]:  # his own, when the config gives them
             if self.decided is None:
@@ -751,6 +757,15 @@ class Referee(SheriffReferee):
             else:
                 self.skipped.append({"phase": "last-words", "seat": wolf})
         return sorted([*dying, *broken])
+
+    def destruct_legal(self, seat: int, take: Any) -> bool:
+        """A living wolf may blow up where the config allows; the white wolf king may take
+        another living seat with him."""
+        if not self.cfg["self_destruct"] or not self.is_wolf(seat) or seat not in self.alive:
+            return False
+        return take is None or (
+            self.role(seat) == WHITE_KING and take in self.alive and take != seat
+        )
 
     def speech(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
         speaker = diff.get("speaker")
@@ -776,13 +791,7 @@ class Referee(SheriffReferee):
         if "self_destruct" in diff:  # a wolf blew up instead of speaking
             seat = int(speaker or 0)
             take = diff.get("take")
-            self.require(self.cfg["self_destruct"], "a self-destruct the config does not allow")
-            self.require(self.is_wolf(seat), f"seat {seat}, not a wolf, self-destructs")
-            self.require(
-                take is None
-                or (self.role(seat) == WHITE_KING and take in self.alive and take != seat),
-                f"seat {seat} takes seat {take}",
-            )
+            self.require(self.destruct_legal(seat, take), f"seat {seat} self-destructs {diff}")
             self.require(diff.get("self_destruct") is True and detail.get("text") == "", "words")
             self.destruct_due = (seat, take)
         if isinstance(speaker, int):

@@ -5,7 +5,10 @@ nobody left to vote loses the badge; those who never ran vote among those standi
 tie goes to a PK round under ``sheriff_pk``, a second tie or no ballot loses the badge),
 the badge passed or torn (``badge_tear``) before any shot or last words of the death,
 the direction chosen before a day's first speech with the sheriff speaking last, and his
-ballot counting ``sheriff_weight``. Written from the rules text, not from the engine."""
+ballot counting ``sheriff_weight``. A wolf's election speech may be a self-destruct
+(``self_destruct``): the election stops and is held after the next night, or the badge is
+lost when it had been postponed already (``second_destruct_loses_badge``). Written from
+the rules text, not from the engine."""
 
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ SHERIFF_CONFIG: dict[str, Any] = {
     "sheriff_weight": 1.5,
     "sheriff_pk": True,
     "badge_tear": True,
+    "second_destruct_loses_badge": True,
 }
 ELECTION = ("sheriff-run", "sheriff-speech", "sheriff-withdraw", "sheriff-vote")
 SHERIFF_OFFERS = {
@@ -41,8 +45,12 @@ class SheriffReferee:
     night_dead: list[int]
     deal: list[str]
     pk: list[int]
+    destruct_due: tuple[int, int | None] | None
 
     def require(self, ok: bool, message: str) -> None:
+        raise NotImplementedError
+
+    def destruct_legal(self, seat: int, take: Any) -> bool:
         raise NotImplementedError
 
     def sheriff_init(self) -> None:
@@ -54,11 +62,12 @@ class SheriffReferee:
         self.election_spoken: list[int] = []
         self.election_step = ""
         self.election_done = False
+        self.election_day = 1  # the night the election follows; a self-destruct moves it on
         self.ordered: tuple[int, bool] | None = None
 
     # -- what is due -----------------------------------------------------------------------
     def election_due(self) -> str | None:
-        if not self.cfg["sheriff"] or self.election_done or self.night != 1:
+        if not self.cfg["sheriff"] or self.election_done or self.night != self.election_day:
             return None
         if self.running is None:
             return "sheriff-run"
@@ -120,6 +129,17 @@ class SheriffReferee:
         speaker = diff.get("speaker")
         self.require(bool(due) and speaker == due[0], f"election speech by {speaker}, not {due}")
         self.require(detail.get("pk") is bool(self.election_pk), "wrong pk flag")
+        if "self_destruct" in diff:  # a wolf blew up: the election stops
+            take = diff.get("take")
+            self.require(self.destruct_legal(int(speaker or 0), take), f"self-destruct {diff}")
+            self.require(detail.get("text") == "", "a self-destruct with words")
+            self.destruct_due = (int(speaker or 0), take)
+            self.running, self.election_pk = None, []
+            if self.cfg["second_destruct_loses_badge"] and self.election_day > 1:
+                self.election_done = True  # the second one: the badge is lost
+            else:
+                self.election_day = self.night + 1
+            return
         self.election_spoken.append(int(speaker or 0))
         if len(due) == 1:
             self.election_step = "vote" if self.election_pk else "withdraw"

@@ -161,6 +161,7 @@ def configs(
         sheriff_weight=st.sampled_from([1.5, 1.0, 2.0]),
         sheriff_pk=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
         badge_tear=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
+        second_destruct_loses_badge=st.booleans().map(lambda b: not b),  # default True
     )
 
 

@@ -255,6 +255,11 @@ class GameConfig(BaseModel):
     self_destruct_last_words: bool = Field(
         False, description="a wolf who self-destructs gives last words"
     )
+    second_destruct_loses_badge: bool = Field(
+        True,
+        description="a self-destruct in an election postponed by one already loses the badge "
+        "(false: each postpones it again)",
+    )
     # -- the sheriff (警长): an election on day 1 and the badge's 1.5 vote --
     sheriff: bool = Field(
         False,
@@ -334,6 +339,7 @@ QUIET_FIELDS = (
     "heartbroken_hunter_shoots",
     "self_destruct",
     "self_destruct_last_words",
+    "second_destruct_loses_badge",
     "referee_record",
     "wolf_kill",
     "all_abstain",

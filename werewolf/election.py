@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .config import Discussion, GameConfig, SpeechOrder
+from .records import replace
 from .state import Election, GameState, Phase, Stage
 
 __all__ = [
     "ElectionResult",
     "badge_options",
+    "destruct_loses_badge",
     "election_due",
     "election_phase",
     "election_speaker",
@@ -27,6 +29,7 @@ __all__ = [
     "election_voters",
     "order_due",
     "order_options",
+    "postpone",
     "rules_line",
     "sheriff_order",
 ]
@@ -39,6 +42,19 @@ def election_due(state: GameState) -> bool:
     all taken) and it has not ended."""
     config = state.config
     return config.sheriff and not state.election_over and state.night == state.election_day
+
+
+def destruct_loses_badge(state: GameState) -> bool:
+    """Whether a self-destruct in this election loses the badge: it was postponed once
+    already (``election_day`` moves on only so) and ``second_destruct_loses_badge``."""
+    return state.config.second_destruct_loses_badge and state.election_day > 1
+
+
+def postpone(state: GameState) -> GameState:
+    """A self-destruct in the election ends it: held after the next night, or never."""
+    if destruct_loses_badge(state):
+        return replace(state, election=None, election_over=True)
+    return replace(state, election=None, election_day=state.night + 1)
 
 
 def election_phase(state: GameState) -> str:
@@ -164,7 +180,7 @@ def rules_line(config: GameConfig, lang: str) -> str:
             f"{tie}；无人可投票也流失；无人上警则没有警长。警长的票算{weight}票，"
             f"每天选择从死者（平安夜为警长）左侧或右侧开始发言，并最后发言（归票）。"
             f"警长死亡时（任何原因）先把警徽{tear}，再结算开枪等技能。"
-        )
+        ) + (_DESTRUCT_ZH[config.second_destruct_loses_badge] if config.self_destruct else "")
     tie = (
         "a tie: the tied speak again and the same voters vote again, and a second tie loses "
         "the badge"
@@ -185,4 +201,15 @@ def rules_line(config: GameConfig, lang: str) -> str:
         "speeches start to the left or the right of the night's death (of himself after a "
         "peaceful night), and speaks last. When he dies, by any cause, he first " + tear + ", "
         "before any shot his death allows."
-    )
+    ) + (_DESTRUCT_EN[config.second_destruct_loses_badge] if config.self_destruct else "")
+
+
+_DESTRUCT_ZH = {
+    True: "竞选发言中狼人自爆：竞选中止，推迟到下一天；再次自爆则警徽流失。",
+    False: "竞选发言中狼人自爆：竞选中止，推迟到下一天。",
+}
+_DESTRUCT_EN = {
+    True: " A wolf's self-destruct during the election ends it: it is held the next day, "
+    "and a second one loses the badge.",
+    False: " A wolf's self-destruct during the election ends it: it is held the next day.",
+}

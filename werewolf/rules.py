@@ -247,9 +247,11 @@ _DAY_TALK = frozenset({Stage.MORNING, Stage.DISCUSSION, Stage.PK})
 def destruct_options(state: GameState, seat: int) -> tuple[int | None, ...]:
     """What a speaker may answer instead of words (config ``self_destruct``): a living wolf,
     in the day's speeches or a PK, may self-destruct (None: taking nobody); the white wolf
-    king (``destruct_takes``) may take any other living player with him. () for anyone else
-    or when the config does not allow it."""
-    if not state.config.self_destruct or state.stage not in _DAY_TALK:
+    king (``destruct_takes``) may take any other living player with him; in the election's
+    speeches too. () for anyone else or when the config does not allow it."""
+    if not state.config.self_destruct:
+        return ()
+    if state.stage not in _DAY_TALK and state.election is None:
         return ()
     if seat not in state.wolf_seats:
         return ()

@@ -168,6 +168,8 @@ class GameState:
     # a wolf's speech was a self-destruct (config ``self_destruct``): (wolf, seat he takes
     # or None), carried out by the ``self-destruct`` phase next
     destruct_due: tuple[int, int | None] | None = None
+    # the day whose election a self-destruct ended: its dawn leads to the evening, no talk
+    destructed: int = 0
     # -- the sheriff (config ``sheriff``): the badge's holder; a dead sheriff who is to pass
     # it (``badge_due``); the election under way; whether it is over; the night after
     # which it is held (a later day when something postpones it); the direction he chose,

@@ -37,7 +37,8 @@ def _cause(state: GameState, seat: int) -> Cause:
 def _fold(state: GameState, diff: dict[str, Any]) -> GameState:
     died = tuple(int(s) for s in diff.get("died", []))
     deaths = [Death(s, state.night, _cause(state, s)) for s in died]
-    state = replace(state, stage=Stage.MORNING, spoken=(), pk=(), dawn_died=died)
+    stage = Stage.EVENING if state.destructed == state.night else Stage.MORNING  # no talk
+    state = replace(state, stage=stage, spoken=(), pk=(), dawn_died=died)
     state, deaths = kill(state, deaths)
     if state.winner is None:
         state = replace(state, doctor_told_due=_doctor_saved(state, died))

@@ -21,7 +21,7 @@ from .types import SHAPE, Seat, revealed_of
 
 __all__ = ["DestructDiff"]
 
-_EVENING = Stage.EVENING
+_EVENING, _NIGHT = Stage.EVENING, Stage.NIGHT
 _DESTRUCT, _TAKEN = Cause.SELF_DESTRUCT.value, Cause.TAKEN.value
 _WHITE = Identity.WHITE_WOLF_KING.value
 
@@ -34,13 +34,17 @@ class DestructDiff(TypedDict):
 
 
 def _fold(state: GameState, diff: dict[str, Any]) -> GameState:
-    """The wolf (and whom he takes) die; no more speeches, no vote: the evening, then night."""
+    """The wolf (and whom he takes) die; no more speeches, no vote: the evening, then night
+    (in the election, before the dawn: its day then goes from the dawn to the evening)."""
     wolf = int(diff["wolf"])
     target = diff.get("target")
     deaths = [Death(wolf, state.night, _DESTRUCT)]
     if target is not None:
         deaths.append(Death(int(target), state.night, _TAKEN))
-    state = replace(state, destruct_due=None, stage=_EVENING, floor=None, pk=())
+    if state.stage is _NIGHT:  # in the election: the night's deaths are told, then evening
+        state = replace(state, destruct_due=None, destructed=state.night)
+    else:
+        state = replace(state, destruct_due=None, stage=_EVENING, floor=None, pk=())
     state, deaths = kill(state, deaths)
     words = (wolf,) if state.config.self_destruct_last_words else ()
     return after_deaths(state, deaths, last_words=words)

@@ -4,10 +4,18 @@ phase of its own (``election.election_phase`` names the one due), all public."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pulse_core import RoleResult
 
-from ..decisions import DecisionKind
-from ..election import election_speaker, election_tally, election_voters
+from ..decisions import Choice, DecisionKind
+from ..election import (
+    destruct_loses_badge,
+    election_speaker,
+    election_tally,
+    election_voters,
+)
+from ..rules import destruct_options
 from ..state import Election, GameState, Phase
 from .context import PhaseContext, ask_all, choice_of, seat_text, speech_text
 
@@ -62,9 +70,13 @@ async def sheriff_speech(ctx: PhaseContext) -> RoleResult:
         DecisionKind.SHERIFF_SPEECH,
         speaker,
         f"d{state.night}.sheriff-{'pk' if pk else 'speech'}.s{speaker}",
+        options=destruct_options(state, speaker),
         context={"day": state.night, "pk": pk, "candidates": list(election.standing)},
     )
-    text = speech_text(await ctx.ask(request))
+    answer = await ctx.ask(request)
+    if isinstance(answer, Choice):  # a wolf's self-destruct: the election ends, postponed
+        return _destruct(ctx, speaker, answer.target, pk)
+    text = speech_text(answer)
     label = "Election PK speech" if pk else "Election speech"
     return ctx.result(
         Phase.SHERIFF_SPEECH,
@@ -72,6 +84,18 @@ async def sheriff_speech(ctx: PhaseContext) -> RoleResult:
         diff={"speaker": speaker},
         detail={"pk": pk, "text": text},
     )
+
+
+def _destruct(ctx: PhaseContext, speaker: int, take: int | None, pk: bool) -> RoleResult:
+    """The election speech that is a self-destruct: no words; the election stops here and
+    is held the next day, or the badge is lost (``second_destruct_loses_badge``)."""
+    state = ctx.state
+    diff: dict[str, Any] = {"self_destruct": True, "speaker": speaker}
+    if take is not None:
+        diff["take"] = take
+    text = f"{seat_text(state, speaker).capitalize()} interrupts the election: he self-destructs."
+    text += " The badge is lost." if destruct_loses_badge(state) else " It is held tomorrow."
+    return ctx.result(Phase.SHERIFF_SPEECH, text, diff=diff, detail={"pk": pk, "text": ""})
 
 
 async def sheriff_withdraw(ctx: PhaseContext) -> RoleResult:

@@ -34,6 +34,8 @@ def sheriff_observation(ps: PromptSet, names: Sequence[str], obs: Observation) -
         return " ".join(
             [ps.say("obs.sheriff-run", day=day, seats=seats_text(ps, names, running)), *outcome()]
         )
+    if phase == "sheriff-speech" and d.get("self_destruct"):
+        return ps.say("obs.sheriff-speech.destruct", day=day, speaker=seat(d.get("speaker")))
     if phase == "sheriff-speech":
         speaker = int(d["speaker"])
         key = "obs.sheriff-pk-speech" if detail.get("pk") else "obs.sheriff-speech"

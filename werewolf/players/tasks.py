@@ -119,6 +119,8 @@ def task_lines(
         again = ".pk" if ctx.get("pk") or ctx.get("round") == 2 else ""
         candidates = seats_text(ps, names, ctx.get("candidates", []))
         lines.append(ps.say(f"task.{kind.value}{again}", day=day, candidates=candidates))
+        if request.options and for_model:  # a wolf's election speech offers it too
+            lines.append(_destruct_task(ps, request))
     else:  # an identity's own decision: its phrase file's ``task.<kind>``
         lines.append(ps.say(f"task.{kind.value}", night=night, day=day))
     said = (ctx.get("discussion") or []) if discussion else []

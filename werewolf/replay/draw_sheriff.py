@@ -52,6 +52,12 @@ class SheriffDrawing(Drawing):
         return [head]
 
     def _sheriff_speech(self, e: Entry) -> list[RenderableType]:
+        if e.diff.get("self_destruct"):  # no words: the election stops, the blast follows
+            speaker = int(e.diff["speaker"])
+            line = Text.assemble(
+                self.seat(speaker, role=True), self.w(" interrupts the election: self-destructs")
+            )
+            return [line, *self._reasoning_of(e, speaker, "sheriff-speech")]
         label = "Election PK speech of " if e.detail.get("pk") else "Election speech of "
         return self._speech_block(label, e, "sheriff-speech")
 

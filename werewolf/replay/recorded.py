@@ -113,6 +113,8 @@ def _sheriff_answers(
         )
         named = diff.get("candidates" if phase == Phase.SHERIFF_RUN else "withdrawn") or ()
         return [*(((kind, s), _YES) for s in named), *(((kind, None), _NO) for _ in range(_SEATS))]
+    if phase == Phase.SHERIFF_SPEECH and diff.get("self_destruct"):  # a wolf blew up
+        return [((DecisionKind.SHERIFF_SPEECH, None), Choice(diff.get("take")))]
     if phase == Phase.SHERIFF_SPEECH:
         return [((DecisionKind.SHERIFF_SPEECH, None), Speech(detail.get("text", "")))]
     if phase == Phase.SHERIFF_VOTE:

@@ -126,6 +126,7 @@ _ZH: Mapping[str, str] = {
     " dies of heartbreak.": " 殉情而死。",
     " shows the {identity} card and shoots ": " 亮出{identity}牌，开枪带走 ",
     " interrupts the day: self-destructs": " 打断发言：自爆",
+    " interrupts the election: self-destructs": " 警上自爆，竞选中止",
     ", to take ": "，要带走 ",
     " reveals a wolf and self-destructs": " 自爆，亮明狼人身份",
     " reveals the white wolf king and self-destructs, taking ": " 亮出白狼王牌自爆，带走 ",

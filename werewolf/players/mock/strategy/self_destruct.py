@@ -2,18 +2,26 @@
 blows up when the day has turned against him and the vote would only cost the pack more:
 a good seer claimer named him a wolf and the table believes it, or he stands in a PK the
 table will exile him from. Never the last wolf (it would hand the game over). The white
-wolf king takes the most dangerous good seat with him (``wolf_kings.most_dangerous``)."""
+wolf king takes the most dangerous good seat with him (``wolf_kings.most_dangerous``).
+
+In the election a wolf candidate may blow up to swallow the badge (自爆吞警徽): the real
+seer, with a wolf check on the pack, is about to win it. Only sometimes (``SWALLOW``), and
+never the last wolf."""
 
 from __future__ import annotations
 
 from ....decisions import Choice, DecisionKind
+from ...draw import seeded
+from ...random_player import decision_seed
 from ..beliefs import Mind
 from ..turn import Turn
+from .sheriff import seer_takes_badge
 from .wolf_kings import most_dangerous
 
 __all__ = ["destruct", "self_destruct"]
 
 DOOMED = 0.7  # how sure the table must seem that I am a wolf before I blow up
+SWALLOW = 0.35  # how often a wolf candidate blows up the seer's election (its own draw)
 
 _WHY = {
     "pk": (
@@ -23,6 +31,10 @@ _WHY = {
     "exposed": (
         "seat {a} checked me and the table believes it: I self-destruct, night comes sooner",
         "{a}号验了我，大家都信：自爆，直接进入黑夜",
+    ),
+    "badge": (
+        "seat {a} is the real seer and is about to take the badge: I self-destruct to stop it",
+        "{a}号是真预言家，警徽要被他拿走：自爆吞警徽",
     ),
     "take": ("and take seat {a} with me", "并带走{a}号"),
 }
@@ -54,7 +66,29 @@ def _doomed(turn: Turn, public: Mind) -> str | None:
 
 def destruct(kind: DecisionKind, turn: Turn) -> Choice | None:
     """The hook of a speech that offers a self-destruct (its options): blow up, or None."""
+    if kind is DecisionKind.SHERIFF_SPEECH:
+        return election_destruct(turn)
     return self_destruct(turn) if kind is DecisionKind.SPEECH else None
+
+
+def election_destruct(turn: Turn) -> Choice | None:
+    """Blow up the election before the real seer wins the badge, sometimes, or None. The
+    chance is drawn apart from the speech's generator, so a speech stays as it was."""
+    options = turn.request.options
+    table = turn.table
+    mates = [s for s in table.wolves if s != turn.me and table.is_alive(s)]
+    if not options or not mates:
+        return None
+    seer = seer_takes_badge(turn)
+    if seer is None or seeded(decision_seed(*turn.drawn_as, "swallow")).random() >= SWALLOW:
+        return None
+    zh = turn.lang == "zh"
+    reasoning = _WHY["badge"][zh].format(a=seer)
+    seats = [s for s in options if s is not None]
+    take = most_dangerous(turn, seats) if seats else None
+    if take is not None:
+        reasoning += ("，" if zh else ", ") + _WHY["take"][zh].format(a=take)
+    return Choice(take, reasoning=reasoning)
 
 
 def self_destruct(turn: Turn) -> Choice | None:

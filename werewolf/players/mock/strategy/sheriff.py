@@ -21,6 +21,7 @@ __all__ = [
     "election_speech",
     "election_vote",
     "run_for_sheriff",
+    "seer_takes_badge",
     "speaking_order",
     "withdraw",
 ]
@@ -130,6 +131,19 @@ def _order_seats(turn: Turn, rng: Random, exclude: set[int]) -> tuple[int, int] 
     first = ranked[0]
     second = rng.choice([s for s in pool if s != first])
     return first, second
+
+
+def seer_takes_badge(turn: Turn) -> int | None:
+    """For a wolf candidate: the real seer (a good claimer whose wolf check fell on the
+    pack) standing for the badge with the table behind her, or None. A wolf can tell her
+    from a liar: she named one of his own."""
+    table = turn.table
+    public = turn.public
+    seer = public.seer.trusted if public is not None else None
+    if seer is None or seer in table.wolves or seer not in turn.context.get("candidates", ()):
+        return None
+    found = table.reports.get(seer, {})
+    return seer if any(found.get(w) is True for w in table.wolves) else None
 
 
 def election_speech(turn: Turn) -> Answer:
