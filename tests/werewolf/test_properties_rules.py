@@ -81,7 +81,7 @@ def outcome(config: GameConfig, deal: Sequence[Identity], alive: set[int]) -> Ou
 
 
 def killed(e: Event) -> list[int]:
-    """Who an event kills: a death batch is a dawn, an exile or a shot."""
+    """Who an event kills: a death batch is a dawn, an exile, a shot or a self-destruct."""
     diff = e.meta["diff"]
     if e.role == "dawn":
         return list(diff["died"])
@@ -89,6 +89,8 @@ def killed(e: Event) -> list[int]:
         return [diff["exiled"]]
     if e.role == "hunter-shot" and diff["target"] is not None:
         return [diff["target"]]
+    if e.role == "self-destruct":  # the wolf, and the seat a white wolf king takes
+        return [diff["wolf"], *([diff["target"]] if diff["target"] is not None else [])]
     return []
 
 
@@ -553,6 +555,8 @@ def test_every_living_player_speaks_once_a_day(game: PlayedGame) -> None:
             else:
                 assert speakers == pk  # the tied, in seat order
             pk, speakers = e.meta["diff"]["pk"], []
+        elif e.role == "self-destruct":  # the day ends at the blast, without a vote
+            pk, speakers = [], []
         elif e.role in ("wolf-night", "game-end"):
             assert speakers == [], "speeches without a vote"
 
