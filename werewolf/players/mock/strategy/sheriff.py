@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from random import Random
 
-from ....cast import Identity
+from ....cast import Identity, Team, team_of
 from ....decisions import Answer, Choice, Speech
 from ..lang import Line
 from ..turn import Turn
@@ -57,7 +57,8 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 _WHY: dict[str, str] = {  # the private reasons, in Chinese
     "the seer runs to carry her checks with the badge": "预言家上警，带着验人结果拿警徽",
     "I run against the seer (悍跳)": "悍跳：和预言家对跳抢警徽",
-    "wolves keep low": "狼人低调，看情况上警",
+    "wolves keep low": "狼人低调，不上警",
+    "a wolf runs now and then, as anyone might": "狼人偶尔也上警，和普通人一样",
     "a good seat may run": "好人可以上警",
     "the seer claims for the badge": "预言家起跳拿警徽",
     "a candidate without a card": "没有身份可报的候选人",
@@ -93,6 +94,11 @@ def _words(turn: Turn, key: str, **seats: int) -> str:
     return turn.rng.choice(table).format(**seats)
 
 
+def _wolf(turn: Turn) -> bool:
+    """Any wolf card (the kings too) plays the pack's election."""
+    return team_of(turn.identity) is Team.WOLVES
+
+
 def _is_seer_side(turn: Turn) -> bool:
     return turn.identity is Identity.SEER
 
@@ -111,12 +117,12 @@ def _jumper(turn: Turn) -> bool:
 def run_for_sheriff(turn: Turn) -> Answer:
     if _is_seer_side(turn):
         return Choice(1, reasoning=_why(turn, "the seer runs to carry her checks with the badge"))
-    if turn.identity is Identity.WEREWOLF:
+    if _wolf(turn):
         if _jumper(turn):
             return Choice(1, reasoning=_why(turn, "I run against the seer (悍跳)"))
-        return Choice(
-            1 if turn.rng.random() < 0.1 else None, reasoning=_why(turn, "wolves keep low")
-        )
+        if turn.rng.random() < 0.1:
+            return Choice(1, reasoning=_why(turn, "a wolf runs now and then, as anyone might"))
+        return Choice(None, reasoning=_why(turn, "wolves keep low"))
     return Choice(
         1 if turn.rng.random() < 0.2 else None, reasoning=_why(turn, "a good seat may run")
     )
@@ -156,7 +162,7 @@ def election_speech(turn: Turn) -> Answer:
         ]
         speech = turn.say(lines, "the seer claims for the badge")
         checked = {seat for seat, _ in table.my_checks.values()}
-    elif turn.identity is Identity.WEREWOLF and (
+    elif _wolf(turn) and (
         active_fake_seer(turn) == turn.me or table.claims_seer(turn.me) or _jumper(turn)
     ):
         public = turn.public or turn.mind
@@ -184,7 +190,7 @@ def withdraw(turn: Turn) -> Answer:
     if _is_seer_side(turn) or table.claims_seer(turn.me):
         return Choice(None, reasoning=_why(turn, "a claimed seer keeps running"))
     rivals = [s for s in turn.pk_candidates if s != turn.me and table.claims_seer(s)]
-    if turn.identity is Identity.WEREWOLF:
+    if _wolf(turn):
         return Choice(
             1 if turn.rng.random() < 0.5 else None, reasoning=_why(turn, "a wolf need not hold it")
         )
@@ -200,7 +206,7 @@ def election_vote(turn: Turn) -> Answer:
     if not options:
         return Choice(None, reasoning=_why(turn, "nobody to vote for"))
     table, mind = turn.table, turn.mind
-    if turn.identity is Identity.WEREWOLF:
+    if _wolf(turn):
         mates = [s for s in options if s in table.wolves]
         if mates:
             return Choice(mates[0], reasoning=_why(turn, "the badge to the pack"))
@@ -226,7 +232,7 @@ def badge_pass(turn: Turn) -> Answer:
     table, mind = turn.table, turn.mind
     if not options:
         return Choice(None, reasoning=_why(turn, "nobody to take the badge"))
-    if turn.identity is Identity.WEREWOLF:
+    if _wolf(turn):
         mates = [s for s in options if s in table.wolves]
         if mates and turn.rng.random() < 0.5:
             return Choice(mates[0], reasoning=_why(turn, "the badge stays with the pack"))
@@ -248,7 +254,7 @@ def badge_pass(turn: Turn) -> Answer:
 
 def speaking_order(turn: Turn) -> Answer:
     options = [s for s in turn.request.options if s is not None]
-    if turn.identity is Identity.WEREWOLF or len(options) < 2:
+    if _wolf(turn) or len(options) < 2:
         return Choice(turn.rng.choice(options), reasoning=_why(turn, "either way"))
     mind = turn.mind
     first = max(options, key=lambda s: (mind.p(s), -s))
