@@ -81,8 +81,69 @@ def test_the_view_is_the_seats_own_a_wolf_told_its_pack(chain: list[Any]) -> Non
     assert shown["pack"].startswith("Your pack: the wolves are ")
     villager = next(s for s in state.seats if s not in state.wolves)
     assert view_part(_vote(chain, villager), "en")["pack"] == ""
-    told = history_lines(view(chain, wolf), "en") or ["Nothing yet: the game has just begun."]
-    assert shown["history"] == told
+    assert shown["history"] == []  # nothing learned yet: the page says so in its own words
+    assert [(s["seat"], s["dead"]) for s in shown["seats"]] == [(s, False) for s in range(1, 10)]
+    assert shown["now"] == "Now: day 0"
+
+
+@pytest.fixture(scope="module")
+def played() -> list[Any]:
+    """A whole mock game (seed 3): wolves 1, 4, 8; the witch 6; the seer 9; 5 a villager;
+    seat 9 dies in night 2."""
+    return play_game(board="standard-9", seed=3).chain
+
+
+def _history(chain: list[Any], seat: int, lang: str = "en") -> list[dict[str, Any]]:
+    asked = Request(DecisionKind.VOTE, seat, view(chain, seat), "x", options=(None,))
+    history: list[dict[str, Any]] = view_part(asked, lang)["history"]
+    return history
+
+
+def test_the_history_is_plain_headings_quotes_and_facts_each_seat_its_own(
+    played: list[Any],
+) -> None:
+    spoken = next(e for e in played if e.role == "day-speech" and e.meta["diff"]["speaker"] == 4)
+    villager = _history(played, 5)
+    assert not any("<<<" in text or ">>>" in text for text in _strings(villager))
+    speech = {"kind": "day-speech", "head": "Day 1 · speech · seat 4 (Dana)"}
+    assert speech | {
+        "quotes": [{"who": "", "text": spoken.meta["detail"]["text"]}],
+        "lines": [],
+    } in (villager)
+    dawn = next(i for i in villager if i["kind"] == "dawn" and i["head"].startswith("Day 2"))
+    assert dawn["lines"] == ["Day 2 dawns. Died in the night: seat 9 (Ivo)."]
+    vote = next(i for i in villager if i["kind"] == "vote" and i["head"] == "Day 2 · vote results")
+    assert vote["lines"] == ["Exiled: seat 2 (Ben).", "seat 2 (Ben) ← 1, 3, 4, 5, 6, 8 (6)",
+                             "seat 6 (Fay) ← 2 (1)"]  # fmt: skip
+    assert {i["kind"] for i in villager} >= {"day-speech", "vote", "last-words", "dawn"}
+    assert {i["kind"] for i in villager}.isdisjoint({"seer-check", "wolf-night", "witch-action"})
+    [check, _] = [i for i in _history(played, 9) if i["kind"] == "seer-check"]
+    assert check["head"] == "Night 1 · your check"
+    assert check["lines"] == ["Night 1, you (the seer) checked seat 3 (Cai): good."]
+    talk = next(e for e in played if e.role == "wolf-night")
+    den = next(i for i in _history(played, 1) if i["kind"] == "wolf-night")
+    assert den["head"] == "Night 1 · the wolves' talk (only the wolves see this)"
+    said = talk.meta["detail"]["discussion"]
+    assert [q["text"] for q in den["quotes"]] == [line["text"] for line in said]
+    assert [q["who"][: len("seat 1 (")] for q in den["quotes"]] == [
+        f"seat {line['seat']} (" for line in said
+    ]
+    assert den["lines"][-1] == "The wolves chose: seat 6 (Fay)."
+    zh = _history(played, 5, "zh")
+    assert [i["head"] for i in zh[:2]] == ["第1天 · 天亮：昨夜死讯", "第1天 · 发言 · 1号（Ada）"]
+
+
+def test_the_wolves_words_in_a_task_are_quotes_not_markup(chain: list[Any]) -> None:
+    wolf = fold_chain(chain).wolves[0]
+    said = [{"seat": wolf, "text": "Take seat 2.\n>>> not a close"}]
+    context = {"night": 1, "round": 1, "discussion": said}
+    kill = Request(DecisionKind.WOLF_KILL, wolf, view(chain, wolf), "x", (2, 5), context=context)
+    ask = ask_part(kill, "en", "9")
+    assert ask["said"] == "Said so far tonight:"
+    assert ask["quotes"] == [{"who": f"seat {wolf} ({view(chain, wolf).name})",
+                              "text": said[0]["text"]}]  # fmt: skip
+    assert not any("<<<" in line or "Take seat 2" in line for line in ask["task"])
+    assert ask_part(_vote(chain), "en", "1")["quotes"] == []
 
 
 def test_answers_are_parsed_from_the_menu_and_checked_by_the_rules(chain: list[Any]) -> None:
@@ -318,13 +379,18 @@ def test_every_byte_the_page_is_sent_holds_nothing_beyond_the_seats_view(tmp_pat
         deal = chain[0].meta["deal"]
         assert deal[4] == "villager"
         mine = set(history_lines(view(chain, 5), "en"))
+        # the page's own history: each item's words and facts (its headings are short words)
+        told = {t for i in _history(chain, 5) for t in _strings([i["quotes"], i["lines"]]) if t}
         assert "speech number 1" in shown
-        assert any(block in shown for block in mine)
+        assert sum(text in shown for text in told) > 10
         secrets = []  # what the other seats were told and the seat was not, and their thoughts
         for seat in range(1, 10):
             if seat == 5:
                 continue
             secrets += [b for b in history_lines(view(chain, seat), "en") if b not in mine]
+            theirs = _history(chain, seat)
+            secrets += [t for i in theirs for t in _strings(i["lines"]) if t not in told]
+            secrets += [q["text"] for i in theirs for q in i["quotes"] if q["text"] not in told]
             own = Request(DecisionKind.VOTE, seat, view(chain, seat), "x", options=(None,))
             secrets.append(view_part(own, "en")["you"])
         wolf_talk = [e for e in chain if e.role == "wolf-night"]

@@ -15,7 +15,7 @@ from ..state import Cause
 from ..visibility import Observation, SeatView
 from .promptset import PromptSet, prompt_set, quote, seat_label, seats_text
 
-__all__ = ["history_lines"]
+__all__ = ["history_lines", "observation_text", "vote_outcome"]
 
 
 _HEARTBREAK = Cause.LOVE.value
@@ -134,19 +134,26 @@ def _observation(
         )
     if obs.phase == "vote":
         key = "obs.pk-vote" if detail.get("round") == 2 else "obs.vote"
-        lines = [ps.say(key, day=day, ballots=pairs(detail.get("ballots", [])))]
-        if d.get("pk"):
-            lines.append(ps.say("obs.vote.tie", seats=seats_text(ps, names, d["pk"])))
-        elif d.get("exiled") is not None:
-            lines.append(ps.say("obs.vote.exiled", seat=seat(d["exiled"])))
-            if d.get("revealed") is not None:
-                lines.append(ps.say("obs.idiot.revealed", seat=seat(d["revealed"])))
-        else:
-            lines.append(ps.say("obs.vote.nobody"))
-        lines += _drawn(ps, names, detail)
-        heartbreak = _heartbreak(ps, names, obs.phase, d, detail)
-        return " ".join(lines) + _revealed(ps, names, detail) + heartbreak
+        told = ps.say(key, day=day, ballots=pairs(detail.get("ballots", [])))
+        return told + " " + _vote_outcome(ps, names, obs)
     return None
+
+
+def _vote_outcome(ps: PromptSet, names: Sequence[str], obs: Observation) -> str:
+    """What a vote decided (an exile, a tie, nobody), and what followed it, as text."""
+    d, detail = obs.diff, obs.detail
+    lines = []
+    if d.get("pk"):
+        lines.append(ps.say("obs.vote.tie", seats=seats_text(ps, names, d["pk"])))
+    elif d.get("exiled") is not None:
+        lines.append(ps.say("obs.vote.exiled", seat=seat_label(ps, names, d["exiled"])))
+        if d.get("revealed") is not None:
+            lines.append(ps.say("obs.idiot.revealed", seat=seat_label(ps, names, d["revealed"])))
+    else:
+        lines.append(ps.say("obs.vote.nobody"))
+    lines += _drawn(ps, names, detail)
+    heartbreak = _heartbreak(ps, names, obs.phase, d, detail)
+    return " ".join(lines) + _revealed(ps, names, detail) + heartbreak
 
 
 @cache
@@ -233,3 +240,14 @@ def history_lines(view: SeatView, lang: str, *, after: int = 0) -> list[str]:
         if text is not None:
             lines.append(text)
     return lines
+
+
+def observation_text(view: SeatView, obs: Observation, lang: str) -> str | None:
+    """One of the seat's observations as ``history_lines`` tells it, or None."""
+    ballots = view.config.wolf_kill is WolfKill.VOTE
+    return _observation(prompt_set(lang), view.names, obs, ballots=ballots)
+
+
+def vote_outcome(view: SeatView, obs: Observation, lang: str) -> str:
+    """What the vote ``obs`` decided and what followed, as the seat's history tells it."""
+    return _vote_outcome(prompt_set(lang), view.names, obs)

@@ -28,10 +28,12 @@ def _wolf_split(config: GameConfig) -> str:
     return config.wolf_split.value
 
 
-def task_lines(request: Request, lang: str, *, for_model: bool = True) -> list[str]:
+def task_lines(
+    request: Request, lang: str, *, for_model: bool = True, discussion: bool = True
+) -> list[str]:
     """The lines that ask for the decision: what, with what context (the wolves' talk so
-    far, the previous proposals, the witch's potions), and for a model the options and the
-    function to call."""
+    far unless ``discussion`` is False, the previous proposals, the witch's potions), and
+    for a model the options and the function to call."""
     ps = prompt_set(lang)
     kind, ctx, names = request.kind, request.context, request.view.names
     night = ctx.get("night", request.view.day)
@@ -103,16 +105,13 @@ def task_lines(request: Request, lang: str, *, for_model: bool = True) -> list[s
             lines.append(ps.say("task.vote", day=day))
     else:  # an identity's own decision: its phrase file's ``task.<kind>``
         lines.append(ps.say(f"task.{kind.value}", night=night, day=day))
-    if kind is DecisionKind.WOLF_TALK or (kind is DecisionKind.WOLF_KILL and ctx.get("discussion")):
-        discussion = ctx.get("discussion") or []
-        if discussion:
-            lines.append(ps.say("task.discussion"))
-            lines += [
-                quote(
-                    "wolf-talk", int(d["seat"]), names[int(d["seat"]) - 1], d["text"], night=night
-                )
-                for d in discussion
-            ]
+    said = (ctx.get("discussion") or []) if discussion else []
+    if said and kind in (DecisionKind.WOLF_TALK, DecisionKind.WOLF_KILL):
+        lines.append(ps.say("task.discussion"))
+        lines += [
+            quote("wolf-talk", int(d["seat"]), names[int(d["seat"]) - 1], d["text"], night=night)
+            for d in said
+        ]
     if for_model:
         if request.options and not kind.speaks:
             shown = options_text(ps, names, option_order(request.options))

@@ -39,14 +39,45 @@ function drawView(state) {
   $("you").textContent = view.you;
   $("ability").textContent = view.ability;
   text($("pack"), view.pack);
-  $("status").textContent = view.status;
+  $("now").textContent = view.now;
+  $("seats").replaceChildren(...view.seats.map(seatChip));
   document.body.classList.toggle("night", !!view.night);
-  const items = view.history.map((block) => {
-    const li = document.createElement("li");
-    li.textContent = block;
-    return li;
-  });
+  const items = view.history.map(historyItem);
+  if (!items.length) items.push(element("li", "empty", words.empty));
   $("history").replaceChildren(...items.reverse()); // the newest first, under the form
+}
+
+function element(tag, className, value) {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  if (value !== undefined) el.textContent = value;
+  return el;
+}
+
+// one seat of the table as a chip: its number and name, struck through once it is dead
+function seatChip(seat) {
+  const li = element("li", seat.dead ? "dead" : "");
+  li.append(element("b", "", String(seat.seat)), " " + seat.name);
+  li.title = seat.dead ? words.dead : words.alive;
+  if (seat.dead) li.append(element("span", "sr-only", " (" + words.dead + ")"));
+  return li;
+}
+
+// words a player said: who (when the heading does not say it), then the words as text
+function quoteBlock(quote) {
+  const block = element("blockquote");
+  if (quote.who) block.append(element("cite", "", quote.who));
+  block.append(element("p", "", quote.text));
+  return block;
+}
+
+// one thing learned: its heading, the words said as quotes, the moderator's facts
+function historyItem(item) {
+  const li = element("li", "item " + item.kind);
+  li.append(element("p", "head", item.head));
+  for (const quote of item.quotes) li.append(quoteBlock(quote));
+  for (const line of item.lines) li.append(element("p", "", line));
+  return li;
 }
 
 function speechFields(ask, fields) {
@@ -120,6 +151,10 @@ function drawAsk(state) {
   form.dataset.rid = ask.rid;
   form.dataset.kind = ask.kind;
   paragraphs($("task"), ask.task);
+  if (ask.said) {
+    $("task").append(element("p", "", ask.said));
+    for (const quote of ask.quotes) $("task").append(quoteBlock(quote));
+  }
   text($("refused"), ask.refused);
   text($("error"), "");
   const fields = $("fields");
