@@ -167,7 +167,7 @@ def test_a_knight_game_replays_in_every_view_and_as_html(tmp_path: Path) -> None
     cli = [sys.executable, "-c", "import sys; from werewolf.cli import main; sys.exit(main())"]
     store = tmp_path / "games.db"
     played = subprocess.run(
-        [*cli, "play", "--board", "knight-12", "--seed", "1", "-q", "--store", str(store)],
+        [*cli, "play", "--board", "knight-12", "--seed", "2", "-q", "--store", str(store)],
         capture_output=True,
         text=True,
         check=True,
@@ -178,7 +178,7 @@ def test_a_knight_game_replays_in_every_view_and_as_html(tmp_path: Path) -> None
         shown = subprocess.run(
             [*cli, "replay", str(replay), *view_args], capture_output=True, text=True, check=True
         ).stdout
-        assert "Knight's duel: 1 Ada shows the knight card; 3 Cai: died in a duel, day 2." in shown
+        assert "Knight's duel: 5 Eli shows the knight card; 12 Lea: died in a duel, day 2." in shown
     html = tmp_path / "game.html"
     subprocess.run([*cli, "replay", str(replay), "--html", str(html)], check=True)
     assert html.stat().st_size > 0

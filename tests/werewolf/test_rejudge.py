@@ -159,8 +159,8 @@ def _second_antidote(r: Records) -> int:
 
 
 def _poison_for_the_dead(r: Records) -> int:
-    line = _line(r, "witch-action", 3)  # pk-and-hunter: seat 1 died on night 1
-    _meta(r, line)["diff"]["poison"] = 1
+    line = _line(r, "witch-action", 3)  # pk-and-hunter: seat 2 was exiled on day 1
+    _meta(r, line)["diff"]["poison"] = 2
     return line
 
 
@@ -191,13 +191,13 @@ def _seer_checks_herself(r: Records) -> int:
 
 
 def _guard_repeats(r: Records) -> int:
-    line = _line(r, "guard-protect", 4)  # guard-12: he protected seat 1 on night 3
-    _meta(r, line)["diff"]["target"] = 1
+    line = _line(r, "guard-protect", 4)  # guard-12: he protected seat 5 on night 3
+    _meta(r, line)["diff"]["target"] = 5
     return line
 
 
 def _idiot_not_revealed(r: Records) -> int:
-    line = _line(r, "vote", 3)  # idiot-12: the idiot, seat 5, is voted out
+    line = _line(r, "vote", 2)  # idiot-12: the idiot, seat 5, is voted out
     del _meta(r, line)["diff"]["revealed"]
     return line
 
@@ -217,7 +217,7 @@ def _phase_skipped(r: Records) -> int:
 
 def _game_ended_early(r: Records) -> int:
     line = _line(r, "vote", 1) + 1  # good-win: seat 8's last words are due
-    end = copy.deepcopy(r[_line(r, "game-end", 2) - 1])
+    end = copy.deepcopy(r[_line(r, "game-end", 3) - 1])
     del r[line - 1 :]
     r.append(end)
     renumber(r)
@@ -265,12 +265,12 @@ FORGERIES: list[Forgery] = [
     ("pk-against-counts", "pk-and-hunter", _pk_against_counts, "meta.diff.pk"),
     ("random-draw-changed", "kaggle-8", _random_draw_changed, "meta.diff.exiled is 3"),
     ("second-antidote", "good-win", _second_antidote, "cannot use the antidote"),
-    ("poison-for-the-dead", "pk-and-hunter", _poison_for_the_dead, "cannot poison seat 1"),
+    ("poison-for-the-dead", "pk-and-hunter", _poison_for_the_dead, "cannot poison seat 2"),
     ("shooter-not-hunter", "good-win", _shooter_not_the_hunter, "meta.diff.shooter is 5"),
     ("shot-at-the-dead", "wolf-win", _shot_at_the_dead, "seat 9 is not a legal choice"),
     ("wolves-kill-the-dead", "good-win", _wolves_kill_a_dead_seat, "seat 8 is not a legal"),
     ("seer-checks-herself", "good-win", _seer_checks_herself, "seat 1 is not a legal choice"),
-    ("guard-repeats", "guard-12", _guard_repeats, "seat 1 is not a legal choice"),
+    ("guard-repeats", "guard-12", _guard_repeats, "seat 5 is not a legal choice"),
     ("idiot-not-revealed", "idiot-12", _idiot_not_revealed, "meta.diff.revealed is missing"),
     ("lover-not-heartbroken", "cupid-10", _lover_not_heartbroken, "meta.diff.heartbroken"),
     ("phase-skipped", "good-win", _phase_skipped, "rules call for seer-check next"),

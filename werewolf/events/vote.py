@@ -14,11 +14,12 @@ from ..state import Cause, Death, GameState, Stage
 from ..win import winner
 from .deaths import after_deaths, kill
 from .hunter import HEARTBROKEN_HELP, heartbroken
-from .types import DRAW_HELP, REVEALED_HELP, SHAPE, Count, Draw, Revealed, Seat, revealed_of
+from .types import DRAW_HELP, REVEALED_HELP, SHAPE, Draw, Revealed, Seat, revealed_of
 
 __all__ = ["VoteDetail", "VoteDiff"]
 
-Votes = Annotated[float, Strict(), Field(ge=0)]  # a count the sheriff's 1.5 made a half
+# a count of ballots; a half where the sheriff's ballot weighs 1.5 (an int is a float here)
+Votes = Annotated[float, Strict(), Field(ge=0)]
 
 
 @with_config(SHAPE)
@@ -39,7 +40,7 @@ class VoteDetail(TypedDict):
     round: Annotated[Literal[1, 2], Field(description="2 is the PK re-vote")]
     ballots: Annotated[list[tuple[Seat, Seat | None]], Field(description="[voter, target or null]")]
     counts: Annotated[
-        list[tuple[Seat, Count | Votes]],
+        list[tuple[Seat, Votes]],
         Field(description="[seat, votes], by seat (a half where the sheriff's ballot weighs 1.5)"),
     ]
     draw: NotRequired[Annotated[Draw | None, Field(description=DRAW_HELP)]]
