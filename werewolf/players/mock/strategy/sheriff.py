@@ -56,7 +56,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 
 _WHY: dict[str, str] = {  # the private reasons, in Chinese
     "the seer runs to carry her checks with the badge": "预言家上警，带着验人结果拿警徽",
-    "I run against the seer (悍跳)": "悍跳：和预言家对跳抢警徽",
+    "I run against the seer": "悍跳：和预言家对跳抢警徽",
     "wolves keep low": "狼人低调，不上警",
     "a wolf runs now and then, as anyone might": "狼人偶尔也上警，和普通人一样",
     "a good seat may run": "好人可以上警",
@@ -64,7 +64,7 @@ _WHY: dict[str, str] = {  # the private reasons, in Chinese
     "a candidate without a card": "没有身份可报的候选人",
     "a claimed seer keeps running": "起跳的预言家不退水",
     "a wolf need not hold it": "狼人不一定要拿警徽",
-    "a seer is running: I withdraw (退水)": "有预言家上警：我退水",
+    "a seer is running: I withdraw": "有预言家上警：我退水",
     "no seer to give way to": "没有预言家可让",
     "nobody to vote for": "无人可投",
     "the badge to the pack": "警徽给狼队",
@@ -119,7 +119,7 @@ def run_for_sheriff(turn: Turn) -> Answer:
         return Choice(1, reasoning=_why(turn, "the seer runs to carry her checks with the badge"))
     if _wolf(turn):
         if _jumper(turn):
-            return Choice(1, reasoning=_why(turn, "I run against the seer (悍跳)"))
+            return Choice(1, reasoning=_why(turn, "I run against the seer"))
         if turn.rng.random() < 0.1:
             return Choice(1, reasoning=_why(turn, "a wolf runs now and then, as anyone might"))
         return Choice(None, reasoning=_why(turn, "wolves keep low"))
@@ -160,7 +160,7 @@ def election_speech(turn: Turn) -> Answer:
             Line("report.wolf" if wolf else "report.good", seat, n=night)
             for night, (seat, wolf) in sorted(table.my_checks.items())
         ]
-        speech = turn.say(lines, "the seer claims for the badge")
+        speech = turn.say(lines, _why(turn, "the seer claims for the badge"))
         checked = {seat for seat, _ in table.my_checks.values()}
     elif _wolf(turn) and (
         active_fake_seer(turn) == turn.me or table.claims_seer(turn.me) or _jumper(turn)
@@ -195,7 +195,7 @@ def withdraw(turn: Turn) -> Answer:
             1 if turn.rng.random() < 0.5 else None, reasoning=_why(turn, "a wolf need not hold it")
         )
     if rivals:
-        return Choice(1, reasoning=_why(turn, "a seer is running: I withdraw (退水)"))
+        return Choice(1, reasoning=_why(turn, "a seer is running: I withdraw"))
     return Choice(
         1 if turn.rng.random() < 0.3 else None, reasoning=_why(turn, "no seer to give way to")
     )
