@@ -5,7 +5,8 @@
 
   // -- decisions (god view): reasoning, exchanges, cost, fallback -----------------------
   function decisionNode(d) {
-    const label = DECISIONS[d.decision] ? t(DECISIONS[d.decision]) : named("identities", d.decision) ?? t(d.decision);
+    const label = DECISIONS[d.decision] ? t(DECISIONS[d.decision])
+      : named("identities", d.decision) ?? (d.decision in LABELS.en ? t(d.decision) : named("kinds", d.decision) ?? d.decision);
     const summary = el("summary", {}, chip(d.seat), " ", label, " · ", t("reasoning"));
     if (d.usage) {
       const u = d.usage;
