@@ -13,7 +13,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from ..argtypes import is_number
-from ..boards import board_of
+from ..boards import board_config, board_of
 from ..cast import Identity, Team, team_of
 from ..config import GameConfig
 from ..decisions import DecisionKind
@@ -59,15 +59,29 @@ def board_line(config: GameConfig, lang: str = "en") -> str:
 
 
 def variants_line(config: GameConfig, lang: str = "en") -> str:
-    """The rules in one line: the board and every variant that differs from the default."""
-    default = GameConfig()
+    """The rules in one line: the board and every variant that differs from the board's own
+    rules (a guard-12 game elects a sheriff by its board's rule: not a variant)."""
+    board = board_of(config)
+    default = board_config(board) if board is not None else GameConfig()
     changed = [
-        f"{name.replace('_', ' ')}: {getattr(config, name)}"
+        word(
+            "{rule}: {value}",
+            lang,
+            rule=word(name.replace("_", " "), lang),
+            value=_setting(getattr(config, name), lang),
+        )
         for name in type(config).model_fields
         if name not in ("identities", "win_rule")  # the rule is named anyway
         and getattr(config, name) != getattr(default, name)
     ]
     return word(", ", lang).join([board_line(config, lang), *changed])
+
+
+def _setting(value: object, lang: str) -> str:
+    """A variant's value as the table says it: on/off for a yes-or-no rule."""
+    if isinstance(value, bool):
+        return word("on" if value else "off", lang)
+    return str(getattr(value, "value", value))
 
 
 class Drawing:
