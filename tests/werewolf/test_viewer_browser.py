@@ -292,6 +292,64 @@ def test_the_wolf_kings_shot_is_his_not_the_hunters(browser: Any, tmp_path: Path
     assert problems == []
 
 
+def _item(page: Any, kind: str, nth: int = 0) -> str:
+    return str(page.locator(f".item.{kind}").nth(nth).inner_text())
+
+
+def test_the_election_the_badge_and_the_sheriffs_weighted_ballot_are_drawn(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The sheriff's events once fell to the generic drawing, which showed a bare title: the
+    candidates, the withdrawals, the ballots, the elected and the badge's path were not on
+    the page, and a vote counted the sheriff's ballot as one. Drawn from guard-12's sample
+    (sheriff 4's lone ballot for seat 3 counts 1.5) and wolf-king-12's (a self-destruct in
+    the election; the badge passed 1 -> 3 -> 6, then torn), in en and zh."""
+    log = load_replay_file(ROOT / "replays" / "guard-12.jsonl")
+    meta = {e.role: e.meta for e in reversed(log.chain)}  # each kind's first event
+    run, withdraw = meta["sheriff-run"]["diff"], meta["sheriff-withdraw"]["diff"]
+    page, problems = open_page(browser, write_page(tmp_path, "g12.html", replay_html(log)))
+    page.click('#steps button:has-text("Day 1")')
+    running = _item(page, "sheriff-run")
+    assert running.startswith("Sheriff election\nRunning: ")
+    assert all(f"{seat} " in running.split("\n")[1] for seat in run["candidates"])
+    withdrawn = _item(page, "sheriff-withdraw")
+    assert f"{withdraw['sheriff']} " in withdrawn
+    assert "is left alone: sheriff." in withdrawn
+    vote = page.locator(".item.vote").first
+    counts = dict(meta["vote"]["detail"]["counts"])
+    sheriff = meta["vote"]["detail"]["sheriff"]
+    assert counts[3] == 1.5
+    rows = vote.locator(".votes").inner_text().split("\n")
+    assert "1.5" in rows  # seat 3's count: the sheriff's ballot alone
+    assert vote.locator(".votes .sheriff").count() == 1  # his ballot is starred
+    starred = vote.locator(".votes .sheriff").evaluate("n => n.previousSibling.textContent")
+    assert starred.startswith(f"{sheriff} ")
+    # the cast stars the sheriff once he is elected
+    assert page.locator(f'#cast tr[data-seat="{sheriff}"] .sheriff').count() == 1
+    assert page.locator("#cast .sheriff").count() == 1
+
+    log = load_replay_file(ROOT / "replays" / "wolf-king-12.jsonl")
+    badges = [e.meta["diff"] for e in log.chain if e.role == "sheriff-badge"]
+    assert [(b["holder"], b["to"]) for b in badges] == [(1, 3), (3, 6), (6, None)]
+    blast = next(e.meta for e in log.chain if e.role == "self-destruct")
+    page, more = open_page(browser, write_page(tmp_path, "wk.html", replay_html(log)))
+    page.click(f'#steps button:has-text("Day {blast["day"]}")')
+    assert "reveals a wolf and self-destructs" in _item(page, "self-destruct")
+    assert "No vote today" in _item(page, "self-destruct")
+    page.click('#steps button:has-text("Day 3")')
+    assert "passes the badge to 3" in _item(page, "sheriff-badge", 0).replace("\n", " ")
+    page.click('#steps button:has-text("Day 4")')
+    assert "tears the badge." in _item(page, "sheriff-badge", 0)
+    assert page.locator("#cast .sheriff").count() == 0
+    page.click("#lang")
+    page.click('#steps button:has-text("第3天")')
+    assert "把警徽移交给" in _item(page, "sheriff-badge", 0)
+    page.click('#steps button:has-text("第1天")')
+    assert "上警" in _item(page, "sheriff-run")
+    page.click("#lang")
+    assert problems == more == []
+
+
 def test_floor_bids_and_belief_reports_are_drawn(browser: Any, tmp_path: Path) -> None:
     """Bidding discussions: each speech shows the bids that gave it the floor (they were
     italic boxes of their own, one per speech); the god view shows the belief reports with

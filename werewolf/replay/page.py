@@ -301,7 +301,7 @@ def embed_json(data: Any) -> str:
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-_SCRIPT_PARTS = ("labels.js", "core.js", "prompts.js", "entries.js", "viewer.js")
+_SCRIPT_PARTS = ("labels.js", "core.js", "prompts.js", "entries.js", "election.js", "viewer.js")
 
 
 def _script() -> str:

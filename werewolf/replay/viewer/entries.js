@@ -109,29 +109,14 @@
     "last-words"(e) { return speech(e, t("last_words"), "last-words"); },
     "day-speech"(e, bid) { return speech(e, e.detail.pk ? t("pk_speech") : t("speech"), "speech", bid); },
     vote(e) {
-      const byTarget = new Map();
-      for (const [voter, target] of e.detail.ballots || []) {
-        if (!byTarget.has(target)) byTarget.set(target, []);
-        byTarget.get(target).push(voter);
-      }
-      const targets = [...byTarget.keys()].filter((x) => x !== null).sort((a, b) => byTarget.get(b).length - byTarget.get(a).length || a - b);
-      const most = Math.max(1, ...[...byTarget.values()].map((v) => v.length));
-      const rows = [];
-      for (const target of targets) {
-        const voters = byTarget.get(target);
-        rows.push(el("span", { class: "count" }, String(voters.length)), el("span", {}, chip(target)),
-          el("span", { class: "bar" }, el("span", { class: "pip", style: `width:${Math.round((voters.length / most) * 4)}rem` }), voters.map(chip)));
-      }
-      if (byTarget.has(null)) {
-        rows.push(el("span", { class: "count" }, "–"), el("span", {}, t("abstained")), el("span", { class: "bar" }, byTarget.get(null).map(chip)));
-      }
+      const rows = ballotRows(e);  // election.js: counted as recorded, the sheriff's ballot starred
       let result;
       if ((e.diff.pk || []).length) result = [t("tie"), " ", chips(e.diff.pk)];
       else if (e.diff.revealed != null) result = [chip(e.diff.revealed), " ", t("reveals_idiot")];
       else if (e.diff.exiled != null) result = [chip(e.diff.exiled), " ", t("exiled")];
       else result = [t("nobody_exiled")];
       const title = e.detail.round === 2 ? t("revote", e.day) : t("vote", e.day);
-      const out = [el("div", { class: "what" }, title), el("div", { class: "votes" }, rows), el("div", { class: "result" }, "→ ", result), ...drawNote(e), ...revealed(e), ...alsoDied(e, e.diff.exiled)];
+      const out = [el("div", { class: "what" }, title), rows, el("div", { class: "result" }, "→ ", result), ...drawNote(e), ...revealed(e), ...alsoDied(e, e.diff.exiled)];
       out.push(...beliefs(e), ...takeDecisions(e, null, ["vote"]));
       const seats = (e.detail.ballots || []).flat().filter((s) => s != null);
       return [out, seats];

@@ -103,6 +103,7 @@
   function renderCast() {
     const limit = stepEnd(current);
     const dead = deathsUntil(limit);
+    const sheriff = sheriffUntil(limit);
     const players = data.game.players || [];
     const rows = cast.map((c) => {
       const identity = known[c.seat];
@@ -115,6 +116,7 @@
         el("td", {}, String(c.seat)),
         el("td", { class: "name" + (team ? " team-" + team : "") },
           el("span", { class: "full", title: c.name }, c.name), teamMark(team),
+          sheriff === c.seat ? [" ", starOf()] : null,
           player ? el("div", { class: "player", title: `${t("c_player")}: ${player}` }, player) : null),
         el("td", { class: team ? "team-" + team : "" }, identity ? roleName(identity) : t("unknown")),
         el("td", {}, fate));
