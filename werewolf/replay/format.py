@@ -51,11 +51,14 @@ __all__ = [
 FORMAT_VERSION = 2
 """The pulse topic file version this code writes (the header's ``version``); version 1
 files, without chain hashes, are still read."""
-EVENTS_VERSION = 3
+EVENTS_VERSION = 4
 """The version of what werewolf events hold (the models below). 2 added the guard, doctor,
 cupid and lovers events, the idiot's reveal and heartbreak deaths in the vote and the shot,
 the lovers' win and the referee's record; 3 the kaggle-8 fields (the seer's identity, the
-recorded random draws, the doctor told of a save). Every older log is a valid version-3 log."""
+recorded random draws, the doctor told of a save); 4 the sheriff's events (the election, the
+badge, the speaking order), the self-destruct, the knight's duel, the wolf king's ``card``
+on a shot, a day speech's ``self_destruct`` and a vote's ``sheriff`` with counts in halves.
+Every older log is a valid version-4 log."""
 KIND_PREFIX = "werewolf."
 """Every event of a werewolf game has a kind starting with this."""
 
