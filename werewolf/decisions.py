@@ -78,6 +78,7 @@ _SPEAKING = frozenset(
         DecisionKind.SHERIFF_SPEECH,
     }
 )
+_DESTRUCT_SPEECHES = frozenset({DecisionKind.SPEECH, DecisionKind.SHERIFF_SPEECH})
 _WITCH = DecisionKind.WITCH  # read once: on Python 3.11 an enum member read passes a hook
 for _kind in DecisionKind:  # a plain attribute, not a property: every answer reads it
     _kind.speaks = _kind in _SPEAKING
@@ -95,6 +96,13 @@ class Request:
     witch: WitchOptions | None = None
     context: dict[str, Any] = field(default_factory=dict)  # e.g. discussion so far, PK flag
     feedback: str | None = None  # why the previous answer was refused
+
+    @property
+    def offers_self_destruct(self) -> bool:
+        """A wolf's day or election speech on a self-destruct board: its options are the
+        self-destruct's (None: alone; a seat: whom the white wolf king takes). The wolves'
+        night talk has options too, but they are its targets: it offers no self-destruct."""
+        return bool(self.options) and self.kind in _DESTRUCT_SPEECHES
 
 
 _REQUEST_SET = slot_setters(
@@ -219,7 +227,7 @@ def problem(request: Request, answer: object) -> str | None:
         return answer.reason
     kind = request.kind
     if kind.speaks:
-        if request.options and isinstance(answer, Choice):  # a wolf's self-destruct
+        if request.offers_self_destruct and isinstance(answer, Choice):  # a wolf's self-destruct
             return _destruct_problem(request, answer)
         if not isinstance(answer, Speech):
             return "answer with a speech"

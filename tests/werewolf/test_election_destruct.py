@@ -17,12 +17,13 @@ from tests.oracle import check_log
 from werewolf.boards import board_config
 from werewolf.cast import Identity
 from werewolf.config import GameConfig
-from werewolf.decisions import Answer, Choice, DecisionKind, Speech
+from werewolf.decisions import Answer, Choice, DecisionKind, Speech, problem
 from werewolf.game import fold_chain, start_game, werewolf_workflow
 from werewolf.players import mock_seating
 from werewolf.players.human import HumanPlayer
 from werewolf.players.prompting import build_messages
 from werewolf.players.schema import decision_tool
+from werewolf.players.web.state import ask_part
 from werewolf.replay.judge import rejudge
 from werewolf.replay.render import StoryRenderer
 from werewolf.replay.views import ViewKind, ViewSpec, ViewStream
@@ -216,3 +217,28 @@ def test_the_table_reads_the_blast_that_ended_the_election() -> None:
     later = played.asked_for("n2.seer.s4")[0]
     for lang, words in (("en", "interrupted the election"), ("zh", "在竞选中自爆")):
         assert words in build_messages(later, "", lang)[1]["content"]
+
+
+def test_only_a_speech_offers_the_self_destruct_not_the_wolves_talk_nor_a_ballot() -> None:
+    """The wolves' night talk and the election's ballots have options too (their targets):
+    they once offered the self-destruct, to the human seat (``!destruct`` at the wolf talk
+    became an empty line), the browser seat and the model's tools and task."""
+    played = _play(_run(1, 1, 2, 4), WHITE)
+    talk = played.asked_for("n1.wolf-talk.s2")[0]
+    ballot = played.asked_for("d1.sheriff-vote.r1.s3")[0]
+    speech = played.asked_for("d1.sheriff-speech.s2")[0]
+    assert talk.options
+    assert ballot.options
+    assert speech.offers_self_destruct
+    assert not talk.offers_self_destruct
+    assert not ballot.offers_self_destruct
+    assert "self_destruct" not in decision_tool(talk, "en").model.model_fields
+    for request in (talk, ballot):
+        for lang, words in (("en", "self-destruct"), ("zh", "自爆")):
+            assert words not in build_messages(request, "", lang)[1]["content"]
+    assert problem(talk, Choice(4)) == "answer with a speech"
+    terminal = ScriptedTerminal("!destruct 4")
+    answer = asyncio.run(HumanPlayer(2, terminal=terminal).decide(talk))
+    assert answer == Speech("!destruct 4")  # words, as no self-destruct is offered
+    assert not any("!destruct" in line for line in terminal.shown[:-1])
+    assert "destruct" not in ask_part(talk, "en", "r1")

@@ -160,7 +160,8 @@ class HumanPlayer:
         """Words; or, where a wolf's speech offers it, ``!destruct [SEAT]`` (a self-destruct)."""
         ps = prompt_set(self.lang)
         self.terminal.show(ps.say("human.speak"))
-        codes = [0 if o is None else o for o in option_order(request.options)]
+        offered = option_order(request.options) if request.offers_self_destruct else []
+        codes = [0 if o is None else o for o in offered]
         if len(codes) > 1:
             self.terminal.show(ps.say("human.destruct.take", codes=", ".join(map(str, codes))))
         elif codes:

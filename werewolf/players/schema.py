@@ -116,7 +116,7 @@ def decision_tool(request: Request, lang: str, *, stable: bool = False) -> Decis
         )
         if stable and request.view.config.self_destruct:  # as the stable array has it
             fields |= _destruct_fields(ps, ())
-        elif request.options:
+        elif request.offers_self_destruct:
             fields |= _destruct_fields(ps, request.options)
     elif kind is DecisionKind.WITCH:
         witch = request.witch

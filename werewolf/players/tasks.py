@@ -95,7 +95,7 @@ def task_lines(
             lines.append(ps.say("task.speech.round", day=day, round=ctx["round"]))
         else:
             lines.append(ps.say("task.speech", day=day))
-        if request.options and for_model:  # a wolf may self-destruct (config self_destruct)
+        if request.offers_self_destruct and for_model:  # config self_destruct: a wolf may
             lines.append(_destruct_task(ps, request))
     elif kind is DecisionKind.LAST_WORDS:
         lines.append(ps.say("task.last-words"))
@@ -119,7 +119,7 @@ def task_lines(
         again = ".pk" if ctx.get("pk") or ctx.get("round") == 2 else ""
         candidates = seats_text(ps, names, ctx.get("candidates", []))
         lines.append(ps.say(f"task.{kind.value}{again}", day=day, candidates=candidates))
-        if request.options and for_model:  # a wolf's election speech offers it too
+        if request.offers_self_destruct and for_model:  # a wolf's election speech too
             lines.append(_destruct_task(ps, request))
     else:  # an identity's own decision: its phrase file's ``task.<kind>``
         lines.append(ps.say(f"task.{kind.value}", night=night, day=day))

@@ -212,7 +212,7 @@ def ask_part(request: Request, lang: str, rid: str) -> dict[str, Any]:
         if request.kind is DecisionKind.SPEECH and speeches is not None:
             budget.append(ps.say("web.speeches", n=speeches))
         form = {"speech": True, "max": MAX_SPEECH_CHARS, "budget": " ".join(budget)}
-        if request.options:  # a wolf's speech on a self-destruct board: the other answer
+        if request.offers_self_destruct:  # a wolf's speech: the other answer
             form["destruct"] = _destruct_form(ps, request)
     else:
         menu = decision_menu(request, lang)
