@@ -108,9 +108,9 @@ class Drawing:
         elif spec.kind is ViewKind.SEAT:
             if seat_view is None:
                 raise ValueError("a seat view needs the seat's SeatView")
-            self.known[seat_view.seat] = seat_view.identity
-            for wolf in seat_view.wolves:
+            for wolf in seat_view.wolves:  # the pack, as it is told (a king's card is his own)
                 self.known[wolf] = Identity.WEREWOLF
+            self.known[seat_view.seat] = seat_view.identity
         self._section: tuple[int, int] | None = None  # (day, 0 night / 1 day) drawn last
         self._drawn: set[str] = set()  # the current entry's reasoning drawn in place
         self._meaning: Meaning = NO_MEANING  # the current entry's meaning

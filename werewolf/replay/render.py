@@ -132,8 +132,8 @@ class StoryRenderer(NightDrawing, DayDrawing, SheriffDrawing):
         for seat, what in meaning.revealed:
             if what in _TEAMS:
                 self.teams.setdefault(seat, Team(what))
-            elif what in _IDENTITIES:
-                self.known.setdefault(seat, Identity(what))
+            elif what in _IDENTITIES:  # the true card: it outranks "werewolf", all a pack knows
+                self.known[seat] = Identity(what)
 
     def _unknown(self, entry: Entry) -> list[RenderableType]:
         """A kind without a drawing of its own (an identity's own event, the knight's
