@@ -775,12 +775,12 @@ class Referee(SheriffReferee):
         if bidding:
             self.require(speaker == self.floor, f"seat {speaker} spoke without the floor")
             self.floor = None
-        elif not self.spoken and self.stage != "pk" and self.cfg["speech_order"] == "seat":
-            first = min(self.alive)
-            self.require(speaker == first, f"seat {speaker} opened the day, not seat {first}")
         elif self.stage != "pk" and self.sheriff_order() and speaker in left:  # he speaks last
             nxt = next(s for s in self.today_order() if s in left)
             self.require(speaker == nxt, f"seat {speaker} spoke out of turn (next: {nxt})")
+        elif not self.spoken and self.stage != "pk" and self.cfg["speech_order"] == "seat":
+            first = min(self.alive)
+            self.require(speaker == first, f"seat {speaker} opened the day, not seat {first}")
         elif self.spoken and speaker in left:
             # cyclic seat order: the next speaker is the next seat after the last still due
             last = self.spoken[-1]

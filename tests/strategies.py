@@ -155,11 +155,13 @@ def configs(
         night_fallback=st.sampled_from(list(NightFallback)),
         retry_illegal=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
         doctor_told_save=st.booleans(),
-        # the sheriff and self-destruct are off here: the rules' properties above do not read
-        # them yet (a self-destruct's last words, the badge's pass); their scripted games are
-        # tests/werewolf/test_sheriff.py, test_wolf_kings.py and test_election_destruct.py
-        self_destruct=st.just(False),
-        sheriff=st.just(False),
+        self_destruct=st.booleans(),
+        self_destruct_last_words=st.booleans(),
+        second_destruct_loses_badge=st.booleans().map(lambda b: not b),  # default True
+        sheriff=st.booleans(),
+        sheriff_weight=st.sampled_from([1.5, 1.0, 2.0]),
+        sheriff_pk=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
+        badge_tear=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
     )
 
 

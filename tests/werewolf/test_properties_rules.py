@@ -565,8 +565,9 @@ def test_every_living_player_speaks_once_a_day(game: PlayedGame) -> None:
 @given(game=games())
 @checks_game
 def test_last_words_exactly_for_night_one_deaths_and_exiles(game: PlayedGame) -> None:
-    """Each night-1 death and each exiled player gives last words once, unless the game
-    ended first or the config has no last words; nobody else ever does."""
+    """Each night-1 death and each exiled player gives last words once (a self-destructed
+    wolf too under ``self_destruct_last_words``), unless the game ended first or the config
+    has no last words; nobody else ever does."""
     if not game.config.last_words:
         assert not of(game.chain, "last-words")
         return
@@ -582,6 +583,8 @@ def test_last_words_exactly_for_night_one_deaths_and_exiles(game: PlayedGame) ->
             due += e.meta["diff"]["died"]
         elif e.role == "vote" and e.meta["diff"]["exiled"] is not None:
             due.append(e.meta["diff"]["exiled"])
+        elif e.role == "self-destruct" and game.config.self_destruct_last_words:
+            due.append(e.meta["diff"]["wolf"])  # his own words; whom he took has none
         elif e.role in ("day-speech", "wolf-night", "vote"):
             assert due == [], f"seats {due} never gave their last words"
     assert len(heard) == len(set(heard))
