@@ -55,6 +55,10 @@ __all__ = [
 ]
 
 
+# the speeches whose options are a self-destruct (a wolf's, config ``self_destruct``)
+_BLASTS = frozenset({DecisionKind.SPEECH, DecisionKind.SHERIFF_SPEECH})
+
+
 @dataclass(slots=True)
 class _AskRecord:
     """What one ask produced besides its answer."""
@@ -124,7 +128,9 @@ class PhaseContext:
         ``retry_illegal``), then a fallback."""
         index = len(self._slots)
         self._slots.append(None)
-        if self.state.config.referee_record and not request.kind.speaks:
+        if self.state.config.referee_record and (
+            not request.kind.speaks or (request.options and request.kind in _BLASTS)
+        ):
             self._slot(index).offered = _offer(request)
         player = self.players.get(request.seat)
         if player is None:
