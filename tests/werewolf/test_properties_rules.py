@@ -457,6 +457,20 @@ def test_the_wolves_win_when_both_sides_finish_at_once(game: PlayedGame) -> None
 
 
 # -- day --------------------------------------------------------------------------------------
+def weighed(config: GameConfig, detail: dict[str, Any]) -> dict[int, float]:
+    """The ballots counted, the sheriff's (named by the vote when he cast one) as
+    ``sheriff_weight`` (1.5 by default), everyone else's as one."""
+    sheriff = detail.get("sheriff")
+    assert sheriff is None or (config.sheriff and sheriff in dict(detail["ballots"]))
+    counts: dict[int, float] = {}
+    for voter, target in detail["ballots"]:
+        if target is not None:
+            counts[target] = counts.get(target, 0) + (
+                config.sheriff_weight if voter == sheriff else 1
+            )
+    return counts
+
+
 @GAMES
 @given(game=games())
 @checks_game
@@ -477,7 +491,8 @@ def test_at_most_one_exile_a_day_and_a_tie_after_pk_exiles_nobody(game: PlayedGa
         assert [v.meta["detail"]["round"] for v in votes] in ([1], [1, 2])
         assert sum(v.meta["diff"]["exiled"] is not None for v in votes) <= 1
         for v in votes:
-            counts = Counter(t for _, t in v.meta["detail"]["ballots"] if t is not None)
+            counts = weighed(game.config, v.meta["detail"])
+            assert v.meta["detail"]["counts"] == [[s, counts[s]] for s in sorted(counts)]
             top = [s for s, n in counts.items() if n == max(counts.values())] if counts else []
             tied = len(top) > 1
             diff = v.meta["diff"]
@@ -565,10 +580,11 @@ def test_every_living_player_speaks_once_a_day(game: PlayedGame) -> None:
 @given(game=games())
 @checks_game
 def test_last_words_exactly_for_night_one_deaths_and_exiles(game: PlayedGame) -> None:
-    """Each night-1 death and each exiled player gives last words once (a self-destructed
-    wolf too under ``self_destruct_last_words``), unless the game ended first or the config
-    has no last words; nobody else ever does."""
-    if not game.config.last_words:
+    """Each night-1 death and each exiled player gives last words once, unless the game
+    ended first or the config has no last words; a self-destructed wolf too under
+    ``self_destruct_last_words`` (whatever ``last_words`` says); nobody else ever does."""
+    words = game.config.last_words
+    if not (words or game.config.self_destruct_last_words):
         assert not of(game.chain, "last-words")
         return
     due: list[int] = []
@@ -579,9 +595,9 @@ def test_last_words_exactly_for_night_one_deaths_and_exiles(game: PlayedGame) ->
             assert speaker in due, f"seat {speaker} gave last words unasked"
             due.remove(speaker)
             heard.append(speaker)
-        elif e.role == "dawn" and e.meta["day"] == 1:
+        elif e.role == "dawn" and e.meta["day"] == 1 and words:
             due += e.meta["diff"]["died"]
-        elif e.role == "vote" and e.meta["diff"]["exiled"] is not None:
+        elif e.role == "vote" and e.meta["diff"]["exiled"] is not None and words:
             due.append(e.meta["diff"]["exiled"])
         elif e.role == "self-destruct" and game.config.self_destruct_last_words:
             due.append(e.meta["diff"]["wolf"])  # his own words; whom he took has none
@@ -681,3 +697,50 @@ def test_the_oracle_rejects_a_tampered_log(game: PlayedGame, data: st.DataObject
     tamper(records, index, how)
     event(how)
     assert check_log(records) != [], f"{how} at event {index + 1} went unnoticed"
+
+
+# -- the sheriff ------------------------------------------------------------------------------
+@GAMES
+@given(game=games())
+@checks_game
+def test_the_badge_passes_before_any_shot_and_a_blast_postpones_the_election(
+    game: PlayedGame,
+) -> None:
+    """A dying sheriff's badge goes to a living seat (or is torn, when allowed) before any
+    shot or last words that his death allows; a self-destruct in the election stops it,
+    and it is held after the next night, unless it was the second (badge lost)."""
+    sheriff: int | None = None
+    dead: set[int] = set()
+    holder_died = False  # the sheriff died: the badge is due before any shot or words
+    elections: list[int] = []  # the days an election began
+    blasts = 0
+    for e in game.chain[1:]:
+        diff = e.meta["diff"]
+        if e.role == "sheriff-badge":
+            assert holder_died and diff["holder"] == sheriff
+            assert diff["to"] not in dead
+            assert diff["to"] is not None or game.config.badge_tear or not dead ^ set(
+                range(1, game.config.seats + 1)
+            )
+            sheriff, holder_died = diff["to"], False
+        elif e.role in ("hunter-shot", "last-words"):
+            assert not holder_died, f"{e.role} before the badge passed"
+        elif e.role == "sheriff-run":
+            elections.append(e.meta["day"])
+            assert game.config.sheriff
+        elif e.role == "sheriff-speech" and "self_destruct" in diff:
+            blasts += 1
+        if e.role in ("sheriff-run", "sheriff-withdraw", "sheriff-vote"):
+            sheriff = diff.get("sheriff", sheriff)
+        died = set(killed(e)) | set(diff.get("heartbroken", []))
+        if e.role == "knight-duel":
+            died.add(diff["target"] if diff["wolf"] else diff["knight"])
+        dead |= died
+        if sheriff in died:
+            holder_died = True
+    assert elections == sorted(set(elections)), "two elections on one day"
+    assert elections == list(range(1, len(elections) + 1)), "an election not on the next day"
+    if elections and game.chain[-1].meta["day"] > len(elections):
+        lost = game.config.second_destruct_loses_badge and blasts >= 2
+        assert len(elections) == (min(blasts, 1) + 1 if lost else blasts + 1)
+    event(f"elections: {len(elections)}, blasts in them: {blasts}")
