@@ -52,6 +52,7 @@ from werewolf.config import (
     WolfSplit,
 )
 from werewolf.decisions import (
+    DESTRUCT_KINDS,
     MAX_SPEECH_CHARS,
     Answer,
     Choice,
@@ -279,7 +280,8 @@ class DrawnPlayer:
         if self.misbehave and self.draw(UNRULY):
             return self.draw(sampled(tuple(illegal_answers(request))))  # type: ignore[no-any-return]
         if request.kind.speaks:
-            if request.options and self.draw(st.integers(0, 3)) == 3:  # a wolf blows up
+            blast = request.options and request.kind in DESTRUCT_KINDS
+            if blast and self.draw(st.integers(0, 3)) == 3:  # a wolf blows up
                 return Choice(self.draw(sampled(request.options)), reasoning=reasoning)
             return Speech(self.draw(speeches()), reasoning=reasoning)
         if request.kind is DecisionKind.WITCH:

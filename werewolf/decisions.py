@@ -22,6 +22,7 @@ from .rules import WitchOptions
 from .visibility import SeatView
 
 __all__ = [
+    "DESTRUCT_KINDS",
     "YES_NO",
     "Answer",
     "Choice",
@@ -78,6 +79,9 @@ _SPEAKING = frozenset(
         DecisionKind.SHERIFF_SPEECH,
     }
 )
+DESTRUCT_KINDS = frozenset({DecisionKind.SPEECH, DecisionKind.SHERIFF_SPEECH})
+"""The speeches a wolf may answer with a self-destruct (their options; the wolves' talk
+lists its targets as options, and takes no self-destruct)."""
 _WITCH = DecisionKind.WITCH  # read once: on Python 3.11 an enum member read passes a hook
 for _kind in DecisionKind:  # a plain attribute, not a property: every answer reads it
     _kind.speaks = _kind in _SPEAKING
@@ -219,7 +223,7 @@ def problem(request: Request, answer: object) -> str | None:
         return answer.reason
     kind = request.kind
     if kind.speaks:
-        if request.options and isinstance(answer, Choice):  # a wolf's self-destruct
+        if isinstance(answer, Choice) and request.options and kind in DESTRUCT_KINDS:
             return _destruct_problem(request, answer)
         if not isinstance(answer, Speech):
             return "answer with a speech"

@@ -115,7 +115,9 @@ def _unweighed_counts(r: Records) -> None:
 
 
 def _sheriff_not_named(r: Records) -> None:
-    _at(r, "vote", where=lambda m: m["detail"].get("sheriff") is not None)["detail"]["sheriff"] = None
+    _at(r, "vote", where=lambda m: m["detail"].get("sheriff") is not None)["detail"]["sheriff"] = (
+        None
+    )
 
 
 def _blast_by_another_wolf(r: Records) -> None:

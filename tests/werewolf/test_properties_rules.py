@@ -717,10 +717,13 @@ def test_the_badge_passes_before_any_shot_and_a_blast_postpones_the_election(
     for e in game.chain[1:]:
         diff = e.meta["diff"]
         if e.role == "sheriff-badge":
-            assert holder_died and diff["holder"] == sheriff
+            assert holder_died
+            assert diff["holder"] == sheriff
             assert diff["to"] not in dead
-            assert diff["to"] is not None or game.config.badge_tear or not dead ^ set(
-                range(1, game.config.seats + 1)
+            assert (
+                diff["to"] is not None
+                or game.config.badge_tear
+                or not dead ^ set(range(1, game.config.seats + 1))
             )
             sheriff, holder_died = diff["to"], False
         elif e.role in ("hunter-shot", "last-words"):

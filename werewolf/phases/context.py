@@ -23,6 +23,7 @@ from pulse_core import Event, RoleResult
 
 from ..config import NightFallback, Reveal
 from ..decisions import (
+    DESTRUCT_KINDS,
     Answer,
     Choice,
     DecisionKind,
@@ -53,10 +54,6 @@ __all__ = [
     "seat_text",
     "speech_text",
 ]
-
-
-# the speeches whose options are a self-destruct (a wolf's, config ``self_destruct``)
-_BLASTS = frozenset({DecisionKind.SPEECH, DecisionKind.SHERIFF_SPEECH})
 
 
 @dataclass(slots=True)
@@ -129,7 +126,7 @@ class PhaseContext:
         index = len(self._slots)
         self._slots.append(None)
         if self.state.config.referee_record and (
-            not request.kind.speaks or (request.options and request.kind in _BLASTS)
+            not request.kind.speaks or (request.options and request.kind in DESTRUCT_KINDS)
         ):
             self._slot(index).offered = _offer(request)
         player = self.players.get(request.seat)

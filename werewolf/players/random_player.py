@@ -5,7 +5,15 @@ from __future__ import annotations
 import hashlib
 import random
 
-from ..decisions import Answer, Choice, DecisionKind, Request, Speech, WitchChoice
+from ..decisions import (
+    DESTRUCT_KINDS,
+    Answer,
+    Choice,
+    DecisionKind,
+    Request,
+    Speech,
+    WitchChoice,
+)
 from .draw import pick
 
 __all__ = ["RandomPlayer", "decision_rng", "decision_seed"]
@@ -50,7 +58,7 @@ class RandomPlayer:
 
     async def decide(self, request: Request) -> Answer:
         if request.kind.speaks:  # a speech draws nothing: no generator to seed
-            if request.options:  # a wolf offered the self-destruct: now and then he takes it
+            if request.options and request.kind in DESTRUCT_KINDS:  # a wolf may blow up
                 blast = self._destruct(request)
                 if blast is not None:
                     return blast
