@@ -90,6 +90,7 @@ OTHER_DECKS: tuple[tuple[Identity, ...], ...] = (
     (W, W, W, W, SEER, WITCH, HUNTER, V, V, V, V, V),  # twelve seats
     (W, W, W, SEER, WITCH, V, V, V, V),  # no hunter
     (W, W, W, HUNTER, V, V, V, V, V),  # a hunter and no other god
+    (KING, WHITE, W, SEER, WITCH, HUNTER, V, V, V, V),  # the kings' shots, blasts and takes
 )
 """Valid decks besides the standard nine (3 wolves, seer, witch, hunter, 3 villagers)."""
 
