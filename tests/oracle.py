@@ -67,7 +67,8 @@ The identities beyond the nine-player board (defaults in docs/rules.md, variants
   ``retry_illegal = false`` changes nothing a log shows but how soon a fallback comes;
 - with ``referee_record``: every decision's recorded offer (``offered/<seat>/<decision>``
   attachments, given as ``attachments`` beside ``meta``) is exactly the legal set, and the
-  end names the hunter shots and last words the deciding deaths cut off (``skipped``).
+  end names the hunter shots and last words the deciding deaths cut off (``skipped``); a
+  wolf's speech records the self-destruct it offered (a white wolf king's: the seats).
 """
 
 from __future__ import annotations
@@ -775,12 +776,12 @@ class Referee(SheriffReferee):
         if bidding:
             self.require(speaker == self.floor, f"seat {speaker} spoke without the floor")
             self.floor = None
-        elif not self.spoken and self.stage != "pk" and self.cfg["speech_order"] == "seat":
-            first = min(self.alive)
-            self.require(speaker == first, f"seat {speaker} opened the day, not seat {first}")
         elif self.stage != "pk" and self.sheriff_order() and speaker in left:  # he speaks last
             nxt = next(s for s in self.today_order() if s in left)
             self.require(speaker == nxt, f"seat {speaker} spoke out of turn (next: {nxt})")
+        elif not self.spoken and self.stage != "pk" and self.cfg["speech_order"] == "seat":
+            first = min(self.alive)
+            self.require(speaker == first, f"seat {speaker} opened the day, not seat {first}")
         elif self.spoken and speaker in left:
             # cyclic seat order: the next speaker is the next seat after the last still due
             last = self.spoken[-1]
@@ -1047,6 +1048,9 @@ class Referee(SheriffReferee):
             return fresh or mine
         if decision in ("hunter", "knight", "wolf-king"):
             return {s for s in living if s != seat} | {None}
+        if decision in ("speech", "sheriff-speech"):  # the self-destruct: the white king takes
+            takes = self.role(seat) == WHITE_KING
+            return {None} | ({s for s in living if s != seat} if takes else set())
         if decision == "vote":
             if self.pk:
                 targets = set(self.pk)
@@ -1071,7 +1075,11 @@ class Referee(SheriffReferee):
             return
         names = [n for n in meta.get("attachments", {}) or {} if str(n).startswith("offered/")]
         decisions = {str(n).split("/")[2] for n in names}
+        # a wolf's speech (the election's too) offers the self-destruct, nobody else's
+        blasts = self.destruct_legal(int(meta.get("diff", {}).get("speaker") or 0), None)
         expected = {
+            "day-speech": {"speech"} if blasts else set(),
+            "sheriff-speech": {"sheriff-speech"} if blasts else set(),
             "wolf-night": {"wolf-kill"},
             "witch-action": {"witch"},
             "seer-check": {"seer"},

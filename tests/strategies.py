@@ -89,6 +89,7 @@ OTHER_DECKS: tuple[tuple[Identity, ...], ...] = (
     (W, W, W, W, SEER, WITCH, HUNTER, V, V, V, V, V),  # twelve seats
     (W, W, W, SEER, WITCH, V, V, V, V),  # no hunter
     (W, W, W, HUNTER, V, V, V, V, V),  # a hunter and no other god
+    (KING, WHITE, W, SEER, WITCH, HUNTER, V, V, V, V),  # the kings' shots, blasts and takes
 )
 """Valid decks besides the standard nine (3 wolves, seer, witch, hunter, 3 villagers)."""
 
@@ -155,11 +156,13 @@ def configs(
         night_fallback=st.sampled_from(list(NightFallback)),
         retry_illegal=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
         doctor_told_save=st.booleans(),
-        # the sheriff and self-destruct are off here: the rules' properties above do not read
-        # them yet (a self-destruct's last words, the badge's pass); their scripted games are
-        # tests/werewolf/test_sheriff.py, test_wolf_kings.py and test_election_destruct.py
-        self_destruct=st.just(False),
-        sheriff=st.just(False),
+        self_destruct=st.booleans(),
+        self_destruct_last_words=st.booleans(),
+        second_destruct_loses_badge=st.booleans().map(lambda b: not b),  # default True
+        sheriff=st.booleans(),
+        sheriff_weight=st.sampled_from([1.5, 1.0, 2.0]),
+        sheriff_pk=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
+        badge_tear=st.booleans().map(lambda b: not b),  # shrinks to the default (True)
     )
 
 
@@ -277,7 +280,8 @@ class DrawnPlayer:
         if self.misbehave and self.draw(UNRULY):
             return self.draw(sampled(tuple(illegal_answers(request))))  # type: ignore[no-any-return]
         if request.kind.speaks:
-            if request.options and self.draw(st.integers(0, 3)) == 3:  # a wolf blows up
+            blast = request.offers_self_destruct
+            if blast and self.draw(st.integers(0, 3)) == 3:  # a wolf blows up
                 return Choice(self.draw(sampled(request.options)), reasoning=reasoning)
             return Speech(self.draw(speeches()), reasoning=reasoning)
         if request.kind is DecisionKind.WITCH:

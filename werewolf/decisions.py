@@ -22,6 +22,7 @@ from .rules import WitchOptions
 from .visibility import SeatView
 
 __all__ = [
+    "DESTRUCT_KINDS",
     "YES_NO",
     "Answer",
     "Choice",
@@ -78,7 +79,9 @@ _SPEAKING = frozenset(
         DecisionKind.SHERIFF_SPEECH,
     }
 )
-_DESTRUCT_SPEECHES = frozenset({DecisionKind.SPEECH, DecisionKind.SHERIFF_SPEECH})
+DESTRUCT_KINDS = frozenset({DecisionKind.SPEECH, DecisionKind.SHERIFF_SPEECH})
+"""The speeches a wolf may answer with a self-destruct (their options; the wolves' talk
+lists its targets as options, and takes no self-destruct)."""
 _WITCH = DecisionKind.WITCH  # read once: on Python 3.11 an enum member read passes a hook
 for _kind in DecisionKind:  # a plain attribute, not a property: every answer reads it
     _kind.speaks = _kind in _SPEAKING
@@ -102,7 +105,7 @@ class Request:
         """A wolf's day or election speech on a self-destruct board: its options are the
         self-destruct's (None: alone; a seat: whom the white wolf king takes). The wolves'
         night talk has options too, but they are its targets: it offers no self-destruct."""
-        return bool(self.options) and self.kind in _DESTRUCT_SPEECHES
+        return bool(self.options) and self.kind in DESTRUCT_KINDS
 
 
 _REQUEST_SET = slot_setters(

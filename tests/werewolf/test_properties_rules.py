@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from pulse_core import Event
 from tests.oracle import check_log
 from tests.strategies import PlayedGame, checks_game, game_settings, games
-from werewolf.cast import Identity
+from werewolf.cast import Identity, Team, team_of
 from werewolf.config import AllAbstain, GameConfig, SelfSave, TiePolicy, WinRule
 from werewolf.decisions import problem
 from werewolf.draws import draw as seeded_draw
@@ -57,7 +57,7 @@ def of(chain: Sequence[Event], phase: str) -> list[Event]:
 
 def wolves_condition(config: GameConfig, deal: Sequence[Identity], alive: set[int]) -> bool:
     """The wolves' win condition, written out from the rules table apart from the engine."""
-    wolves = {s for s in alive if deal[s - 1] is Identity.WEREWOLF}
+    wolves = {s for s in alive if team_of(deal[s - 1]) is Team.WOLVES}
     others = alive - wolves
     if config.win_rule is WinRule.SIDE:
         # a category the deck lacks cannot be wiped out
@@ -75,7 +75,7 @@ def outcome(config: GameConfig, deal: Sequence[Identity], alive: set[int]) -> Ou
     """Who has won with ``alive`` left: the wolves first (狼刀在先), then good."""
     if wolves_condition(config, deal, alive):
         return Outcome.WOLVES
-    if not any(deal[s - 1] is Identity.WEREWOLF for s in alive):
+    if not any(team_of(deal[s - 1]) is Team.WOLVES for s in alive):
         return Outcome.GOOD
     return None
 
@@ -244,7 +244,7 @@ def test_at_most_one_wolf_target_a_night(game: PlayedGame) -> None:
         legal = [
             s
             for s in step.before.living
-            if game.config.wolf_self_knife or step.before.identity(s) is not Identity.WEREWOLF
+            if game.config.wolf_self_knife or team_of(step.before.identity(s)) is not Team.WOLVES
         ]
         if target is None:
             assert game.config.allow_empty_kill or not legal
@@ -358,7 +358,7 @@ def test_the_seers_result_is_the_targets_team(game: PlayedGame) -> None:
             assert e.meta["diff"]["wolf"] is None
             continue
         assert target != seer
-        assert e.meta["diff"]["wolf"] is (game.deal[target - 1] is Identity.WEREWOLF)
+        assert e.meta["diff"]["wolf"] is (team_of(game.deal[target - 1]) is Team.WOLVES)
 
 
 # -- hunter -----------------------------------------------------------------------------------
@@ -366,29 +366,44 @@ def test_the_seers_result_is_the_targets_team(game: PlayedGame) -> None:
 @given(game=games())
 @checks_game
 def test_the_hunter_shoots_at_most_once(game: PlayedGame) -> None:
-    """At most one hunter-shot event (a shot or a declined one) a game, by the hunter."""
+    """At most one hunter-shot event (a shot or a declined one) a game, by the hunter; the
+    wolf king's shot is one too, and names his card."""
     shots = of(game.chain, "hunter-shot")
-    assert len(shots) <= 1
+    kings = [e for e in shots if "card" in e.meta["diff"]]
+    assert len(shots) - len(kings) <= 1
+    assert len(kings) <= 1
     for e in shots:
-        assert e.meta["diff"]["shooter"] == seat_of(game.deal, Identity.HUNTER)
+        shooter = e.meta["diff"]["shooter"]
+        card = Identity.WOLF_KING if e in kings else Identity.HUNTER
+        assert shooter == seat_of(game.deal, card)
+        assert e.meta["diff"].get("card", card.value) == card.value
+
+
+SHOOTS = (Cause.WOLF, Cause.EXILE, Cause.KING_SHOT, Cause.TAKEN)  # the hunter's shot's causes
 
 
 @GAMES
 @given(game=games())
 @checks_game
 def test_the_hunter_shoots_only_after_a_wolf_kill_or_an_exile(game: PlayedGame) -> None:
-    """A shot follows the batch in which the hunter died by the wolves or the vote, never
-    by poison; and such a death, if the game goes on, always gives him his shot."""
+    """A shot follows the batch in which the hunter died by the wolves, the vote or a wolf
+    king (his shot, the white one's take), never by poison; and such a death, if the game
+    goes on, always gives him his shot. The wolf king shoots after any death but poison."""
     hunter = seat_of(game.deal, Identity.HUNTER)
-    for i, step in enumerate(steps(game)):
+    # a dying sheriff's badge passes between his death and his shot
+    chain = [e for e in game.chain if e.role != "sheriff-badge"]
+    for i, step in enumerate(s for s in steps(game) if s.event.role != "sheriff-badge"):
         if step.event.role == "hunter-shot":
             cause = step.before.cause_of_death(step.event.meta["diff"]["shooter"])
-            assert cause in (Cause.WOLF, Cause.EXILE), f"the hunter shot after {cause}"
-            assert hunter in killed(game.chain[i]), "the shot does not follow his death"
+            if "card" in step.event.meta["diff"]:  # the wolf king
+                assert cause is not Cause.POISON, "the wolf king shot after the poison"
+                continue
+            assert cause in SHOOTS, f"the hunter shot after {cause}"
+            assert hunter in killed(chain[i]), "the shot does not follow his death"
         if hunter in killed(step.event) and step.event.role != "hunter-shot":
             cause = step.after.cause_of_death(hunter)
-            nxt = game.chain[i + 2]
-            if cause in (Cause.WOLF, Cause.EXILE) and nxt.role != "game-end":
+            nxt = chain[i + 2]
+            if cause in SHOOTS and nxt.role != "game-end":
                 assert nxt.role == "hunter-shot"
             if cause is Cause.POISON:
                 assert nxt.role != "hunter-shot"
@@ -450,13 +465,27 @@ def test_the_wolves_win_when_both_sides_finish_at_once(game: PlayedGame) -> None
     """狼刀在先: a check where the wolves are all dead and the wolves' condition holds too
     goes to the wolves."""
     alive = set(game.chain[-1].meta["detail"]["alive"])
-    wolves_dead = not any(game.deal[s - 1] is Identity.WEREWOLF for s in alive)
+    wolves_dead = not any(team_of(game.deal[s - 1]) is Team.WOLVES for s in alive)
     if wolves_dead and wolves_condition(game.config, game.deal, alive):
         event("both sides finished at once")
         assert game.chain[-1].meta["diff"]["winner"] == "wolves"
 
 
 # -- day --------------------------------------------------------------------------------------
+def weighed(config: GameConfig, detail: dict[str, Any]) -> dict[int, float]:
+    """The ballots counted, the sheriff's (named by the vote when he cast one) as
+    ``sheriff_weight`` (1.5 by default), everyone else's as one."""
+    sheriff = detail.get("sheriff")
+    assert sheriff is None or (config.sheriff and sheriff in dict(detail["ballots"]))
+    counts: dict[int, float] = {}
+    for voter, target in detail["ballots"]:
+        if target is not None:
+            counts[target] = counts.get(target, 0) + (
+                config.sheriff_weight if voter == sheriff else 1
+            )
+    return counts
+
+
 @GAMES
 @given(game=games())
 @checks_game
@@ -477,7 +506,8 @@ def test_at_most_one_exile_a_day_and_a_tie_after_pk_exiles_nobody(game: PlayedGa
         assert [v.meta["detail"]["round"] for v in votes] in ([1], [1, 2])
         assert sum(v.meta["diff"]["exiled"] is not None for v in votes) <= 1
         for v in votes:
-            counts = Counter(t for _, t in v.meta["detail"]["ballots"] if t is not None)
+            counts = weighed(game.config, v.meta["detail"])
+            assert v.meta["detail"]["counts"] == [[s, counts[s]] for s in sorted(counts)]
             top = [s for s, n in counts.items() if n == max(counts.values())] if counts else []
             tied = len(top) > 1
             diff = v.meta["diff"]
@@ -566,8 +596,10 @@ def test_every_living_player_speaks_once_a_day(game: PlayedGame) -> None:
 @checks_game
 def test_last_words_exactly_for_night_one_deaths_and_exiles(game: PlayedGame) -> None:
     """Each night-1 death and each exiled player gives last words once, unless the game
-    ended first or the config has no last words; nobody else ever does."""
-    if not game.config.last_words:
+    ended first or the config has no last words; a self-destructed wolf too under
+    ``self_destruct_last_words`` (whatever ``last_words`` says); nobody else ever does."""
+    words = game.config.last_words
+    if not (words or game.config.self_destruct_last_words):
         assert not of(game.chain, "last-words")
         return
     due: list[int] = []
@@ -578,10 +610,12 @@ def test_last_words_exactly_for_night_one_deaths_and_exiles(game: PlayedGame) ->
             assert speaker in due, f"seat {speaker} gave last words unasked"
             due.remove(speaker)
             heard.append(speaker)
-        elif e.role == "dawn" and e.meta["day"] == 1:
+        elif e.role == "dawn" and e.meta["day"] == 1 and words:
             due += e.meta["diff"]["died"]
-        elif e.role == "vote" and e.meta["diff"]["exiled"] is not None:
+        elif e.role == "vote" and e.meta["diff"]["exiled"] is not None and words:
             due.append(e.meta["diff"]["exiled"])
+        elif e.role == "self-destruct" and game.config.self_destruct_last_words:
+            due.append(e.meta["diff"]["wolf"])  # his own words; whom he took has none
         elif e.role in ("day-speech", "wolf-night", "vote"):
             assert due == [], f"seats {due} never gave their last words"
     assert len(heard) == len(set(heard))
@@ -678,3 +712,53 @@ def test_the_oracle_rejects_a_tampered_log(game: PlayedGame, data: st.DataObject
     tamper(records, index, how)
     event(how)
     assert check_log(records) != [], f"{how} at event {index + 1} went unnoticed"
+
+
+# -- the sheriff ------------------------------------------------------------------------------
+@GAMES
+@given(game=games())
+@checks_game
+def test_the_badge_passes_before_any_shot_and_a_blast_postpones_the_election(
+    game: PlayedGame,
+) -> None:
+    """A dying sheriff's badge goes to a living seat (or is torn, when allowed) before any
+    shot or last words that his death allows; a self-destruct in the election stops it,
+    and it is held after the next night, unless it was the second (badge lost)."""
+    sheriff: int | None = None
+    dead: set[int] = set()
+    holder_died = False  # the sheriff died: the badge is due before any shot or words
+    elections: list[int] = []  # the days an election began
+    blasts = 0
+    for e in game.chain[1:]:
+        diff = e.meta["diff"]
+        if e.role == "sheriff-badge":
+            assert holder_died
+            assert diff["holder"] == sheriff
+            assert diff["to"] not in dead
+            assert (
+                diff["to"] is not None
+                or game.config.badge_tear
+                or not dead ^ set(range(1, game.config.seats + 1))
+            )
+            sheriff, holder_died = diff["to"], False
+        elif e.role in ("hunter-shot", "last-words"):
+            assert not holder_died, f"{e.role} before the badge passed"
+        elif e.role == "sheriff-run":
+            elections.append(e.meta["day"])
+            assert game.config.sheriff
+        elif e.role == "sheriff-speech" and "self_destruct" in diff:
+            blasts += 1
+        if e.role in ("sheriff-run", "sheriff-withdraw", "sheriff-vote"):
+            sheriff = diff.get("sheriff", sheriff)
+        died = set(killed(e)) | set(diff.get("heartbroken", []))
+        if e.role == "knight-duel":
+            died.add(diff["target"] if diff["wolf"] else diff["knight"])
+        dead |= died
+        if sheriff in died:
+            holder_died = True
+    assert elections == sorted(set(elections)), "two elections on one day"
+    assert elections == list(range(1, len(elections) + 1)), "an election not on the next day"
+    if elections and game.chain[-1].meta["day"] > len(elections):
+        lost = game.config.second_destruct_loses_badge and blasts >= 2
+        assert len(elections) == (min(blasts, 1) + 1 if lost else blasts + 1)
+    event(f"elections: {len(elections)}, blasts in them: {blasts}")

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import fields, is_dataclass
 from typing import Any
 
+import pytest
 from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
@@ -38,9 +39,11 @@ from tests.strategies import (
     role_key,
     witch_answers,
 )
+from werewolf.boards import board_config
 from werewolf.cast import Identity, Team, team_of
 from werewolf.config import STANDARD_NINE, GameConfig
 from werewolf.decisions import Choice, DecisionKind, WitchChoice, problem
+from werewolf.players.random_player import RandomPlayer
 from werewolf.visibility import SeatView, ViewCache, can_see, view
 
 GAMES = game_settings(0.3)
@@ -62,7 +65,14 @@ def may_see(e: Event, seat: int, deal: Sequence[Identity]) -> bool:
         return e.meta["diff"]["target"] is not None or e.meta["diff"]["shooter"] == seat
     if e.role == "wolf-night":  # every wolf seat, the wolf kings too
         return team_of(card) is Team.WOLVES
-    owner = {"wolf-night": Identity.WEREWOLF, "witch-action": WITCH, "seer-check": Identity.SEER}
+    owner = {
+        "witch-action": WITCH,
+        "seer-check": Identity.SEER,
+        "guard-protect": Identity.GUARD,  # the 12-seat boards' protector
+        "doctor-protect": Identity.DOCTOR,
+        "doctor-told": Identity.DOCTOR,
+        "cupid-link": Identity.CUPID,
+    }  # every other event is public: the election, the badge, a self-destruct, a vote
     return e.role not in owner or card is owner[e.role]
 
 
@@ -78,6 +88,8 @@ def public_deaths_of(phase: str, diff: dict[str, Any]) -> list[int]:
         return [] if seat is None else [seat]
     if phase == "self-destruct":  # the wolf, and whom the white wolf king took
         return sorted(s for s in (diff["wolf"], diff.get("target")) if s is not None)
+    if phase == "knight-duel":  # a wolf dueled dies, else the knight
+        return [diff["target"] if diff["wolf"] else diff["knight"]]
     return []
 
 
@@ -120,6 +132,37 @@ def seats(game: PlayedGame) -> range:
 def test_a_view_holds_exactly_what_the_seat_may_know(game: PlayedGame) -> None:
     """At every prefix, a seat's view is its own card, the wolf seats for a wolf, and the
     events the audience table gives it; no identity shows anywhere but the game's end."""
+    views_hold_what_the_seats_may_know(game)
+
+
+# the sheriff's election (the runs, the speeches, the withdrawals, the ballots), the badge,
+# the direction, the self-destructs (the white wolf king's take) and the wolf king's shot
+SHERIFF_EVENTS = frozenset(
+    {"sheriff-run", "sheriff-speech", "sheriff-withdraw", "sheriff-vote", "sheriff-badge"}
+    | {"sheriff-order", "self-destruct", "hunter-shot"}
+)
+
+
+@pytest.mark.parametrize(("board", "seed"), [("wolf-king-12", 2), ("white-wolf-king-12", 2)])
+def test_every_seat_sees_the_election_the_badge_the_blasts_and_the_kings_shot(
+    board: str, seed: int
+) -> None:
+    """A random game on each wolf-king board with every sheriff event, a self-destruct and
+    a king's shot (the white wolf king's take): each is public, as the table sees it, and no
+    view shows a card it does not reveal."""
+    game = play(board_config(board), seed, lambda seat: RandomPlayer(seed))
+    roles = {e.role for e in game.chain}
+    assert roles >= SHERIFF_EVENTS - ({"hunter-shot"} if board == "white-wolf-king-12" else set())
+    blasts = [e.meta["diff"] for e in game.chain if e.role == "self-destruct"]
+    shots = [e.meta["diff"] for e in game.chain if e.role == "hunter-shot"]
+    assert any(b["target"] is not None for b in blasts) or any("card" in s for s in shots)
+    for e in game.chain[1:]:
+        if e.role in SHERIFF_EVENTS and e.role != "hunter-shot":
+            assert e.meta["visible_to"] is None, f"{e.role} is not public"
+    views_hold_what_the_seats_may_know(game)
+
+
+def views_hold_what_the_seats_may_know(game: PlayedGame) -> None:
     deal = game.deal
     wolves = tuple(s for s in seats(game) if team_of(deal[s - 1]) is Team.WOLVES)
     # each prefix's view from one cache per seat, as the engine builds them (the prefix

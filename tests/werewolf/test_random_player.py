@@ -63,3 +63,22 @@ def test_a_decision_seed_is_the_seed_of_its_generator() -> None:
     for key in ("n1.seer.s3", "d2.vote.r1.s5", "d2.vote.r2.s5"):
         seed = decision_seed(7, 5, key, "random")
         assert decision_rng(7, 5, key, "random").random() == random.Random(seed).random()
+
+
+def test_a_wolf_offered_the_self_destruct_takes_it_now_and_then_and_only_then() -> None:
+    """A speech that offers the self-destruct is one now and then, taking a seat offered
+    (a choice the same seed repeats); a speech without the offer is always words."""
+    player, again = RandomPlayer(3), RandomPlayer(3)
+    takes = (None, 2, 5)
+    blasts: list[Any] = []
+    for day in range(1, 41):
+        key = f"d{day}.speech.s4"
+        answer = _decide(player, DecisionKind.SPEECH, 4, key, options=takes)
+        assert answer == _decide(again, DecisionKind.SPEECH, 4, key, options=takes)
+        if isinstance(answer, Choice):
+            blasts.append(answer.target)
+        plain = _decide(player, DecisionKind.SPEECH, 4, key)
+        assert not isinstance(plain, Choice)
+    assert 0 < len(blasts) < 40
+    assert set(blasts) <= set(takes)
+    assert len(set(blasts)) > 1

@@ -15,7 +15,15 @@ from tests.oracle import check_log
 from werewolf.boards import board_config
 from werewolf.cast import Identity
 from werewolf.config import GameConfig, TiePolicy
-from werewolf.decisions import Answer, Choice, DecisionKind, Speech, WitchChoice, problem
+from werewolf.decisions import (
+    Answer,
+    Choice,
+    DecisionKind,
+    Speech,
+    WitchChoice,
+    make_request,
+    problem,
+)
 from werewolf.events import meaning_of
 from werewolf.players.human import HumanPlayer
 from werewolf.players.prompting import build_messages
@@ -238,3 +246,13 @@ def test_the_boards_and_the_rules_text() -> None:
     assert "Wolf king: a wolf" in rules_text(king, "en")
     assert "狼王：狼人阵营" in rules_text(king, "zh")
     assert "白狼王：狼人阵营" in rules_text(white, "zh")
+
+
+def test_the_wolves_talk_takes_words_only_though_it_lists_targets() -> None:
+    """The wolves' night talk lists the targets as its options; a choice there is no
+    self-destruct (only a day or election speech offers one) and is refused."""
+    talk = make_request(DecisionKind.WOLF_TALK, 3, None, "n1.wolf-talk.s3", (None, 1, 2), None, {})  # type: ignore[arg-type]
+    assert problem(talk, Choice(1)) == "answer with a speech"
+    assert problem(talk, Choice(None)) == "answer with a speech"
+    speech = make_request(DecisionKind.SPEECH, 3, None, "d1.speech.s3", (None,), None, {})  # type: ignore[arg-type]
+    assert problem(speech, Choice(None)) is None

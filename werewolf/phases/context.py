@@ -124,7 +124,9 @@ class PhaseContext:
         ``retry_illegal``), then a fallback."""
         index = len(self._slots)
         self._slots.append(None)
-        if self.state.config.referee_record and not request.kind.speaks:
+        if self.state.config.referee_record and (
+            not request.kind.speaks or request.offers_self_destruct
+        ):
             self._slot(index).offered = _offer(request)
         player = self.players.get(request.seat)
         if player is None:

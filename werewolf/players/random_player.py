@@ -5,11 +5,19 @@ from __future__ import annotations
 import hashlib
 import random
 
-from ..decisions import Answer, Choice, DecisionKind, Request, Speech, WitchChoice
+from ..decisions import (
+    Answer,
+    Choice,
+    DecisionKind,
+    Request,
+    Speech,
+    WitchChoice,
+)
 from .draw import pick
 
 __all__ = ["RandomPlayer", "decision_rng", "decision_seed"]
 
+DESTRUCT_ODDS = 4  # one offered speech in four is a self-destruct: a wolf now and then blows up
 _WITCH = DecisionKind.WITCH  # read once: on Python 3.11 an enum member read passes a hook
 
 
@@ -49,6 +57,10 @@ class RandomPlayer:
 
     async def decide(self, request: Request) -> Answer:
         if request.kind.speaks:  # a speech draws nothing: no generator to seed
+            if request.offers_self_destruct:  # a wolf may blow up
+                blast = self._destruct(request)
+                if blast is not None:
+                    return blast
             speech = self._speeches.get(request.seat)
             if speech is None:
                 speech = self._speeches[request.seat] = Speech(
@@ -73,3 +85,11 @@ class RandomPlayer:
         if choice is None:
             choice = self._choices[target] = Choice(target)
         return choice
+
+    def _destruct(self, request: Request) -> Choice | None:
+        """One speech in ``DESTRUCT_ODDS`` offered the self-destruct is one, taking a seat
+        drawn among those offered (the white wolf king's); else None: he speaks."""
+        rng = decision_rng(self.game_seed, request.seat, request.key, "destruct")
+        if rng.randrange(DESTRUCT_ODDS):
+            return None
+        return Choice(pick(rng, request.options))

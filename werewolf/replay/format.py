@@ -117,7 +117,8 @@ class _PhaseMeta(_Strict):
         description="reasoning/<seat>/<decision> -> object hash of that private reasoning; "
         "exchange/<seat>/<decision> -> the model exchanges behind it (JSON Lines); with "
         "referee_record, offered/<seat>/<decision> -> the legal options of each ask (JSON "
-        "Lines: key and options, or the witch's told/can_save/poison/both)",
+        "Lines: key and options, or the witch's told/can_save/poison/both; a wolf's speech "
+        "or election speech: the self-destruct's, null taking nobody)",
     )
 
 
