@@ -16,6 +16,7 @@ class Temper:
 
     name: str
     noise: float  # spread of the day's gut feeling, in log-odds
+    impression: float  # spread of the seat's impression of each seer claimer, in points
     seer_claims_early: bool  # the seer claims on day 1 even without a wolf to report
     save_first_night: float  # chance the witch saves the night-1 victim
     save_later: float  # chance she saves a later victim she has no reason to trust
@@ -34,6 +35,7 @@ class Temper:
 PERSONALITIES: dict[str, Temper] = {
     "cautious": Temper(
         name="cautious",
+        impression=0.6,
         noise=0.3,
         seer_claims_early=False,
         save_first_night=0.95,
@@ -51,6 +53,7 @@ PERSONALITIES: dict[str, Temper] = {
     ),
     "steady": Temper(
         name="steady",
+        impression=1.4,
         noise=0.5,
         seer_claims_early=True,
         save_first_night=0.9,
@@ -68,6 +71,7 @@ PERSONALITIES: dict[str, Temper] = {
     ),
     "bold": Temper(
         name="bold",
+        impression=2.2,
         noise=0.45,
         seer_claims_early=True,
         save_first_night=0.8,
