@@ -35,7 +35,7 @@ class Temper:
 PERSONALITIES: dict[str, Temper] = {
     "cautious": Temper(
         name="cautious",
-        impression=0.6,
+        impression=0.3,
         noise=0.3,
         seer_claims_early=False,
         save_first_night=0.95,
@@ -53,7 +53,7 @@ PERSONALITIES: dict[str, Temper] = {
     ),
     "steady": Temper(
         name="steady",
-        impression=1.4,
+        impression=0.8,
         noise=0.5,
         seer_claims_early=True,
         save_first_night=0.9,
@@ -71,7 +71,7 @@ PERSONALITIES: dict[str, Temper] = {
     ),
     "bold": Temper(
         name="bold",
-        impression=2.2,
+        impression=1.4,
         noise=0.45,
         seer_claims_early=True,
         save_first_night=0.8,

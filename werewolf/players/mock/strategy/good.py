@@ -24,6 +24,7 @@ from ..speech import (
     without_trust_in,
 )
 from ..turn import Turn
+from .sheriff import sheriff_call, sheriff_lead
 
 __all__ = [
     "good_last_words",
@@ -64,7 +65,11 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     react = None if last_words else second_round(turn, mind, target)
     lines += react or []
     lines += stand_by_partner(turn)
-    if target is not None and _unheard_check(turn, target) and not last_words:
+    summary, target = sheriff_lead(turn, target) if not last_words else ([], target)
+    if summary:  # the sheriff speaking last sums up the day and calls the vote (归票)
+        lines += [x for x in case_against(turn, mind, target)[:-1]] if target else []
+        lines += summary
+    elif target is not None and _unheard_check(turn, target) and not last_words:
         # a lone seer's word, claimed this very day: a rival may yet answer it
         lines += [because(mind.reasons(target)[0].reason), Line("lean", target)]
         lines.append(Line("follow_seer"))
@@ -164,15 +169,16 @@ def good_vote(turn: Turn) -> Answer:
         for seat in seer_wolves_since(turn, order):
             if seat in options and seat not in trusted_today(turn):
                 return Choice(seat, reasoning=turn.think("vote.follow_seer", a=seat))
+    call = sheriff_call(turn)
+    barred = set(turn.mind.cleared) | {turn.mind.seer.trusted or 0} | trusted_today(turn)
+    if call is not None and call in options and call not in barred:
+        return Choice(call, reasoning=turn.think("vote.sheriff", a=call))
     if named is not None and named in options and _still_suspect(turn, named):
         note = turn.beliefs_note([named])
         return Choice(named, reasoning=turn.think("vote.as_said", a=named, rest=note))
     trusted, kept = turn.mind.seer.trusted, trusted_today(turn)
-    found = [
-        s
-        for s, w in turn.table.reports.get(trusted, {}).items()
-        if w and s in options and s not in kept
-    ]
+    reports = turn.table.reports.get(trusted, {}) if trusted is not None else {}
+    found = [s for s, w in reports.items() if w and s in options and s not in kept]
     if named is not None and found:  # the seer I now believe named a wolf: hers, not his
         return Choice(found[-1], reasoning=turn.think("vote.follow_seer", a=found[-1]))
     barred = set(turn.mind.cleared) | {turn.mind.seer.trusted or 0} | trusted_today(turn)
