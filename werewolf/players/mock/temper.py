@@ -36,12 +36,12 @@ PERSONALITIES: dict[str, Temper] = {
     "cautious": Temper(
         name="cautious",
         impression=0.3,
-        noise=0.3,
+        noise=0.15,
         seer_claims_early=False,
         save_first_night=0.95,
         save_later=0.25,
         poison_at=0.85,
-        accuse_at=0.55,
+        accuse_at=0.65,
         fake_claim=0.1,
         jump_when_exposed=0.2,
         attack_seer=0.1,
@@ -72,7 +72,7 @@ PERSONALITIES: dict[str, Temper] = {
     "bold": Temper(
         name="bold",
         impression=1.4,
-        noise=0.45,
+        noise=0.7,
         seer_claims_early=True,
         save_first_night=0.8,
         save_later=0.45,
