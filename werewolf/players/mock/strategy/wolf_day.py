@@ -18,6 +18,7 @@ from ..speech import (
     second_round,
     trusted_today,
     unechoed,
+    unheard_claim,
     without_trust_in,
 )
 from ..turn import Turn
@@ -121,7 +122,8 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     target: int | None = exposers[0] if exposers else None
     why = turn.think("wolf.counter") if exposers else ""
     if fake is not None and table.claims_seer(fake):
-        lines.append(Line("trust", fake))
+        # as a good seat would: a claim not yet heard out is backed only once it is
+        lines.append(Line("trust.wait" if unheard_claim(turn, fake) else "trust", fake))
         why = why or turn.think("wolf.back", a=fake)
         framed = [s for s, w in table.reports.get(fake, {}).items() if w and table.is_alive(s)]
         target = target or (framed[-1] if framed else None)
