@@ -148,7 +148,7 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
             elif react is not None:  # round two: as short as a villager's
                 lines += hesitation(turn, public, Line("r2.no_name" if react else "r2.still"))
             else:
-                lines += hesitation(turn, public)
+                lines += _leaning(turn, public, hesitation(turn, public))
             hook = _hook(turn, public, target) if not last_words else None
             if hook is not None:
                 lines.insert(-1 if target is not None else len(lines), Line("hook", hook))
@@ -190,9 +190,34 @@ def _named_case(turn: Turn, target: int, fake: int | None, exposers: list[int]) 
         lines = [because(Reason("seer_found", target, fake, table.day))]
     else:
         lines = []
+    # and what else the table holds against that seat, as many facts as the seat gives
+    # (none that cites a rival seer as the seer, nor me)
+    barred = {turn.me, *table.seer_claims} - {fake}
+    kinds = {"liar", "trusted_seer", "seer_found", "seer_cleared", "checked"}
+    for ev in _picture(turn).reasons(target):
+        if len(lines) >= turn.temper.sentences:
+            break
+        if ev.reason.kind not in kinds and ev.reason.other not in barred:
+            kinds.add(ev.reason.kind)
+            lines.append(because(ev.reason))
     if turn.rng.random() < 0.4:
         lines.append(Line("suspect", target))
     return [*lines, Line("vote", target)]
+
+
+def _leaning(turn: Turn, public: Mind, lines: list[Line]) -> list[Line]:
+    """A wolf with nobody to name still says where it looks first, with the table's fact
+    behind it (a good seat unsure of its vote does; a wolf who only says "no read" is the
+    short speech the table remembers): the good seat the table suspects most."""
+    if any(x.key == "lean" for x in lines):
+        return lines
+    table = turn.table
+    barred = public.cleared | {public.seer.trusted or 0, table.idiot or 0, table.partner or 0}
+    goods = [s for s in turn.others_alive() if s not in table.wolves]
+    seat = public.likeliest(goods, exclude=barred)
+    if seat is None or not public.has_reasons(seat):
+        return lines
+    return [*lines, because(public.reasons(seat)[0].reason), Line("lean", seat)]
 
 
 def _also(turn: Turn, public: Mind, lines: list[Line], target: int) -> list[Line]:
