@@ -39,11 +39,13 @@ def test_a_wolf_backing_the_packs_seer_argues_the_duel_and_the_check() -> None:
         speech = MockPlayer(seed, 2).answer(request)
         assert isinstance(speech, Speech)
         said = parse_speech(speech.text)
-        assert 1 in said.trusts and said.vote == 7, (seed, speech.text)
+        assert 1 in said.trusts, (seed, speech.text)
+        assert said.vote == 7, (seed, speech.text)
         assert 4 in said.accuses, (seed, speech.text)  # the rival seer called a liar
         duel = _said_any(speech.text, "why.liar.counter_claim", 4, 1, seed, 2)
         check = _said_any(speech.text, "why.seer_found", 7, 1, seed, 2)
-        assert duel and check, (seed, speech.text)  # and the facts behind both
+        assert duel, (seed, speech.text)  # and the facts behind both
+        assert check, (seed, speech.text)
 
 
 def test_seer_claimers_real_and_fake_tell_their_next_check() -> None:
@@ -53,8 +55,11 @@ def test_seer_claimers_real_and_fake_tell_their_next_check() -> None:
         for seed in range(4):
             speech = MockPlayer(seed, seat).answer(request)
             assert isinstance(speech, Speech)
-            told = [a for a in range(1, 10) if _said_any(speech.text, "seer.next", a, None, seed, seat)]
-            assert len(told) == 1 and told[0] != seat, (seat, seed, speech.text)
+            told = [
+                a for a in range(1, 10) if _said_any(speech.text, "seer.next", a, None, seed, seat)
+            ]
+            assert len(told) == 1, (seat, seed, speech.text)
+            assert told[0] != seat, (seat, seed, speech.text)
             if seat == 1:  # the fake seer never plans to look at a fellow wolf
                 assert told[0] not in (2, 3), (seed, speech.text)
 

@@ -163,7 +163,7 @@ VOICES: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "bold": {
         "trust": (
-            "I trust seat {a}. Done.",
+            "I trust seat {a}, no question.",
             "I believe seat {a}. Real seer.",
             "I trust seat {a}, full stop.",
         ),
