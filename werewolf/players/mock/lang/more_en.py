@@ -177,9 +177,6 @@ _FURTHER: dict[str, tuple[str, ...]] = {
 
 # a further phrasing each of the lines a seer duel and a vote are made of
 _TABLE: dict[str, tuple[str, ...]] = {
-    # a report comes one a night, in a row: no tail that would repeat in a speech
-    "report.wolf": ("Night {n}: I checked seat {a}, a wolf.",),
-    "report.good": ("Night {n}: I checked seat {a}, good.",),
     "claim": ("I am the {role}; let me give you everything I know.",),
     "liar": ("Seat {a} is a wolf, and the claim was made to lead good players astray.",),
     "trust": ("I trust seat {a}; in this duel, that is my side.",),

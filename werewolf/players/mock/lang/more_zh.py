@@ -129,11 +129,8 @@ _FURTHER: dict[str, tuple[str, ...]] = {
     "r2.noted": ("{a}号提了{b}号，有道理，但对我来说还不够。",),
 }
 
-# the table's own words (查杀, 金水, 银水, 冲锋, 倒钩, 退水, 归票): a further phrasing each
+# the table's own words (查杀, 银水, 冲锋, 倒钩, 退水, 归票, 警徽流): a further phrasing each
 _TABLE: dict[str, tuple[str, ...]] = {
-    # 验人一晚一条、连着报：不带会在一段发言里重复的尾巴
-    "report.wolf": ("第{n}晚我验了{a}号，查杀。",),
-    "report.good": ("第{n}晚我验了{a}号，金水。",),
     "claim": ("我是{role}，先听我把信息报完。",),
     "liar": ("{a}号是狼，这个身份是悍跳出来的，想把好人带偏。",),
     "trust": ("我站边{a}号，这轮对跳我认他。",),
