@@ -191,8 +191,8 @@ def _seer_checks_herself(r: Records) -> int:
 
 
 def _guard_repeats(r: Records) -> int:
-    line = _line(r, "guard-protect", 4)  # guard-12: he protected seat 5 on night 3
-    _meta(r, line)["diff"]["target"] = 5
+    line = _line(r, "guard-protect", 3)  # guard-12: he protected seat 4 on night 2
+    _meta(r, line)["diff"]["target"] = 4
     return line
 
 
@@ -270,7 +270,7 @@ FORGERIES: list[Forgery] = [
     ("shot-at-the-dead", "wolf-win", _shot_at_the_dead, "seat 9 is not a legal choice"),
     ("wolves-kill-the-dead", "good-win", _wolves_kill_a_dead_seat, "seat 8 is not a legal"),
     ("seer-checks-herself", "good-win", _seer_checks_herself, "seat 1 is not a legal choice"),
-    ("guard-repeats", "guard-12", _guard_repeats, "seat 5 is not a legal choice"),
+    ("guard-repeats", "guard-12", _guard_repeats, "seat 4 is not a legal choice"),
     ("idiot-not-revealed", "idiot-12", _idiot_not_revealed, "meta.diff.revealed is missing"),
     ("lover-not-heartbroken", "cupid-10", _lover_not_heartbroken, "meta.diff.heartbroken"),
     ("phase-skipped", "good-win", _phase_skipped, "rules call for seer-check next"),

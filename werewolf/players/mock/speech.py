@@ -4,6 +4,7 @@ against a seat (its evidence, then the vote), last words' reads. Pure: lines, no
 from __future__ import annotations
 
 from ...cast import Identity
+from ...decisions import DecisionKind
 from .beliefs import Mind
 from .lang import Line, because
 from .nights import peaceful_key
@@ -15,6 +16,7 @@ __all__ = [
     "farewell_good",
     "last_reads",
     "my_speech_today",
+    "next_check",
     "opener",
     "second_round",
     "seer_stance",
@@ -187,6 +189,18 @@ def last_reads(turn: Turn, mind: Mind, exclude: set[int]) -> list[Line]:
     if clean and len(ranked) >= 3:
         lines.append(Line("lw.clean", clean[0]))
     return lines
+
+
+def next_check(turn: Turn, mind: Mind, skip: set[int]) -> list[Line]:
+    """The seat a seer claimer checks tonight, said aloud as a seer does (警徽流: should she
+    fall, the table knows where she looked): the likeliest wolf not yet checked nor in
+    ``skip``. None in a PK round or last words."""
+    if turn.context.get("pk") or turn.request.kind is not DecisionKind.SPEECH:
+        return []
+    fresh = [s for s in turn.others_alive() if s not in skip and s not in mind.cleared]
+    if not fresh:
+        return []
+    return [Line("seer.next", max(fresh, key=lambda s: (mind.p(s), -s)))]
 
 
 def defence(turn: Turn) -> list[Line]:

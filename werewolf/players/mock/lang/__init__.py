@@ -11,7 +11,7 @@ from random import Random
 
 from ...draw import pick
 from ..reasons import Reason
-from . import en, more_en, more_zh, voices_en, voices_zh, zh
+from . import en, more_en, more_zh, table_en, table_zh, voices_en, voices_zh, zh
 
 __all__ = ["LANGS", "Line", "because", "filled", "phrasings", "render", "render_line"]
 
@@ -24,8 +24,25 @@ _BANKS: dict[str, dict[str, tuple[str, ...]]] = {
     lang: {key: module.PHRASES.get(key, ()) + more.get(key, ()) for key in (*module.PHRASES, *more)}
     for lang, module, more in (("en", en, more_en.MORE), ("zh", zh, more_zh.MORE))
 }
+Voices = dict[str, dict[str, tuple[str, ...]]]
+
+
+def _joined(*parts: Voices) -> Voices:
+    """Each voice's phrasings of a line from every part, in the parts' order."""
+    out: Voices = {}
+    for part in parts:
+        for voice, lines in part.items():
+            mine = out.setdefault(voice, {})
+            for key, options in lines.items():
+                mine[key] = mine.get(key, ()) + options
+    return out
+
+
 # each personality's own phrasings of some lines (drawn with the shared ones)
-_VOICES = {"en": voices_en.VOICES, "zh": voices_zh.VOICES}
+_VOICES = {
+    "en": _joined(voices_en.VOICES, table_en.VOICES),
+    "zh": _joined(voices_zh.VOICES, table_zh.VOICES),
+}
 
 
 # made by the thousand: not frozen (a frozen init sets each field through
@@ -119,8 +136,10 @@ def phrasings(
     }
     bank = _BANKS.get(lang, _BANKS["en"])
     voiced = _VOICES.get(lang, _VOICES["en"]).get(voice, {})
-    # the voice's own first, then the shared ones (a voice is a leaning, not a script)
-    options = voiced.get(key, ()) + (bank.get(key) or _BANKS["en"][key])
+    # the voice's own first, twice over (a seat's voice is heard in most of its lines), then
+    # the shared ones (a voice is a leaning, not a script)
+    own = voiced.get(key, ())
+    options = own + own + (bank.get(key) or _BANKS["en"][key])
     return tuple(template.format(**fields) for template in options)
 
 

@@ -98,6 +98,12 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "claim": ("I am the {role}.", "I'm the {role}.", "I am the {role}, and I will say it plainly."),
     "report.wolf": ("Night {n}: I checked seat {a}: a wolf.",),
     "report.good": ("Night {n}: I checked seat {a}: good.",),
+    "seer.next": (
+        "Tonight I look at seat {a}; if I die, start from there.",
+        "My next check is seat {a}.",
+        "If I live through the night, seat {a} is my next check.",
+        "Seat {a} is the next one I look at, and I'll tell you what I find.",
+    ),
     "liar": (
         "Seat {a} is a wolf pretending to be the seer.",
         "Seat {a} is a wolf: a fake seer.",

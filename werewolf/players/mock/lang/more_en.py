@@ -175,6 +175,30 @@ _FURTHER: dict[str, tuple[str, ...]] = {
     "r2.noted": ("Seat {a} raised seat {b}; fair, but not yet enough for me.",),
 }
 
+# a further phrasing each of the lines a seer duel and a vote are made of
+_TABLE: dict[str, tuple[str, ...]] = {
+    "claim": ("I am the {role}; let me give you everything I know.",),
+    "liar": ("Seat {a} is a wolf, and the claim was made to lead good players astray.",),
+    "trust": ("I trust seat {a}; in this duel, that is my side.",),
+    "suspect": ("I suspect seat {a}, and here is why.",),
+    "vote": ("Vote seat {a}; let's not split.",),
+    "hook": ("I lean towards seat {a} a bit too, not for my vote; that speech felt off.",),
+    "r2.doubt": (
+        "Seat {a} hit seat {b} hard and with little reason; that could be a wolf building cover.",
+    ),
+    "why.liar.changed_report": ("Seat {a} changed a check; that looks like backing down.",),
+    "witch.saved": ("I used the antidote on seat {a}; that seat owes me one.",),
+    "lw.farewell": ("Last words, then. Listen.",),
+    "open.victims": ("{Seats} died in the night, and the knife itself tells us something.",),
+    "no_read": ("Nobody has earned my vote yet, so I won't throw one around.",),
+    "why.backs_liar": ("Seat {a} has been charging in for seat {b} all day.",),
+    "why.seer_found": ("Seat {b}'s wolf check landed on seat {a}.",),
+    "why.voted_seer": ("On day {n} seat {a}'s vote hung on seat {b}, the seer.",),
+    "why.liar.counter_claim": ("Seat {a} stood up against seat {b}'s claim; I go with seat {b}.",),
+    "seer.next": ("Seat {a} is my next check; the rest can wait for tomorrow.",),
+}
+
 MORE: dict[str, tuple[str, ...]] = {
-    key: _FIRST.get(key, ()) + _FURTHER.get(key, ()) for key in {**_FIRST, **_FURTHER}
+    key: _FIRST.get(key, ()) + _FURTHER.get(key, ()) + _TABLE.get(key, ())
+    for key in {**_FIRST, **_FURTHER, **_TABLE}
 }

@@ -129,6 +129,29 @@ _FURTHER: dict[str, tuple[str, ...]] = {
     "r2.noted": ("{a}号提了{b}号，有道理，但对我来说还不够。",),
 }
 
+# the table's own words (查杀, 银水, 冲锋, 倒钩, 退水, 归票, 警徽流): a further phrasing each
+_TABLE: dict[str, tuple[str, ...]] = {
+    "claim": ("我是{role}，先听我把信息报完。",),
+    "liar": ("{a}号是狼，这个身份是悍跳出来的，想把好人带偏。",),
+    "trust": ("我站边{a}号，这轮对跳我认他。",),
+    "suspect": ("我怀疑{a}号，理由我说一下。",),
+    "vote": ("归票{a}号，别分票。",),
+    "hook": ("我踩{a}号一下，不上票，只是{a}号今天的发言不太对。",),
+    "r2.doubt": ("{a}号踩{b}号踩得这么狠，理由又不多，我怕是在倒钩做身份。",),
+    "why.liar.changed_report": ("{a}号前后报的验人不一样，这是要退水？",),
+    "witch.saved": ("解药用在了{a}号，{a}号是我的银水。",),
+    "follow_seer": ("如果有预言家报出查杀，我跟查杀走。",),
+    "lw.farewell": ("遗言就几句，大家听好。",),
+    "open.victims": ("昨晚倒的是{seats}，刀口本身就是信息。",),
+    "no_read": ("暂时没人让我想上票，我先不乱点人。",),
+    "why.backs_liar": ("{a}号一直在给{b}号冲锋。",),
+    "why.seer_found": ("{b}号这张查杀发在{a}号头上。",),
+    "why.voted_seer": ("第{n}天{a}号的票挂在预言家{b}号身上。",),
+    "why.liar.counter_claim": ("{a}号起来跟{b}号对跳，我认{b}号。",),
+    "seer.next": ("警徽流先{a}号，后面的明天再说。",),
+}
+
 MORE: dict[str, tuple[str, ...]] = {
-    key: _FIRST.get(key, ()) + _FURTHER.get(key, ()) for key in {**_FIRST, **_FURTHER}
+    key: _FIRST.get(key, ()) + _FURTHER.get(key, ()) + _TABLE.get(key, ())
+    for key in {**_FIRST, **_FURTHER, **_TABLE}
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ....decisions import Answer, Choice
 from ..lang import Line, because
-from ..speech import case_against, last_reads, opener, second_round
+from ..speech import case_against, last_reads, next_check, opener, second_round
 from ..turn import Turn
 from .good import good_speech
 
@@ -90,6 +90,8 @@ def seer_speech(turn: Turn, *, last_words: bool = False) -> Answer:
             )
     if last_words:
         lines += last_reads(turn, mind, set(mind.cleared) | ({target} if target else set()))
+    else:
+        lines[-1:-1] = next_check(turn, mind, {s for s, _ in table.my_checks.values()})
     today = table.my_texts_today()
     return turn.say(lines, turn.think("and", a=why, rest=turn.beliefs_note()), avoid=today)
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from ....decisions import Answer, Choice
 from ..beliefs import Mind
-from ..lang import Line
+from ..lang import Line, because
+from ..reasons import Reason
 from ..speech import (
     case_against,
     farewell_good,
@@ -124,6 +125,7 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     if fake is not None and table.claims_seer(fake):
         # as a good seat would: a claim not yet heard out is backed only once it is
         lines.append(Line("trust.wait" if unheard_claim(turn, fake) else "trust", fake))
+        lines += _rival_doubts(turn, fake, exposers)
         why = why or turn.think("wolf.back", a=fake)
         framed = [s for s, w in table.reports.get(fake, {}).items() if w and table.is_alive(s)]
         target = target or (framed[-1] if framed else None)
@@ -143,22 +145,94 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
             lines += react or []
             if target is not None:
                 lines += case_against(turn, public, target)
+                lines = _also(turn, public, lines, target)
                 why = why or turn.think("wolf.push", a=target)
             elif react is not None:  # round two: as short as a villager's
                 lines += hesitation(turn, public, Line("r2.no_name" if react else "r2.still"))
             else:
-                lines += hesitation(turn, public)
+                lines += _leaning(turn, public, hesitation(turn, public))
             hook = _hook(turn, public, target) if not last_words else None
             if hook is not None:
                 lines.insert(-1 if target is not None else len(lines), Line("hook", hook))
     else:
-        lines.append(Line("vote", target))
+        lines += _named_case(turn, target, fake, exposers)
     if last_words:
         # reads that spare the pack, but no word for a mate: a dying wolf's praise marks him
         lines += last_reads(turn, _picture(turn), set(table.wolves))[:1]
     today = table.my_texts_today()
     lines = without_trust_in(unechoed(lines), target)
     return turn.say(lines, why or turn.think("wolf.blend"), avoid=today)
+
+
+def _rival_doubts(turn: Turn, fake: int, exposers: list[int]) -> list[Line]:
+    """Why I believe our seer over the others, and that they lie (the duel as a believer
+    of hers tells it): an exposer is answered apart."""
+    table = turn.table
+    rivals = [
+        s
+        for s in table.seer_claims
+        if s not in table.wolves and s not in exposers and table.is_alive(s)
+    ]
+    lines: list[Line] = []
+    for rival in rivals:
+        lines += [
+            because(Reason("liar", rival, fake, table.day, "counter_claim")),
+            Line("liar", rival),
+        ]
+    return lines
+
+
+def _named_case(turn: Turn, target: int, fake: int | None, exposers: list[int]) -> list[Line]:
+    """The case for the seat my side already named: the exposer who framed me, or our
+    seer's wolf, with the fact behind it (a believer says it too), then the vote."""
+    table = turn.table
+    if target in exposers:
+        lines = [because(Reason("liar", target, turn.me, table.day, "framed_me"))]
+    elif fake is not None:
+        lines = [because(Reason("seer_found", target, fake, table.day))]
+    else:
+        lines = []
+    # and what else the table holds against that seat, as many facts as the seat gives
+    # (none that cites a rival seer as the seer, nor me)
+    barred = {turn.me, *table.seer_claims} - {fake}
+    kinds = {"liar", "trusted_seer", "seer_found", "seer_cleared", "checked"}
+    for ev in _picture(turn).reasons(target):
+        if len(lines) >= turn.temper.sentences:
+            break
+        if ev.reason.kind not in kinds and ev.reason.other not in barred:
+            kinds.add(ev.reason.kind)
+            lines.append(because(ev.reason))
+    if turn.rng.random() < 0.4:
+        lines.append(Line("suspect", target))
+    return [*lines, Line("vote", target)]
+
+
+def _leaning(turn: Turn, public: Mind, lines: list[Line]) -> list[Line]:
+    """A wolf with nobody to name still says where it looks first, with the table's fact
+    behind it (a good seat unsure of its vote does; a wolf who only says "no read" is the
+    short speech the table remembers): the good seat the table suspects most."""
+    if any(x.key == "lean" for x in lines):
+        return lines
+    table = turn.table
+    barred = public.cleared | {public.seer.trusted or 0, table.idiot or 0, table.partner or 0}
+    goods = [s for s in turn.others_alive() if s not in table.wolves]
+    seat = public.likeliest(goods, exclude=barred)
+    if seat is None or not public.has_reasons(seat):
+        return lines
+    return [*lines, because(public.reasons(seat)[0].reason), Line("lean", seat)]
+
+
+def _also(turn: Turn, public: Mind, lines: list[Line], target: int) -> list[Line]:
+    """A second good seat to watch, as a seat that gives several reasons names one."""
+    if turn.temper.sentences < 2 or turn.rng.random() >= 0.5:
+        return lines
+    table = turn.table
+    goods = [s for s in turn.others_alive() if s not in table.wolves and s != target]
+    barred = public.cleared | {public.seer.trusted or 0, table.idiot or 0, table.partner or 0}
+    second = public.likeliest(goods, exclude=barred)
+    if second is None or public.p(second) < turn.temper.accuse_at or not public.has_reasons(second):
+        return lines
+    return [*lines[:-1], Line("also", second), lines[-1]]
 
 
 def _hook(turn: Turn, public: Mind, target: int | None) -> int | None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ....decisions import Answer
 from ..beliefs import Mind
-from ..lang import Line
-from ..speech import last_reads, opener
+from ..lang import Line, because
+from ..speech import last_reads, next_check, opener
 from ..turn import Turn
 
 __all__ = ["fake_checks", "fake_seer_speech"]
@@ -69,7 +69,15 @@ def fake_seer_speech(turn: Turn, public: Mind, *, last_words: bool = False) -> A
     lines.append(Line("claim", role="seer"))
     lines += [Line("report.wolf" if w else "report.good", s, n=n) for n, s, w in checks]
     rivals = [s for s in table.seer_claims if s not in table.wolves and table.is_alive(s)]
-    lines += [Line("liar", r) for r in rivals]
+    for rival in rivals:  # as the real seer does: the liar, and one fact against her
+        lines.append(Line("liar", rival))
+        said = ("liar", "checked", "trusted_seer")
+        facts = public.reasons(rival)
+        lines += [
+            because(e.reason)
+            for e in facts
+            if e.reason.kind not in said and e.reason.other != turn.me
+        ][:1]
     framed = [s for _, s, w in checks if w and table.is_alive(s)]
     pool = [s for s in turn.pk_candidates if s != turn.me] if turn.context.get("pk") else None
     if pool is not None:
@@ -79,6 +87,9 @@ def fake_seer_speech(turn: Turn, public: Mind, *, last_words: bool = False) -> A
         lines.append(Line("vote", target))
     if last_words:
         lines += last_reads(turn, public, set(table.wolves) | {target or 0})[:1]
+    else:  # the next check, among the good seats not yet named (a mate is no plan to tell)
+        named = {s for _, s, _ in checks} | set(table.wolves)
+        lines[-1:-1] = next_check(turn, public, named)
     today = table.my_texts_today()
     why = turn.think("wolf.frame", a=target) if target else turn.think("wolf.fake")
     return turn.say(lines, why, avoid=today)
