@@ -303,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if a file would change")
     args = parser.parse_args(argv)
     stale = []
-    for path, text in build_samples().items():
+    files = build_samples()
+    for path, text in files.items():
         current = path.read_text(encoding="utf-8") if path.exists() else None
         if current == text:
             continue
@@ -314,6 +315,19 @@ def main(argv: list[str] | None = None) -> int:
     verb = "would change" if args.check else "written"
     for path in stale:
         print(f"{verb}: {path.relative_to(ROOT)}")
+    # a sample's seat view follows its viewer's seat: the view of a seat it no longer
+    # draws is left behind, and would pass for a golden of nothing
+    left = sorted(
+        path
+        for sample in SAMPLES
+        for path in GOLDEN.glob(f"{sample.name}.seat*.txt")
+        if path not in files
+    )
+    for path in left:
+        print(f"{'would remove' if args.check else 'removed'}: {path.relative_to(ROOT)}")
+        if not args.check:
+            path.unlink()
+    stale += left
     if not stale:
         print("all samples and goldens are up to date")
     return 1 if args.check and stale else 0
