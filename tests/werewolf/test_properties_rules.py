@@ -265,8 +265,15 @@ def nights(game: PlayedGame) -> dict[int, dict[str, Event]]:
 @checks_game
 def test_night_deaths_are_the_unsaved_target_plus_the_poisoned(game: PlayedGame) -> None:
     """Dawn lists, sorted, exactly the wolf target unless the witch saved it, and the
-    poisoned; the fold records the right cause for each."""
-    for _night, events in nights(game).items():
+    poisoned, unless already dead (a blast or a king's shot in the election before the
+    dawn); the fold records the right cause for each."""
+    dead_before: dict[int, set[int]] = {}  # each dawn's night: who died before it was announced
+    dead: set[int] = set()
+    for e in game.chain[1:]:
+        if e.role == "dawn":
+            dead_before[e.meta["day"]] = set(dead)
+        dead |= set(killed(e))
+    for night, events in nights(game).items():
         if "dawn" not in events:
             continue
         target = events["wolf-night"].meta["diff"]["target"]
@@ -276,7 +283,7 @@ def test_night_deaths_are_the_unsaved_target_plus_the_poisoned(game: PlayedGame)
         expected = ({target} if target is not None and not saved else set()) | (
             {poisoned} if poisoned is not None else set()
         )
-        assert events["dawn"].meta["diff"]["died"] == sorted(expected)
+        assert events["dawn"].meta["diff"]["died"] == sorted(expected - dead_before[night])
         if saved:
             assert target is not None
     final = steps(game)[-1].after
