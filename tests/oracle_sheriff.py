@@ -123,6 +123,7 @@ class SheriffReferee:
             self.elected(alone)
             return
         self.running, self.election_step, self.election_spoken = running, "speech", []
+        self.withdrawn = []  # a postponed election starts afresh: everyone alive may run
 
     def sheriff_speech(self, diff: Mapping[str, Any], detail: Mapping[str, Any]) -> None:
         due = [s for s in self.standing() if s not in self.election_spoken]

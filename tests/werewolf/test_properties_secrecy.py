@@ -405,7 +405,12 @@ def test_a_death_never_shows_its_cause(data: st.DataObject) -> None:
             if team_of(a.deal[s - 1]) is Team.GOOD and a.deal[s - 1] is not Identity.WITCH
         ]
         until = comparable(a.chain, b.chain, since=min(free), free=free)
-        assert until > a.chain.index(_nights(a.chain)[night - 1]["dawn"]), "the dawns differ"
+        # the election comes before the dawn: a king's shot or the end there (a blast) may
+        # stop the comparison first, as the rules show cards there
+        dawn = _nights(a.chain)[night - 1].get("dawn")
+        stop = a.chain[until].role if until < len(a.chain) else "game-end"
+        if dawn is not None and stop not in ("hunter-shot", "game-end"):
+            assert until > a.chain.index(dawn), "the dawns differ"
         assert_same_views(a, b, viewers, until)
         assert check_log(b.records) == []
 
