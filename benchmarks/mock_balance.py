@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import math
 import time
 from collections import Counter
 from dataclasses import dataclass
 
 from pulse_core import MemoryEventStore, WorkflowRule
+from werewolf.arena import intervals
 from werewolf.boards import BOARDS, board_config
 from werewolf.config import GameConfig
 from werewolf.game import start_game, werewolf_workflow
@@ -36,14 +36,12 @@ class Tally:
     seconds: float
 
 
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """The package's 95% Wilson interval (``werewolf.arena.intervals``) as (low, high);
+    (0, 1) over no games."""
+    estimate = intervals.wilson(successes, n)
+    low, high = estimate.low, estimate.high
+    return (0.0 if low is None else low), (1.0 if high is None else high)
 
 
 def play(seeds: range, personality: str | None = None, config: GameConfig | None = None) -> Tally:

@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import math
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from mock_balance import wilson
 from quality_language import report as language_report
 from quality_reasoning import Reasoning, measure_reasoning, reasoning_report
 
@@ -52,16 +52,6 @@ BOARDS: dict[str, GameConfig] = {name: board_config(name) for name in NAMED_BOAR
 """Every board the benchmark plays: each named board of werewolf.boards."""
 
 Make = Callable[[GameState, int], Player]
-
-
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def share(won: int, n: int) -> str:

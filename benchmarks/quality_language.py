@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import math
 import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from mock_balance import wilson
 
 from pulse_core import Event, MemoryEventStore, WorkflowRule
 from werewolf.boards import BOARDS as NAMED_BOARDS
@@ -107,16 +108,6 @@ def measure(chain: list[Event], s: Speech) -> None:
         s.short_games += 1
         s.short_wolf += sum(wolf[seat] for seat in shortest) / len(shortest)
         s.wolf_share += sum(wolf.values()) / len(wolf)
-
-
-def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def seat_wins(chains: list[list[Event]]) -> tuple[Counter[str], Counter[str]]:
