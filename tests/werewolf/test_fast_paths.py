@@ -264,7 +264,7 @@ def test_each_vote_options_equals_asking_seat_by_seat(config: GameConfig) -> Non
     same as ``vote_options`` asked for each seat, in PK rounds too."""
     from werewolf.rules import each_vote_options, vote_options
 
-    checked = [s for seed in (10, 11, 12) for s in states(seed, config) if not s.ended]
+    checked = [s for seed in (10, 11, 12, 13) for s in states(seed, config) if not s.ended]
     assert any(s.pk for s in checked)
     for state in checked:
         seats = tuple(state.seats)
