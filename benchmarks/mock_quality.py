@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 from mock_balance import wilson
 from quality_language import report as language_report
-from quality_reasoning import Reasoning, measure_reasoning, reasoning_report
+from quality_reasoning import Reasoning, dead_at, measure_reasoning, reasoning_report
 
 from pulse_core import Event, MemoryEventStore, WorkflowRule
 from werewolf.boards import BOARDS as NAMED_BOARDS
@@ -114,17 +114,6 @@ class Talk:
     hunter_bad: int = 0
 
 
-def _dead_at(event: Event) -> list[int]:
-    diff = event.meta.get("diff", {})
-    if event.role == "dawn":
-        return [int(s) for s in diff.get("died", [])]
-    if event.role == "vote" and diff.get("exiled") is not None:
-        return [int(diff["exiled"])]
-    if event.role == "hunter-shot" and diff.get("target") is not None:
-        return [int(diff["target"])]
-    return []
-
-
 def measure(chain: list[Event], t: Talk) -> None:
     """Add one game's talk and play figures to ``t``."""
     cast = deal(chain)
@@ -170,7 +159,7 @@ def measure(chain: list[Event], t: Talk) -> None:
         elif event.role == "vote":
             _votes(t, detail, day, today, seer_wolves, dead, pk)
             pk = [int(s) for s in diff.get("pk", [])]
-        dead.update(_dead_at(event))
+        dead.update(dead_at(event))
     if witch_alive_night3:
         t.witch_games += 1
         t.witch_poisoned += poisoned

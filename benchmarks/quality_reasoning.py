@@ -26,6 +26,7 @@ from math import comb
 
 from pulse_core import Event
 from werewolf.cast import Identity, Team, team_of
+from werewolf.events import meaning_of
 from werewolf.game import fold_chain
 from werewolf.players.mock import parse_speech
 from werewolf.players.mock.lang import en, zh
@@ -159,7 +160,7 @@ def _game(chain: list[Event], r: Reasoning) -> None:
             if day == 1 and first_wolf and diff.get("exiled") is not None:
                 exiled = int(diff["exiled"])
                 r.wolf_first_bad_exile += exiled == seer or exiled in day1_named
-        for seat in _dead_at(event):
+        for seat in dead_at(event):
             died_at.setdefault(seat, day)
             alive.discard(seat)
     if first_wolf:
@@ -215,15 +216,16 @@ def _ballots(
     r.good_blocks += sum(comb(n, k) for n in counts.values()) / comb(len(good), k)
 
 
-def _dead_at(event: Event) -> list[int]:
-    diff = event.meta.get("diff", {})
-    if event.role == "dawn":
-        return [int(s) for s in diff.get("died", [])]
-    if event.role == "vote" and diff.get("exiled") is not None:
-        return [int(diff["exiled"])]
-    if event.role in ("hunter-shot", "knight-duel") and diff.get("target") is not None:
-        return [int(diff["target"])]
-    return []
+def dead_at(event: Event) -> list[int]:
+    """The seats an event tells the table are dead, as the registry reads it (a dawn, an
+    exile, a shot, a duel, a self-destruct, a heartbreak)."""
+    meta = event.meta
+    return [
+        seat
+        for seat, _ in meaning_of(
+            event.role, meta.get("diff") or {}, meta.get("detail") or {}
+        ).deaths
+    ]
 
 
 def _pct(a: float, n: float) -> str:
