@@ -242,3 +242,16 @@ def test_only_a_speech_offers_the_self_destruct_not_the_wolves_talk_nor_a_ballot
     assert answer == Speech("!destruct 4")  # words, as no self-destruct is offered
     assert not any("!destruct" in line for line in terminal.shown[:-1])
     assert "destruct" not in ask_part(talk, "en", "r1")
+
+
+def test_the_browser_seat_says_what_a_self_destruct_does_in_the_election_and_for_a_king() -> None:
+    """In the election a self-destruct postpones it (the hint once said only "the day ends
+    without a vote"), and the wolf king is told his shot follows; a day speech's plain wolf
+    hears neither."""
+    played = _play(_run(1, 1, 2, 4))  # seat 1 is the wolf king, seat 2 a plain wolf
+    king = ask_part(played.asked_for("d1.sheriff-speech.s1")[0], "en", "r1")["form"]
+    wolf = ask_part(played.asked_for("d1.sheriff-speech.s2")[0], "zh", "r2")["form"]
+    assert "held again after the next night" in king["destruct"]["hint"]
+    assert "As the wolf king, you may then shoot" in king["destruct"]["hint"]
+    assert "下一夜之后重新竞选" in wolf["destruct"]["hint"]
+    assert "狼王" not in wolf["destruct"]["hint"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...cast import Identity
 from ...config import WolfKill
 from ...decisions import (
     MAX_SPEECH_CHARS,
@@ -243,9 +244,14 @@ def _destruct_form(ps: PromptSet, request: Request) -> dict[str, Any]:
     names = request.view.names
     options = option_order(request.options)
     takes = len(options) > 1
+    hint = [ps.say("web.destruct.take.hint" if takes else "web.destruct.hint")]
+    if request.kind is DecisionKind.SHERIFF_SPEECH:  # the election is postponed, not the vote
+        hint.append(ps.say("web.destruct.election"))
+    if request.view.identity is Identity.WOLF_KING:  # his death allows his shot
+        hint.append(ps.say("web.destruct.king"))
     return {
         "label": ps.say("web.destruct"),
-        "hint": ps.say("web.destruct.take.hint" if takes else "web.destruct.hint"),
+        "hint": " ".join(hint),
         "take": ps.say("web.destruct.take") if takes else "",
         "options": [
             {"code": 0 if o is None else o, "label": seat_label(ps, names, o)} for o in options
