@@ -4,7 +4,12 @@ A claimer the wolves killed at night (or went for, as the witch was told) is lik
 one who called me (good) a wolf, or the
 hunter who shot, or the wolves' own victim a wolf, is lying; so, likely, is one who calls a
 publicly vouched seat a wolf; reports that fit the night kills count a little; a seer who
-changes a report she already gave is lying.
+changes a report she already gave, or checked a seat already dead, is lying. In a duel,
+who claimed first counts for nothing: a claimer who spent a check on his rival after she
+claimed acts as a wolf does (a real seer knows her rival lies), the seats that stood
+behind a claimer and then died at the wolves' hands, or were shown good or wolf, say
+which side he is on, and where the evidence is thin each seat goes by its own impression
+of the claimers (a careful reader's is mild), kept from day to day.
 """
 
 from __future__ import annotations
@@ -84,6 +89,7 @@ def _credibility(
     mine, killed, checks, framed, vouched = sight
     points = 3.0 if claimer in killed else 0.0
     caught: tuple[str, int | None] | None = None
+    gone = _died_before(table) if table.night_deaths or table.exiled else {}
     if claimer in table.revealed:  # death showed the card: a good claimer is the seer
         if table.revealed[claimer]:
             return -20.0, ("revealed", None)
@@ -93,9 +99,14 @@ def _credibility(
         caught = ("changed_report", None)
     if claimer in framed:  # the wolves' own victim was no wolf (the witch knows)
         points += 3.0
+    for u in table.said(claimer) if gone else ():
+        for night, seat, _ in u.said.reports:
+            if night is not None and gone.get(seat, night + 1) <= night:
+                points -= 10.0  # a seat already dead cannot be checked
+                caught = ("dead_check", seat)
     for seat, wolf in table.reports.get(claimer, {}).items():
-        if seat == mine:
-            points += -10.0 if wolf else 1.0
+        if seat == mine:  # a fake seer seldom spends a good check on a good seat
+            points += -10.0 if wolf else 2.0
             if wolf:
                 caught = ("framed_me", mine)
         elif wolf and (seat == table.shooter or seat in framed):
@@ -120,22 +131,51 @@ def _claim_day(table: Table, claimer: int) -> int:
     return next((u.day for u in table.said(claimer) if "seer" in u.said.roles), table.day)
 
 
-def _earlier_claim(table: Table, claimers: list[int]) -> int | None:
-    """The first claimer: a real seer speaks up first more often than a wolf jumps, a small
-    edge that the evidence outweighs."""
-    if len(claimers) < 2:
-        return None
-    first, second = (_claim_day(table, c) for c in claimers[:2])
-    return claimers[0] if first <= second else None
+def _died_before(table: Table) -> dict[int, int]:
+    """Seat -> the first night it could no longer be checked: the night after its exile, or
+    the night after the one it died in."""
+    gone: dict[int, int] = {}
+    for night, died in table.night_deaths.items():
+        for seat in died:
+            gone.setdefault(seat, night + 1)
+    for day, seat in table.exiled.items():
+        gone[seat] = min(gone.get(seat, day + 1), day + 1)
+    return gone
+
+
+def _duel(
+    table: Table, claimer: int, rivals: list[int], killed: frozenset[int]
+) -> tuple[float, tuple[str, int | None] | None]:
+    """Points from the duel itself: a check on a rival made after the rival claimed, the
+    fate of the seats that stood behind the claimer."""
+    points, caught = 0.0, None
+    claimed = {r: _claim_day(table, r) for r in rivals}
+    for u in table.said(claimer):
+        for night, seat, _ in u.said.reports:
+            if seat in claimed and night is not None and night > claimed[seat]:
+                points, caught = -2.0, ("checked_rival", seat)
+    since = table.seer_claims[claimer]
+    backers = {
+        u.speaker
+        for u in table.utterances
+        if claimer in u.said.trusts and u.order > since and u.speaker != claimer
+    }
+    for seat in backers:
+        shown = table.revealed.get(seat)
+        if shown is not None:
+            points += -4.0 if shown else 1.0
+        elif seat in killed or seat == table.shooter or seat == table.idiot:
+            points += 0.75  # the wolves killed, or the card cleared, a seat of his side
+    return points, caught
 
 
 def seer_belief(
     table: Table, gut: Gauss | None = None, spread: float = 0.0, *, blind: bool = False
 ) -> SeerBelief:
-    """Trust a lone seer claim unless caught lying; between several, the best evidence (a
-    small edge to the first claimer), weighed with the
-    seat's own impression of each claimer (``gut``, of sd ``spread`` points): where the
-    evidence is thin, a table splits over two seers. ``blind``: the belief of a villager
+    """Trust a lone seer claim unless caught lying; between several, the best evidence
+    (never the order of the claims), weighed with the seat's own impression of each
+    claimer (``gut``, of sd ``spread`` points): where the evidence is thin, a table splits
+    over two seers. ``blind``: the belief of a villager
     who knows nothing private (as ``claim_credibility``)."""
     if table.identity is Identity.SEER and not blind:
         others = tuple(s for s in table.seer_claims if s != table.me)
@@ -147,16 +187,21 @@ def seer_belief(
         return SeerBelief(None, 0.0, (), {})
     rated: list[tuple[float, int, tuple[str, int | None] | None]] = []
     sight = _sight(table, blind)
-    first = _earlier_claim(table, claimers)
     for claimer in claimers:
         points, caught = _credibility(table, claimer, sight)
-        points += 0.5 if claimer == first else 0.0
+        if len(claimers) > 1:
+            rivals = [c for c in claimers if c != claimer]
+            more, lie = _duel(table, claimer, rivals, sight.killed)
+            points += more
+            caught = caught or lie
         impression = gut.gauss(0.0, spread) if gut is not None and spread > 0 else 0.0
         rated.append((points + impression, claimer, caught))
     if len(rated) == 1:
         points, claimer, lie = rated[0]
         if points <= -4.0:  # a lone claimer caught lying
             return SeerBelief(None, 0.0, (claimer,), {claimer: lie or ("lies", None)})
+        if points < 2.0 and _claim_day(table, claimer) == table.day and table.day <= 1:
+            return SeerBelief(claimer, 0.6, (), {})  # not yet heard out: a rival may answer
         return SeerBelief(claimer, 0.9 if points < 2.0 else 1.0, (), {})
     rated.sort(key=lambda r: (-r[0], table.seer_claims[r[1]]))
     top, trusted, _ = rated[0]

@@ -89,12 +89,17 @@ class MockPlayer:
         return self._pack[1]
 
     def _gut(self, day: int, seats: int, noise: float) -> Gut:
-        """The day's gut feeling (the same for every belief of the day: drawn once)."""
+        """The day's gut feeling (the same for every belief of the day: drawn once), with
+        the game's impressions of seer claimers."""
         key = (day, seats, noise)
         gut = self._guts.get(key)
         if gut is None:
             rng = seeded(decision_seed(self.game_seed, self.seat, f"gut.d{day}", "mock"))
-            gut = self._guts[key] = Gut.draw(rng, seats, noise)
+            drawn = Gut.draw(rng, seats, noise)
+            # the impressions of seer claimers hold from day to day: a seat changes its
+            # mind on a duel for what happened, never for a new day's mood
+            duel = seeded(decision_seed(self.game_seed, self.seat, "duel", "mock")).random()
+            gut = self._guts[key] = Gut(duel, drawn.feelings)
         return gut
 
     def answer(self, request: Request) -> Answer:

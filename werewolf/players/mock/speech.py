@@ -23,6 +23,7 @@ __all__ = [
     "spared",
     "trusted_today",
     "unechoed",
+    "unheard_claim",
     "without_trust_in",
 ]
 
@@ -107,7 +108,7 @@ def seer_stance(turn: Turn, mind: Mind) -> list[Line]:
     said = [u for u in table.said(turn.me) if u.day == table.day]
     again = any(trusted in u.said.trusts for u in said if not u.last_words)  # said today
     if trusted is not None and trusted != turn.me and table.is_alive(trusted) and not again:
-        lines.append(Line("trust", trusted))
+        lines.append(Line("trust.wait" if unheard_claim(turn) else "trust", trusted))
     for liar in belief.liars:
         if liar in framed_by or not table.is_alive(liar):
             continue
@@ -115,6 +116,20 @@ def seer_stance(turn: Turn, mind: Mind) -> list[Line]:
         lines += [because(why[0].reason)] if why else []
         lines.append(Line("liar", liar))
     return lines
+
+
+def unheard_claim(turn: Turn, seer: int | None = None) -> int | None:
+    """The lone seer claimer I believe (or ``seer``), when the claim was made on the first
+    day and seats are yet to speak after it (a rival may still answer): I wait before I
+    back it."""
+    table = turn.table
+    seer = turn.mind.seer.trusted if seer is None else seer
+    if table.day > 1 or seer is None or len(table.seer_claims) != 1 or turn.context.get("pk"):
+        return None
+    if any(u.day < table.day for u in table.said(seer)):
+        return None
+    spoke = {u.speaker for u in table.utterances if u.day == table.day and not u.last_words}
+    return seer if any(s not in spoke and s != turn.me for s in table.alive) else None
 
 
 def case_against(

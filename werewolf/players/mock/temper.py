@@ -16,6 +16,7 @@ class Temper:
 
     name: str
     noise: float  # spread of the day's gut feeling, in log-odds
+    impression: float  # spread of the seat's impression of each seer claimer, in points
     seer_claims_early: bool  # the seer claims on day 1 even without a wolf to report
     save_first_night: float  # chance the witch saves the night-1 victim
     save_later: float  # chance she saves a later victim she has no reason to trust
@@ -34,12 +35,13 @@ class Temper:
 PERSONALITIES: dict[str, Temper] = {
     "cautious": Temper(
         name="cautious",
-        noise=0.3,
+        impression=0.3,
+        noise=0.15,
         seer_claims_early=False,
         save_first_night=0.95,
         save_later=0.25,
         poison_at=0.85,
-        accuse_at=0.55,
+        accuse_at=0.65,
         fake_claim=0.1,
         jump_when_exposed=0.2,
         attack_seer=0.1,
@@ -51,6 +53,7 @@ PERSONALITIES: dict[str, Temper] = {
     ),
     "steady": Temper(
         name="steady",
+        impression=0.8,
         noise=0.5,
         seer_claims_early=True,
         save_first_night=0.9,
@@ -68,7 +71,8 @@ PERSONALITIES: dict[str, Temper] = {
     ),
     "bold": Temper(
         name="bold",
-        noise=0.45,
+        impression=1.4,
+        noise=0.7,
         seer_claims_early=True,
         save_first_night=0.8,
         save_later=0.45,

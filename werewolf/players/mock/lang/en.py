@@ -108,6 +108,22 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "Seat {a} is a wolf pretending to be the seer.",
         "Seat {a} is a wolf: a fake seer.",
     ),
+    "sum.open": (
+        "As sheriff I speak last, so let me sum up the day.",
+        "Sheriff's summary, now that everyone has spoken.",
+    ),
+    "sum.found": (
+        "The check that stands is seat {b}'s: seat {a}, a wolf.",
+        "Of all the claims today, I go with seat {b}'s check on seat {a}.",
+    ),
+    "sum.vote": (
+        "So the badge calls it: everyone, vote seat {a}.",
+        "My call as sheriff: we all vote seat {a} today.",
+    ),
+    "trust.wait": (
+        "Seat {a}'s claim stands for now; I want to hear whether anyone counters it before I back it.",
+        "I'll hold my side on seat {a}'s claim until everyone has spoken.",
+    ),
     "trust": (
         "I trust seat {a} as the seer.",
         "I believe seat {a} is our seer.",
@@ -250,6 +266,13 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "why.liar.changed_report": ("Seat {a} changed a report between speeches.",),
     "why.liar.contradicts_me": ("Seat {a}'s report on seat {b} contradicts what I know.",),
+    "why.liar.dead_check": (
+        "Seat {a} says he checked seat {b} on a night seat {b} was already dead.",
+    ),
+    "why.liar.checked_rival": (
+        "Seat {a} spent a check on seat {b} after seat {b} claimed; a real seer knows her rival lies.",
+        "A real seer would not waste a check on the other claimer, yet seat {a} checked seat {b}.",
+    ),
     "why.liar.counter_claim": (
         "Seat {a} counter-claimed seat {b}, and seat {b}'s claim fits the facts better.",
         "Between the two seer claims, seat {b} is the one I believe over seat {a}.",

@@ -19,6 +19,7 @@ THOUGHTS: dict[str, tuple[str, str]] = {
         "the seer named seat {a}, as my speech allowed",
         "预言家报了{a}号查杀，发言里说过跟预言家",
     ),
+    "vote.sheriff": ("the sheriff I trust called seat {a}", "我信得过的警长归票{a}号，跟着投"),
     "vote.as_said": ("seat {a}, as I said: {rest}", "按我发言说的投{a}号：{rest}"),
     # the seer
     "seer.check": ("check seat {a}: {rest}", "验{a}号：{rest}"),

@@ -20,9 +20,11 @@ from ..speech import (
     spared,
     trusted_today,
     unechoed,
+    unheard_claim,
     without_trust_in,
 )
 from ..turn import Turn
+from .sheriff import sheriff_call, sheriff_lead
 
 __all__ = [
     "good_last_words",
@@ -63,7 +65,15 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     react = None if last_words else second_round(turn, mind, target)
     lines += react or []
     lines += stand_by_partner(turn)
-    if target is not None:
+    summary, target = sheriff_lead(turn, target) if not last_words else ([], target)
+    if summary:  # the sheriff speaking last sums up the day and calls the vote (归票)
+        lines += [x for x in case_against(turn, mind, target)[:-1]] if target else []
+        lines += summary
+    elif target is not None and _unheard_check(turn, target) and not last_words:
+        # a lone seer's word, claimed this very day: a rival may yet answer it
+        lines += [because(mind.reasons(target)[0].reason), Line("lean", target)]
+        lines.append(Line("follow_seer"))
+    elif target is not None:
         lines += case_against(turn, mind, target)
         if turn.temper.sentences >= 2:  # a terse seat names one seat only
             second = good_target(turn, [s for s in turn.others_alive() if s != target])
@@ -81,6 +91,14 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     why = turn.think("good.vote", a=target) if target else turn.think("good.no_read")
     lines = without_trust_in(unechoed(lines), target)
     return turn.say(lines, turn.think("and", a=turn.beliefs_note(), rest=why), avoid=_today(turn))
+
+
+def _unheard_check(turn: Turn, seat: int) -> bool:
+    """True when the case against ``seat`` is the check of a seer claim not yet heard out
+    (``unheard_claim``): a wolf claiming first wants the table committed before the real
+    seer answers."""
+    seer = unheard_claim(turn)
+    return seer is not None and turn.table.reports.get(seer, {}).get(seat) is True
 
 
 NO_READ = Line("no_read")
@@ -134,8 +152,12 @@ def seer_wolves_since(turn: Turn, order: int) -> list[int]:
 
 
 def _still_suspect(turn: Turn, seat: int) -> bool:
-    """False when what came after my speech clears the seat I named (then I say so)."""
-    return seat not in turn.mind.cleared and turn.mind.p(seat) >= 0.15
+    """False when what came after my speech clears the seat I named (then I say so), or
+    when its case was a seer claimer's word that a counter-claim has since outweighed."""
+    mind = turn.mind
+    if seat in mind.cleared or mind.p(seat) < 0.15:
+        return False
+    return not any(turn.table.reports.get(liar, {}).get(seat) for liar in mind.seer.liars)
 
 
 def good_vote(turn: Turn) -> Answer:
@@ -145,11 +167,20 @@ def good_vote(turn: Turn) -> Answer:
     named, follows, order = my_speech_today(turn)
     if follows:
         for seat in seer_wolves_since(turn, order):
-            if seat in options:
+            if seat in options and seat not in trusted_today(turn):
                 return Choice(seat, reasoning=turn.think("vote.follow_seer", a=seat))
+    call = sheriff_call(turn)
+    barred = set(turn.mind.cleared) | {turn.mind.seer.trusted or 0} | trusted_today(turn)
+    if call is not None and call in options and call not in barred:
+        return Choice(call, reasoning=turn.think("vote.sheriff", a=call))
     if named is not None and named in options and _still_suspect(turn, named):
         note = turn.beliefs_note([named])
         return Choice(named, reasoning=turn.think("vote.as_said", a=named, rest=note))
+    trusted, kept = turn.mind.seer.trusted, trusted_today(turn)
+    reports = turn.table.reports.get(trusted, {}) if trusted is not None else {}
+    found = [s for s, w in reports.items() if w and s in options and s not in kept]
+    if named is not None and found:  # the seer I now believe named a wolf: hers, not his
+        return Choice(found[-1], reasoning=turn.think("vote.follow_seer", a=found[-1]))
     barred = set(turn.mind.cleared) | {turn.mind.seer.trusted or 0} | trusted_today(turn)
     target = turn.mind.likeliest(options, exclude=barred)
     if target is None:

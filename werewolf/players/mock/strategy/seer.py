@@ -15,6 +15,8 @@ __all__ = ["seer_check", "seer_last_words", "seer_speech"]
 
 def seer_check(turn: Turn) -> Answer:
     checked = {seat for seat, _ in turn.table.my_checks.values()}
+    # a rival seer claimer is a liar I already know: a check on him is wasted
+    checked |= set(turn.table.seer_claims)
     fresh = [s for s in turn.request.options if s is not None and s not in checked]
     mind = turn.mind
     # the most doubtful seat: a likely wolf, but not one already settled by a seer report

@@ -3,7 +3,9 @@ check and announces her badge order (警徽流: whom she checks tonight, then ne
 wolf runs against her with a claim of his own (悍跳); other good seats seldom run and
 withdraw (退水) before a claimed seer; voters back the seer they believe, or the
 candidate they trust most; a sheriff has the suspect speak first, passes the badge to a
-seat he trusts (the seer's cleared seat) and tears it when in doubt."""
+seat he trusts (the seer's cleared seat) and tears it when in doubt. Speaking last, the
+sheriff sums up the day (归票): the seer he believes, her wolf, and the seat to exile; the
+good seats who trust him vote as he calls."""
 
 from __future__ import annotations
 
@@ -22,6 +24,9 @@ __all__ = [
     "election_vote",
     "run_for_sheriff",
     "seer_takes_badge",
+    "sheriff_call",
+    "sheriff_lead",
+    "sheriff_now",
     "speaking_order",
     "withdraw",
 ]
@@ -259,3 +264,61 @@ def speaking_order(turn: Turn) -> Answer:
     mind = turn.mind
     first = max(options, key=lambda s: (mind.p(s), -s))
     return Choice(first, reasoning=_why(turn, "the one I doubt speaks first"))
+
+
+def sheriff_now(turn: Turn) -> int | None:
+    """The living sheriff, from the election's and the badge's public events (None on a
+    board without one, or once the badge is torn)."""
+    view = turn.request.view
+    if not view.config.sheriff:
+        return None
+    holder: int | None = None
+    for obs in view.observations:
+        if obs.phase in ("sheriff-run", "sheriff-withdraw", "sheriff-vote"):
+            elected = obs.diff.get("sheriff")
+            holder = int(elected) if elected is not None else holder
+        elif obs.phase == "sheriff-badge":
+            heir = obs.diff.get("to")
+            holder = int(heir) if heir is not None else None
+    return holder if holder is not None and turn.table.is_alive(holder) else None
+
+
+def sheriff_lead(turn: Turn, target: int | None) -> tuple[list[Line], int | None]:
+    """For the sheriff speaking last today (the rest have spoken): the summing-up (the
+    seer he believes and her wolf) and the seat he calls the vote on (his own read, else
+    the likeliest wolf he can name), or nothing when he is not."""
+    table, mind = turn.table, turn.mind
+    if sheriff_now(turn) != turn.me or turn.context.get("pk") or table.spoken(turn.me, table.day):
+        return [], target
+    spoke = {u.speaker for u in table.utterances if u.day == table.day and not u.last_words}
+    if any(s not in spoke for s in turn.others_alive()):
+        return [], target
+    lines = [Line("sum.open")]
+    seer = mind.seer.trusted
+    reports = table.reports.get(seer, {}) if seer is not None else {}
+    found = [s for s, w in reports.items() if w and table.is_alive(s)]
+    if seer is not None and seer != turn.me and found:
+        lines.append(Line("sum.found", found[-1], seer))
+    if target is None:
+        barred = set(mind.cleared) | {seer or 0, turn.me}
+        target = mind.likeliest(turn.others_alive(), exclude=barred)
+    if target is not None:
+        lines.append(Line("sum.vote", target))
+    return lines, target
+
+
+def sheriff_call(turn: Turn) -> int | None:
+    """The seat the sheriff called the vote on after my speech today, when I trust him
+    (he is the seer I believe, a seat I count cleared, or one I hardly doubt)."""
+    table, mind = turn.table, turn.mind
+    sheriff = sheriff_now(turn)
+    if sheriff is None or sheriff == turn.me:
+        return None
+    trusted = sheriff == mind.seer.trusted or sheriff in mind.cleared or mind.p(sheriff) < 0.2
+    if not trusted:
+        return None
+    mine = max((u.order for u in table.said(turn.me) if u.day == table.day), default=-1)
+    for u in reversed(table.said(sheriff)):
+        if u.day == table.day and not u.last_words and u.order > mine:
+            return u.said.vote
+    return None

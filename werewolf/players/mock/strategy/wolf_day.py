@@ -19,6 +19,7 @@ from ..speech import (
     second_round,
     trusted_today,
     unechoed,
+    unheard_claim,
     without_trust_in,
 )
 from ..turn import Turn
@@ -123,7 +124,7 @@ def wolf_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     why = turn.think("wolf.counter") if exposers else ""
     if fake is not None and table.claims_seer(fake):
         # as a good seat would: a claim not yet heard out is backed only once it is
-        lines.append(Line("trust", fake))
+        lines.append(Line("trust.wait" if unheard_claim(turn, fake) else "trust", fake))
         lines += _rival_doubts(turn, fake, exposers)
         why = why or turn.think("wolf.back", a=fake)
         framed = [s for s, w in table.reports.get(fake, {}).items() if w and table.is_alive(s)]
