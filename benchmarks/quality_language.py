@@ -6,8 +6,9 @@ Prints, per board:
   seat numbers and names are masked (goal >= 85%);
 - sentence forms per language: the sentences of those speeches, masked the same way, in
   English and in Chinese games (goal >= 400 each);
-- the shortest-speech tell: how often the shortest first speech of day 2 is a wolf's,
-  against the wolves' share of the speakers (goal <= 1.5x);
+- the shortest-speech tell: how often the shortest first speech of day 2 is a wolf's (a
+  wolf king's too), against the wolves' share of the speakers (goal <= 1.5x); a
+  self-destruct is not counted as a speech (the wolf shows his card);
 - en/zh divergence: seeds whose games make different decisions in English and in Chinese
   (every event but the words: votes, kills, potions, checks, shots, speakers; goal 0);
 - each personality's seat win rate (its seats whose side won), with a 95% interval.
@@ -99,10 +100,12 @@ def measure(chain: list[Event], s: Speech) -> None:
         s.speeches.append(plain)
         s.forms.update(sentences(plain))
         seat, pk = int(meta["diff"]["speaker"]), meta["detail"].get("pk")
+        # a self-destruct is no speech: the wolf shows his card, there is nothing to read
         if event.role == "day-speech" and meta.get("day") == 2 and not pk:
-            day2.setdefault(seat, len(text))
+            if not meta["diff"].get("self_destruct"):
+                day2.setdefault(seat, len(text))
     if len(day2) >= 2:
-        wolf = {seat: deal[seat - 1] is Identity.WEREWOLF for seat in day2}
+        wolf = {seat: team_of(deal[seat - 1]) is Team.WOLVES for seat in day2}
         least = min(day2.values())
         shortest = [seat for seat, n in day2.items() if n == least]
         s.short_games += 1
