@@ -101,7 +101,7 @@ def infer(table: Table, temper: Temper, gut: Random | Gut, *, public: bool = Fal
         belief = seer_belief(table, blind=True)
     else:  # no seer claim, no impression to draw: the duel's generator is not made
         duel = gut.impressions() if table.seer_claims else None
-        belief = seer_belief(table, duel, temper.impression)
+        belief = seer_belief(table, duel, temper.noise)
     cleared = weigh(table, belief, w, temper, gut, me=me)
     probs = scaled(w.logit, w.fixed, float(table.wolf_count))
     return Mind(me, table.alive, probs, w.found, belief, cleared)

@@ -143,6 +143,17 @@ def _died_before(table: Table) -> dict[int, int]:
     return gone
 
 
+def _election_edge(table: Table, claimers: list[int]) -> int | None:
+    """On a board that elects a sheriff, the first of the claimers: a real seer runs to
+    give her badge order (警徽流) at once and a jump against her is a reply, so the first
+    claim keeps a small edge that the evidence outweighs. Without an election, who claimed
+    first counts for nothing (a wolf who jumps first on day 1 gains nothing by it)."""
+    if not table.election or len(claimers) < 2:
+        return None
+    first, second = (_claim_day(table, c) for c in claimers[:2])
+    return claimers[0] if first <= second else None
+
+
 def _duel(
     table: Table, claimer: int, rivals: list[int], killed: frozenset[int]
 ) -> tuple[float, tuple[str, int | None] | None]:
@@ -173,7 +184,7 @@ def seer_belief(
     table: Table, gut: Gauss | None = None, spread: float = 0.0, *, blind: bool = False
 ) -> SeerBelief:
     """Trust a lone seer claim unless caught lying; between several, the best evidence
-    (never the order of the claims), weighed with the seat's own impression of each
+    (never the order of the claims, but for a small edge in an election), weighed with the seat's own impression of each
     claimer (``gut``, of sd ``spread`` points): where the evidence is thin, a table splits
     over two seers. ``blind``: the belief of a villager
     who knows nothing private (as ``claim_credibility``)."""
@@ -187,8 +198,10 @@ def seer_belief(
         return SeerBelief(None, 0.0, (), {})
     rated: list[tuple[float, int, tuple[str, int | None] | None]] = []
     sight = _sight(table, blind)
+    edge = _election_edge(table, claimers)
     for claimer in claimers:
         points, caught = _credibility(table, claimer, sight)
+        points += 0.5 if claimer == edge else 0.0
         if len(claimers) > 1:
             rivals = [c for c in claimers if c != claimer]
             more, lie = _duel(table, claimer, rivals, sight.killed)

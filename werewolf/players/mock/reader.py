@@ -235,6 +235,7 @@ class _Fold:
             self.seer_dead,  # seer_dead
             partner,  # partner
             self.idiot,  # idiot
+            deck.election,  # election
             self.said_by,  # said_by
         )
 
@@ -280,13 +281,14 @@ def _ballot(day: int, round_: int, voter: int, target: int | None, order: int) -
 class _Deck:
     """What a game's config tells every table of it."""
 
-    __slots__ = ("config", "death_shows", "deck", "shield_repeats", "wolf_count")
+    __slots__ = ("config", "death_shows", "deck", "election", "shield_repeats", "wolf_count")
 
     def __init__(self, config: GameConfig) -> None:
         self.config = config
         deck = self.deck = tuple(config.identities)
         self.wolf_count = sum(1 for i in deck if team_of(i) is Team.WOLVES)
         self.death_shows = config.reveal_on_death is not Reveal.NOTHING
+        self.election = config.sheriff
         # a protector in the deck may guard the same seat night after night (then a seat
         # our knife could not reach stays out of reach)
         self.shield_repeats = (Identity.DOCTOR in deck and config.doctor_repeat) or (

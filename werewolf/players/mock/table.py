@@ -73,6 +73,7 @@ class Table:
     seer_dead: bool = False  # death showed the seer's card: no seer report will come
     partner: int | None = None  # my lover, when the lovers' night told me of one
     idiot: int | None = None  # the seat that showed the idiot card at an exile
+    election: bool = False  # the board elects a sheriff (seer claims made running for it)
     # speaker -> his utterances in order (decisions scan one seat's words, often)
     said_by: dict[int, tuple[Utterance, ...]] = field(default_factory=dict)
     # the seats found dead at any dawn: derived once (beliefs read it several times)

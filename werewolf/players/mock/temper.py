@@ -16,7 +16,6 @@ class Temper:
 
     name: str
     noise: float  # spread of the day's gut feeling, in log-odds
-    impression: float  # spread of the seat's impression of each seer claimer, in points
     seer_claims_early: bool  # the seer claims on day 1 even without a wolf to report
     save_first_night: float  # chance the witch saves the night-1 victim
     save_later: float  # chance she saves a later victim she has no reason to trust
@@ -35,7 +34,6 @@ class Temper:
 PERSONALITIES: dict[str, Temper] = {
     "cautious": Temper(
         name="cautious",
-        impression=0.3,
         noise=0.15,
         seer_claims_early=False,
         save_first_night=0.95,
@@ -53,7 +51,6 @@ PERSONALITIES: dict[str, Temper] = {
     ),
     "steady": Temper(
         name="steady",
-        impression=0.8,
         noise=0.5,
         seer_claims_early=True,
         save_first_night=0.9,
@@ -71,7 +68,6 @@ PERSONALITIES: dict[str, Temper] = {
     ),
     "bold": Temper(
         name="bold",
-        impression=1.4,
         noise=0.7,
         seer_claims_early=True,
         save_first_night=0.8,
