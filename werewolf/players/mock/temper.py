@@ -51,7 +51,7 @@ PERSONALITIES: dict[str, Temper] = {
     ),
     "steady": Temper(
         name="steady",
-        noise=0.5,
+        noise=0.3,
         seer_claims_early=True,
         save_first_night=0.9,
         save_later=0.35,
@@ -68,7 +68,7 @@ PERSONALITIES: dict[str, Temper] = {
     ),
     "bold": Temper(
         name="bold",
-        noise=0.7,
+        noise=1.0,
         seer_claims_early=True,
         save_first_night=0.8,
         save_later=0.45,
