@@ -57,6 +57,15 @@ def _line(records: Records, kind: str, day: int, nth: int = 0) -> int:
     return lines[nth]
 
 
+def _first(records: Records, kind: str, field: str | None = None) -> int:
+    """The file line of the first event of ``kind`` (with ``field`` in its diff, if named)."""
+    return next(
+        number
+        for number, r in enumerate(records, start=1)
+        if r.get("kind") == f"werewolf.{kind}" and (field is None or field in r["meta"]["diff"])
+    )
+
+
 def _meta(records: Records, line: int) -> dict[str, Any]:
     meta: dict[str, Any] = records[line - 1]["meta"]
     return meta
@@ -64,7 +73,7 @@ def _meta(records: Records, line: int) -> dict[str, Any]:
 
 # -- the forgeries: each edits a shipped replay and returns the line that must be named ------
 def _changed_death(r: Records) -> int:
-    line = _line(r, "dawn", 2)  # good-win: the hunter, seat 4, died
+    line = _line(r, "dawn", 2)  # good-win: seat 2, the seer, died
     _meta(r, line)["diff"]["died"] = [5]
     set_content(r[line - 1], "Day 2 dawns. Died last night: seat 5 (Eli).")
     return line
@@ -165,7 +174,7 @@ def _poison_for_the_dead(r: Records) -> int:
 
 
 def _shooter_not_the_hunter(r: Records) -> int:
-    line = _line(r, "hunter-shot", 2)  # good-win: the hunter is seat 4
+    line = _first(r, "hunter-shot")  # good-win: the hunter is seat 8
     _meta(r, line)["diff"]["shooter"] = 5
     return line
 
@@ -177,16 +186,16 @@ def _shot_at_the_dead(r: Records) -> int:
 
 
 def _wolves_kill_a_dead_seat(r: Records) -> int:
-    line = _line(r, "wolf-night", 2)  # good-win: seat 8 was exiled on day 1
+    line = _line(r, "wolf-night", 2)  # good-win: seat 4 was exiled on day 1
     meta = _meta(r, line)
-    meta["diff"]["target"] = 8
-    meta["detail"]["proposals"] = [[[6, 8], [9, 8]]]
+    meta["diff"]["target"] = 4
+    meta["detail"]["proposals"] = [[[1, 4], [3, 4]]]
     return line
 
 
 def _seer_checks_herself(r: Records) -> int:
-    line = _line(r, "seer-check", 1)  # good-win: the seer is seat 1
-    _meta(r, line)["diff"].update(target=1, wolf=False)
+    line = _line(r, "seer-check", 1)  # good-win: the seer is seat 2
+    _meta(r, line)["diff"].update(target=2, wolf=False)
     return line
 
 
@@ -197,13 +206,13 @@ def _guard_repeats(r: Records) -> int:
 
 
 def _idiot_not_revealed(r: Records) -> int:
-    line = _line(r, "vote", 2)  # idiot-12: the idiot, seat 5, is voted out
+    line = _first(r, "vote", "revealed")  # idiot-12: the idiot is voted out, shows his card
     del _meta(r, line)["diff"]["revealed"]
     return line
 
 
 def _lover_not_heartbroken(r: Records) -> int:
-    line = _line(r, "vote", 3)  # cupid-10: seat 5 is exiled, his lover 9 dies too
+    line = _first(r, "vote", "heartbroken")  # cupid-10: an exile's lover dies too
     del _meta(r, line)["diff"]["heartbroken"]
     return line
 
@@ -251,7 +260,7 @@ def _content_changed(r: Records) -> int:
 
 Forgery = tuple[str, str, Callable[[Records], int], str]
 FORGERIES: list[Forgery] = [
-    ("changed-death", "good-win", _changed_death, "meta.diff.died is [5], the rules give [4]"),
+    ("changed-death", "good-win", _changed_death, "meta.diff.died is [5], the rules give [2]"),
     ("saved-victim-dies", "good-win", _saved_victim_dies, "meta.diff.died is [3]"),
     ("flipped-winner", "wolf-win", _flipped_winner, "meta.diff.winner is 'good'"),
     ("changed-reason", "wolf-win", _changed_reason, "meta.detail.reason"),
@@ -266,10 +275,10 @@ FORGERIES: list[Forgery] = [
     ("random-draw-changed", "kaggle-8", _random_draw_changed, "meta.diff.exiled is 3"),
     ("second-antidote", "good-win", _second_antidote, "cannot use the antidote"),
     ("poison-for-the-dead", "pk-and-hunter", _poison_for_the_dead, "cannot poison seat 2"),
-    ("shooter-not-hunter", "good-win", _shooter_not_the_hunter, "meta.diff.shooter is 5"),
+    ("shooter-not-hunter", "good-win", _shooter_not_the_hunter, "seat 5 holds the villager card"),
     ("shot-at-the-dead", "wolf-win", _shot_at_the_dead, "seat 9 is not a legal choice"),
-    ("wolves-kill-the-dead", "good-win", _wolves_kill_a_dead_seat, "seat 8 is not a legal"),
-    ("seer-checks-herself", "good-win", _seer_checks_herself, "seat 1 is not a legal choice"),
+    ("wolves-kill-the-dead", "good-win", _wolves_kill_a_dead_seat, "seat 4 is not a legal"),
+    ("seer-checks-herself", "good-win", _seer_checks_herself, "seat 2 is not a legal choice"),
     ("guard-repeats", "guard-12", _guard_repeats, "seat 4 is not a legal choice"),
     ("idiot-not-revealed", "idiot-12", _idiot_not_revealed, "meta.diff.revealed is missing"),
     ("lover-not-heartbroken", "cupid-10", _lover_not_heartbroken, "meta.diff.heartbroken"),

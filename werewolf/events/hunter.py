@@ -11,6 +11,7 @@ from typing_extensions import TypedDict
 from ..cast import Identity
 from ..records import replace
 from ..registry import EventSpec, Meaning, Names, register_event, shots
+from ..errors import GameStateError
 from ..state import Cause, Death, GameState
 from .dawn import Reveals
 from .deaths import after_deaths, kill
@@ -38,8 +39,10 @@ def _fold(state: GameState, diff: dict[str, Any]) -> GameState:
     target = diff.get("target")
     if target is None:
         return state
-    cause = shots()[held].cause
-    state, deaths = kill(state, [Death(int(target), state.night, cause)])
+    shot = shots().get(held)
+    if shot is None:  # a forged or corrupt log: only a card with a shot may fire
+        raise GameStateError(f"seat {shooter} holds the {held.value} card, which has no shot")
+    state, deaths = kill(state, [Death(int(target), state.night, shot.cause)])
     # the shot seat may shoot in turn (the hunter shoots the wolf king, or he the hunter)
     return after_deaths(state, deaths, last_words=())
 
