@@ -101,9 +101,9 @@ def measure(chain: list[Event], s: Speech) -> None:
         s.forms.update(sentences(plain))
         seat, pk = int(meta["diff"]["speaker"]), meta["detail"].get("pk")
         # a self-destruct is no speech: the wolf shows his card, there is nothing to read
-        if event.role == "day-speech" and meta.get("day") == 2 and not pk:
-            if not meta["diff"].get("self_destruct"):
-                day2.setdefault(seat, len(text))
+        destruct = meta["diff"].get("self_destruct")
+        if event.role == "day-speech" and meta.get("day") == 2 and not pk and not destruct:
+            day2.setdefault(seat, len(text))
     if len(day2) >= 2:
         wolf = {seat: team_of(deal[seat - 1]) is Team.WOLVES for seat in day2}
         least = min(day2.values())

@@ -9,9 +9,9 @@ from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
 from ..cast import Identity
+from ..errors import GameStateError
 from ..records import replace
 from ..registry import EventSpec, Meaning, Names, register_event, shots
-from ..errors import GameStateError
 from ..state import Cause, Death, GameState
 from .dawn import Reveals
 from .deaths import after_deaths, kill
