@@ -133,3 +133,17 @@ def test_a_good_seat_that_trusts_the_sheriff_votes_as_he_called() -> None:
     assert isinstance(answer, Choice)
     assert answer.target == call  # the seer cleared the sheriff: seat 8 follows his call
     assert answer.reasoning == f"the sheriff I trust called seat {call}"
+
+
+def test_the_sheriff_calls_the_vote_on_the_wolf_of_the_seer_he_believes() -> None:
+    played = _play(
+        {
+            "d1.sheriff-run.s8": Choice(1),
+            "d1.speech.s4": Speech("I am the seer. Night 1: I checked seat 2: a wolf."),
+        }
+    )
+    [request] = played.asked_for("d1.speech.s8")
+    for seed in range(4):
+        answer = MockPlayer(seed, 8).answer(request)
+        assert isinstance(answer, Speech)
+        assert parse_speech(answer.text).vote == 2

@@ -285,8 +285,8 @@ def sheriff_now(turn: Turn) -> int | None:
 
 def sheriff_lead(turn: Turn, target: int | None) -> tuple[list[Line], int | None]:
     """For the sheriff speaking last today (the rest have spoken): the summing-up (the
-    seer he believes and her wolf) and the seat he calls the vote on (his own read, else
-    the likeliest wolf he can name), or nothing when he is not."""
+    seer he believes and her wolf) and the seat he calls the vote on (her wolf, else his
+    own read, else the likeliest wolf he can name), or nothing when he is not."""
     table, mind = turn.table, turn.mind
     if sheriff_now(turn) != turn.me or turn.context.get("pk") or table.spoken(turn.me, table.day):
         return [], target
@@ -299,6 +299,7 @@ def sheriff_lead(turn: Turn, target: int | None) -> tuple[list[Line], int | None
     found = [s for s, w in reports.items() if w and table.is_alive(s)]
     if seer is not None and seer != turn.me and found:
         lines.append(Line("sum.found", found[-1], seer))
+        target = found[-1]  # the check he stands by is the table's wolf: the call goes there
     if target is None:
         barred = set(mind.cleared) | {seer or 0, turn.me}
         target = mind.likeliest(turn.others_alive(), exclude=barred)
