@@ -40,14 +40,17 @@ def decisions(monkeypatch: pytest.MonkeyPatch, seeds: list[int]) -> list[Made]:
 
 
 def plain(player: MockPlayer, request: Request) -> tuple[Mind, Mind | None]:
-    """The minds from scratch: a fresh table, the day's gut drawn from its own generator."""
+    """The minds from scratch: a fresh table, the day's gut drawn from its own generator,
+    the impressions of seer claimers from the game's (they hold from day to day)."""
     table = read_table(request.view)
     calm = replace(player.temper, noise=0.0)
     if table.identity is Identity.WEREWOLF:
         public = infer(table, calm, Gut.calm(table.seat_count), public=True)
         return infer(table, player.temper, Gut.calm(0)), public
     rng = decision_rng(player.game_seed, player.seat, f"gut.d{table.day}", "mock")
-    return infer(table, player.temper, rng), None
+    day = Gut.draw(rng, table.seat_count - 1, player.temper.noise)
+    duel = decision_rng(player.game_seed, player.seat, "duel", "mock").random()
+    return infer(table, player.temper, Gut(duel, day.feelings)), None
 
 
 def test_every_decision_believes_what_a_fresh_reading_infers(
