@@ -21,6 +21,10 @@ about 0.005x it (README, Speed) and follow the players more than the engine. Tar
     .venv/bin/python benchmarks/bench_game.py --games 50 # quicker
     .venv/bin/python benchmarks/bench_game.py --profile  # where the engine's time goes
 
+Each kind of player plays one untimed game first: the modules it loads on first use (the
+mock players' strategies and phrasings, the identities' phases) are a cost of the process,
+not of its games, and would otherwise fall on whichever row runs first.
+
 Every configuration, the bare loop too, runs with the garbage collector set as the
 ``werewolf`` command and the arena's workers set it (``werewolf.heap``); ``--default-gc``
 leaves Python's defaults, to see what that setting is worth.
@@ -244,6 +248,8 @@ def _aim(row: Row, key: str) -> None:
 
 
 def measure(games: int, repeats: int, tmp: Path) -> list[Row]:
+    for kind in ("random", "mock"):  # the modules a kind loads on first use, loaded untimed
+        engine_games(MemoryEventStore(), 1, kind)
     bare, bare_noise = best_of(repeats, lambda: bare_games(games))
     per_bare = games / bare
     rows = [Row("bare loop (reference)", per_bare, "games/s", 1.0, bare_noise)]
