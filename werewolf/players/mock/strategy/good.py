@@ -171,7 +171,9 @@ def good_vote(turn: Turn) -> Answer:
                 return Choice(seat, reasoning=turn.think("vote.follow_seer", a=seat))
     call = sheriff_call(turn)
     barred = set(turn.mind.cleared) | {turn.mind.seer.trusted or 0} | trusted_today(turn)
-    if call is not None and call in options and call not in barred:
+    # the call is followed by a seat that named nobody or named the same (a seat that
+    # named another keeps its word: its reasons were said aloud, the call's were not)
+    if call is not None and call in options and call not in barred and named in (None, call):
         return Choice(call, reasoning=turn.think("vote.sheriff", a=call))
     if named is not None and named in options and _still_suspect(turn, named):
         note = turn.beliefs_note([named])
