@@ -30,7 +30,8 @@ from .wolf_seer import fake_seer_speech
 __all__ = ["carried", "wolf_last_words", "wolf_speech", "wolf_vote"]
 
 _SPLIT = 0.6  # chance a wolf votes apart from the pack when the exile is carried without it
-_HOOK = 0.2  # chance a blending wolf also voices a doubt about a fellow wolf (倒钩)
+_HOOK = 0.4  # chance a blending wolf also voices a doubt about a fellow wolf (倒钩)
+_HOOK_PAIR = 0.08  # ... when the pack is a pair: a doubt on the only mate costs more
 
 
 def _picture(turn: Turn) -> Mind:
@@ -242,7 +243,8 @@ def _hook(turn: Turn, public: Mind, target: int | None) -> int | None:
     table = turn.table
     barred = (turn.me, target, table.partner)
     mates = [s for s in table.wolves if s not in barred and table.is_alive(s)]
-    if not mates or table.wolf_count < 3 or turn.rng.random() >= _HOOK:  # a pair cannot spare it
+    chance = _HOOK if table.wolf_count >= 3 else _HOOK_PAIR
+    if not mates or turn.rng.random() >= chance:
         return None
     mate = max(mates, key=lambda s: (public.p(s), -s))
     return None if public.p(mate) >= 0.85 else mate
