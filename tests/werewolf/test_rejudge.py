@@ -174,8 +174,8 @@ def _poison_for_the_dead(r: Records) -> int:
 
 
 def _shooter_not_the_hunter(r: Records) -> int:
-    line = _first(r, "hunter-shot")  # good-win: the hunter is seat 8
-    _meta(r, line)["diff"]["shooter"] = 5
+    line = _first(r, "hunter-shot")  # good-win: the hunter is seat 8; seat 5 a villager
+    _meta(r, line)["diff"].update(shooter=5, target=6)  # a villager "shoots" seat 6
     return line
 
 
