@@ -7,7 +7,7 @@ Prints, per board:
   the day, and votes that differ from the seat the voter's speech named, without a stated
   reason (the speech said it would follow a seer's wolf, or the named seat was no option);
 - play: how often the witch uses the poison in games she survives past night 2, hunter
-  shots at a seat the real seer had cleared in public, the wolves' night talk variety;
+  shots at a seat the real seer had cleared in public (the hunter's, not a wolf king's), the wolves' night talk variety;
 - strength: good mocks against random wolves, mock wolves against random good players, and
   each personality's win rate playing a whole side against mixed mocks (both sides, 1,000
   games a side on the standard board), ordered, each with a 95% Wilson interval;
@@ -130,6 +130,7 @@ def measure(chain: list[Event], t: Talk) -> None:
     for index, event in enumerate(chain):
         meta = event.meta
         diff, detail, day = meta.get("diff", {}), meta.get("detail", {}), int(meta.get("day", 0))
+        hunter_shot = diff.get("card", "hunter") == "hunter"  # a wolf king aims at the cleared
         if event.role in ("day-speech", "last-words"):
             seat, text = int(diff["speaker"]), str(detail.get("text", ""))
             t.speeches.append(text)
@@ -153,7 +154,7 @@ def measure(chain: list[Event], t: Talk) -> None:
                 witch_alive_night3 = True
         elif event.role == "witch-action" and diff.get("poison") is not None:
             poisoned = True
-        elif event.role == "hunter-shot" and diff.get("target") is not None:
+        elif event.role == "hunter-shot" and diff.get("target") is not None and hunter_shot:
             t.hunter_shots += 1
             t.hunter_bad += int(diff["target"]) in cleared
         elif event.role == "vote":
