@@ -7,7 +7,8 @@ Prints, per board:
   the day, and votes that differ from the seat the voter's speech named, without a stated
   reason (the speech said it would follow a seer's wolf, or the named seat was no option);
 - play: how often the witch uses the poison in games she survives past night 2, hunter
-  shots at a seat the real seer had cleared in public (the hunter's, not a wolf king's), the wolves' night talk variety;
+  shots at a seat the real seer had cleared in public (the hunter's, not a wolf king's),
+  the wolves' night talk variety;
 - strength: good mocks against random wolves, mock wolves against random good players, and
   each personality's win rate playing a whole side against mixed mocks (both sides, 1,000
   games a side on the standard board), ordered, each with a 95% Wilson interval;
