@@ -8,7 +8,11 @@ only when a strategy reads it, as most do: counted here always). Strategies, spe
 engine are left out, so two checkouts can be compared on the inference alone. Then each
 decision's whole answer (``MockPlayer.answer``: inference, strategy and words) is timed the
 same way, and both are printed by decision kind: the CPU of one decision, median and 99th
-percentile, each decision's fastest of the repeats (a busy machine slows some runs). E.g.
+percentile, each decision's fastest of the repeats (a busy machine slows some runs). Before
+each replay the mock modules' stores of earlier answers are emptied (parsed speeches, shared
+utterances and ballots, the wolves' public minds, scalings, deaths read): the recording's
+play filled them with these very games' answers, which a game being played has to work out.
+E.g.
 interleaved, each checkout with its own tree first on the path:
 
     .venv/bin/python benchmarks/bench_mind.py --games 60 --repeats 5
@@ -24,11 +28,13 @@ import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping
+from types import ModuleType
 
 from pulse_core import MemoryEventStore, WorkflowRule
 from werewolf.decisions import Answer, Request
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import MockPlayer, Player, uniform_seating
+from werewolf.players.mock import beliefs, claims, grammar, reader, scaling
 from werewolf.state import GameState
 
 Asked = tuple[tuple[int, int, str, str], Request]  # (seed, seat, personality, lang), request
@@ -66,12 +72,32 @@ def _recording(player: MockPlayer, asked: list[Asked]) -> Callable[[Request], An
     return recorded
 
 
+# what a game's own records fill (a store missing from a checkout is passed over)
+_STORES: tuple[tuple[ModuleType, str], ...] = (
+    (reader, "_HEARD"),
+    (reader, "_CAST"),
+    (beliefs, "_PUBLIC"),
+    (scaling, "_SCALED"),
+    (claims, "_GONE"),
+)
+
+
+def forget() -> None:
+    """Empty the stores of answers the recording's play left (see the module docstring)."""
+    for module, name in _STORES:
+        store = getattr(module, name, None)
+        if isinstance(store, dict):
+            store.clear()
+    grammar.parse_speech.cache_clear()
+
+
 def replay(asked: list[Asked], whole: bool = False) -> list[int]:
     """CPU nanoseconds for fresh players to read and believe each view asked, in order (with
     ``whole``, to answer each request)."""
     players = {who: MockPlayer(*who) for who, _ in asked}
     clock = time.process_time_ns
     spent: list[int] = []
+    forget()
     gc.collect()
     for who, request in asked:
         player = players[who]
