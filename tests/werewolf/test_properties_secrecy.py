@@ -199,10 +199,12 @@ def views_hold_what_the_seats_may_know(game: PlayedGame) -> None:
                         )
                     rest = {k: v for k, v in o.detail.items() if k != "revealed"}
                     diff = dict(o.diff)
+                    checked = o.diff.get("target")  # None: the seer checked nobody
                     if o.phase == "seer-check" and game.config.seer_learns.value == "identity":
-                        # the seer alone is told her target's card, truly
+                        # the seer alone is told her target's card, truly (none for nobody)
                         assert deal[seat - 1] is Identity.SEER
-                        assert diff.pop("identity") == deal[o.diff["target"] - 1].value
+                        card = diff.pop("identity", None)
+                        assert card == (None if checked is None else deal[checked - 1].value)
                     if o.phase == "hunter-shot" and "card" in diff:  # the wolf king's shot
                         assert diff.pop("card") == deal[o.diff["shooter"] - 1].value
                     mentions = role_mentions([diff, rest])
