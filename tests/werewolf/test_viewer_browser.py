@@ -302,7 +302,7 @@ def test_the_election_the_badge_and_the_sheriffs_weighted_ballot_are_drawn(
     """The sheriff's events once fell to the generic drawing, which showed a bare title: the
     candidates, the withdrawals, the ballots, the elected and the badge's path were not on
     the page, and a vote counted the sheriff's ballot as one. Drawn from guard-12's sample
-    (sheriff 4's lone ballot for seat 3 counts 1.5) and white-wolf-king-12's (a self-destruct
+    (the sheriff's ballot counts 1.5) and white-wolf-king-12's (a self-destruct
     in the election; the badge passed on, then torn), in en and zh."""
     log = load_replay_file(ROOT / "replays" / "guard-12.jsonl")
     meta = {e.role: e.meta for e in reversed(log.chain)}  # each kind's first event
@@ -318,9 +318,12 @@ def test_the_election_the_badge_and_the_sheriffs_weighted_ballot_are_drawn(
     vote = page.locator(".item.vote").first
     counts = dict(meta["vote"]["detail"]["counts"])
     sheriff = meta["vote"]["detail"]["sheriff"]
-    assert counts[3] == 1.5
+    ballots = dict(meta["vote"]["detail"]["ballots"])
+    backed = ballots[sheriff]
+    others = sum(1 for voter, seat in ballots.items() if seat == backed and voter != sheriff)
+    assert counts[backed] == others + 1.5
     rows = vote.locator(".votes").inner_text().split("\n")
-    assert "1.5" in rows  # seat 3's count: the sheriff's ballot alone
+    assert f"{counts[backed]:g}" in rows  # the sheriff's ballot makes a half
     assert vote.locator(".votes .sheriff").count() == 1  # his ballot is starred
     starred = vote.locator(".votes .sheriff").evaluate("n => n.previousSibling.textContent")
     assert starred.startswith(f"{sheriff} ")
