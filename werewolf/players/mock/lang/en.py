@@ -117,7 +117,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "Of all the claims today, I go with seat {b}'s check on seat {a}.",
     ),
     "sum.vote": (
-        "So the badge calls it: everyone, vote seat {a}.",
+        "The badge calls it: everyone, vote seat {a}.",
         "My call as sheriff: we all vote seat {a} today.",
     ),
     "trust.wait": (

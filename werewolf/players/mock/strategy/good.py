@@ -67,8 +67,8 @@ def good_speech(turn: Turn, *, last_words: bool = False) -> Answer:
     lines += stand_by_partner(turn)
     summary, target = sheriff_lead(turn, target) if not last_words else ([], target)
     if summary:  # the sheriff speaking last sums up the day and calls the vote (归票)
-        lines += [x for x in case_against(turn, mind, target)[:-1]] if target else []
-        lines += summary
+        case = case_against(turn, mind, target)[:-1] if target else []
+        lines += [*summary[:-1], *case, summary[-1]]  # opened, argued, then the call
     elif target is not None and _unheard_check(turn, target) and not last_words:
         # a lone seer's word, claimed this very day: a rival may yet answer it
         lines += [because(mind.reasons(target)[0].reason), Line("lean", target)]
