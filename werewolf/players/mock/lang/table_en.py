@@ -190,7 +190,7 @@ VOICES: dict[str, dict[str, tuple[str, ...]]] = {
         "why.backs_liar": (
             "Seat {a} backed seat {b}'s fake claim. Busted.",
             "Seat {a} jumped behind seat {b}. Wolf move.",
-            "Seat {a} covered for seat {b}. No.",
+            "Seat {a} covered for seat {b}. Not buying it.",
         ),
         "why.voted_seer": (
             "Seat {a} voted seat {b} on day {n}. The seer. Think about it.",
