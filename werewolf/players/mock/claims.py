@@ -5,8 +5,8 @@ one who called me (good) a wolf, or the
 hunter who shot, or the wolves' own victim a wolf, is lying; so, likely, is one who calls a
 publicly vouched seat a wolf; reports that fit the night kills count a little; a seer who
 changes a report she already gave, or checked a seat already dead, is lying. In a duel,
-who claimed first counts for nothing: a claimer who spent a check on his rival after she
-claimed acts as a wolf does (a real seer knows her rival lies), the seats that stood
+who claimed first counts for nothing (but for a small edge on a board that elects a
+sheriff): a claimer who spent a check on his rival after she claimed acts as a wolf does (a real seer knows her rival lies), the seats that stood
 behind a claimer and then died at the wolves' hands, or were shown good or wolf, say
 which side he is on, and where the evidence is thin each seat goes by its own impression
 of the claimers (a careful reader's is mild), kept from day to day.
@@ -184,9 +184,9 @@ def seer_belief(
     table: Table, gut: Gauss | None = None, spread: float = 0.0, *, blind: bool = False
 ) -> SeerBelief:
     """Trust a lone seer claim unless caught lying; between several, the best evidence
-    (never the order of the claims, but for a small edge in an election), weighed with the seat's own impression of each
-    claimer (``gut``, of sd ``spread`` points): where the evidence is thin, a table splits
-    over two seers. ``blind``: the belief of a villager
+    (never the order of the claims, but for a small edge in an election), weighed with the
+    seat's own impression of each claimer (``gut``, of sd ``spread`` points): where the
+    evidence is thin, a table splits over two seers. ``blind``: the belief of a villager
     who knows nothing private (as ``claim_credibility``)."""
     if table.identity is Identity.SEER and not blind:
         others = tuple(s for s in table.seer_claims if s != table.me)
