@@ -252,13 +252,6 @@ class PhaseContext:
         return attachments
 
 
-_CONTEXT_SET = slot_setters(
-    PhaseContext,
-    ("chain", "state", "players", "views", "retries", "ahead", "reasoning", "beliefs",
-     "exchanges", "_slots", "_noted", "immediate"),
-)  # fmt: skip
-
-
 def phase_context(
     chain: Sequence[Event],
     state: GameState,
@@ -270,23 +263,22 @@ def phase_context(
     immediate: bool,
 ) -> PhaseContext:
     """``PhaseContext(chain, state, players, views, retries=..., ahead=..., immediate=...)``,
-    filled slot by slot: a game makes one for every event, and the dataclass ``__init__``
-    with its default factories costs about twice as much."""
+    filled field by field: a game makes one for every event, and the dataclass ``__init__``
+    with its default factories costs about twice as much. The class is not frozen, so each
+    field is a plain slot store (``tests/werewolf/test_fast_paths.py`` checks every field)."""
     ctx = object.__new__(PhaseContext)
-    (set_chain, set_state, set_players, set_views, set_retries, set_ahead, set_reasoning,
-     set_beliefs, set_exchanges, set_slots, set_noted, set_immediate) = _CONTEXT_SET  # fmt: skip
-    set_chain(ctx, chain)
-    set_state(ctx, state)
-    set_players(ctx, players)
-    set_views(ctx, views)
-    set_retries(ctx, retries)
-    set_ahead(ctx, ahead)
-    set_reasoning(ctx, {})
-    set_beliefs(ctx, {})
-    set_exchanges(ctx, {})
-    set_slots(ctx, [])
-    set_noted(ctx, False)
-    set_immediate(ctx, immediate)
+    ctx.chain = chain
+    ctx.state = state
+    ctx.players = players
+    ctx.views = views
+    ctx.retries = retries
+    ctx.ahead = ahead
+    ctx.reasoning = {}
+    ctx.beliefs = {}
+    ctx.exchanges = {}
+    ctx._slots = []
+    ctx._noted = False
+    ctx.immediate = immediate
     return ctx
 
 
