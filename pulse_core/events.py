@@ -177,21 +177,21 @@ class Draft:
         Use the constructor for anything else."""
         if not isinstance(meta, dict):
             raise InvalidEventError("meta must be a JSON object")
-        draft = object.__new__(cls)
         if canonical:
             copy, text = meta, _storable_meta_text(meta)
         else:
             copy, text = _canonical_meta(meta)
-        set_id, set_at, set_kind, set_key, set_hash, set_meta, set_rev, set_text = _DRAFT_SET
-        set_id(draft, id)
-        set_at(draft, occurred_at)
-        set_kind(draft, kind)
-        set_key(draft, key)
-        set_hash(draft, hash)
-        set_meta(draft, copy)
-        set_rev(draft, CODE_REV)
-        set_text(draft, text)
-        return draft
+        draft: Any = object.__new__(_DRAFT_FILL)  # filled as a plain object, then made a Draft
+        draft.id = id
+        draft.occurred_at = occurred_at
+        draft.kind = kind
+        draft.key = key
+        draft.hash = hash
+        draft.meta = copy
+        draft.code_rev = CODE_REV
+        draft.meta_text = text
+        draft.__class__ = cls
+        return cast(Draft, draft)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,23 +222,20 @@ class Event:
     def from_draft(cls, draft: Draft, version: int, seq: int, chain: str = "") -> Event:
         # set field by field, as the generated __init__ and __post_init__ would: a store
         # makes one for every append, and a draft's fields are already checked
-        event = object.__new__(cls)
-        (set_id, set_at, set_kind, set_key, set_hash, set_meta, set_rev, set_version, set_seq,
-         set_chain, set_workflow, set_role) = _EVENT_SET  # fmt: skip
-        set_id(event, draft.id)
-        set_at(event, draft.occurred_at)
-        set_kind(event, draft.kind)
-        set_key(event, draft.key)
-        set_hash(event, draft.hash)
-        set_meta(event, draft.meta)
-        set_rev(event, draft.code_rev)
-        set_version(event, version)
-        set_seq(event, seq)
-        set_chain(event, chain)
-        workflow, _, role = draft.kind.partition(".")
-        set_workflow(event, workflow)
-        set_role(event, role)
-        return event
+        event: Any = object.__new__(_EVENT_FILL)  # filled as a plain object, then made an Event
+        event.id = draft.id
+        event.occurred_at = draft.occurred_at
+        event.kind = draft.kind
+        event.key = draft.key
+        event.hash = draft.hash
+        event.meta = draft.meta
+        event.code_rev = draft.code_rev
+        event.version = version
+        event.seq = seq
+        event.chain = chain
+        event.workflow, _, event.role = draft.kind.partition(".")
+        event.__class__ = cls
+        return cast(Event, event)
 
     def draft(self) -> Draft:
         """This event as the draft that appends it (to copy it into another store)."""
@@ -265,20 +262,25 @@ class Event:
         )
 
 
-def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
-    """The ``__set__`` of each named slot of a frozen slots dataclass: how ``trusted`` and
-    ``from_draft`` fill a new instance (the frozen ``__init__`` goes through the slower
-    ``object.__setattr__`` once per field, and one of each is made for every event)."""
-    setters = tuple(getattr(cls, name).__set__ for name in names)
+def _fill_class(cls: type, names: tuple[str, ...]) -> type:
+    """A plain class with the slots of the frozen slots dataclass ``cls``, whose fields are
+    ``names`` (raises TypeError otherwise): how ``trusted`` and ``from_draft`` fill a new
+    instance, by plain slot stores on one of these, then setting its ``__class__`` to
+    ``cls`` (Python allows it between classes of the same slots, and checks that here). A
+    frozen instance is written only through each slot's ``__set__``, called as a function,
+    several times slower, and one of each is made for every event."""
     if names != tuple(f.name for f in fields(cls)):
         raise TypeError(f"{cls.__name__}'s fields are not {names}")  # kept in step
-    return setters
+    fill = type(f"_{cls.__name__}Fill", (), {"__slots__": names})
+    probe: Any = object.__new__(fill)
+    probe.__class__ = cls  # raises TypeError now if the layouts differ
+    return fill
 
 
-_DRAFT_SET = _slot_setters(
+_DRAFT_FILL = _fill_class(
     Draft, ("id", "occurred_at", "kind", "key", "hash", "meta", "code_rev", "meta_text")
 )
-_EVENT_SET = _slot_setters(
+_EVENT_FILL = _fill_class(
     Event,
     ("id", "occurred_at", "kind", "key", "hash", "meta", "code_rev", "version", "seq", "chain",
      "workflow", "role"),

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
-from .records import slot_setters
+from .records import fill_class
 from .rules import WitchOptions
 from .visibility import SeatView
 
@@ -108,7 +108,7 @@ class Request:
         return bool(self.options) and self.kind in DESTRUCT_KINDS
 
 
-_REQUEST_SET = slot_setters(
+_REQUEST_FILL = fill_class(
     Request, ("kind", "seat", "view", "key", "options", "witch", "context", "feedback")
 )
 
@@ -122,21 +122,20 @@ def make_request(
     witch: WitchOptions | None,
     context: dict[str, Any],
 ) -> Request:
-    """``Request(kind, seat, view, key, options, witch, context)``, filled slot by slot: a
-    phase makes one for every decision, and the frozen ``__init__`` costs ~3x as much."""
-    request = object.__new__(Request)
-    set_kind, set_seat, set_view, set_key, set_options, set_witch, set_context, set_feedback = (
-        _REQUEST_SET
-    )
-    set_kind(request, kind)
-    set_seat(request, seat)
-    set_view(request, view)
-    set_key(request, key)
-    set_options(request, options)
-    set_witch(request, witch)
-    set_context(request, context)
-    set_feedback(request, None)
-    return request
+    """``Request(kind, seat, view, key, options, witch, context)``, filled slot by slot
+    (``records.fill_class``): a phase makes one for every decision, and the frozen
+    ``__init__`` costs several times as much."""
+    request: Any = object.__new__(_REQUEST_FILL)
+    request.kind = kind
+    request.seat = seat
+    request.view = view
+    request.key = key
+    request.options = options
+    request.witch = witch
+    request.context = context
+    request.feedback = None
+    request.__class__ = Request
+    return cast(Request, request)
 
 
 @dataclass(frozen=True, slots=True)

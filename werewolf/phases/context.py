@@ -17,7 +17,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import CoroutineType, MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from pulse_core import Event, RoleResult
 
@@ -37,7 +37,7 @@ from ..decisions import (
 from ..errors import PlayerProtocolError, SeatError
 from ..players.base import Player
 from ..players.protocol import ANSWER_TYPES, check_awaitable, not_an_answer
-from ..records import slot_setters
+from ..records import fill_class
 from ..rules import WitchOptions
 from ..state import GameState
 from ..visibility import ViewCache
@@ -282,20 +282,21 @@ def phase_context(
     return ctx
 
 
-_RESULT_SET = slot_setters(RoleResult, ("content", "meta", "attachments", "canonical"))
+_RESULT_FILL = fill_class(RoleResult, ("content", "meta", "attachments", "canonical"))
 _NO_ATTACHMENTS: Mapping[str, str] = MappingProxyType({})
 
 
 def _plain_result(content: str, meta: dict[str, Any]) -> RoleResult:
-    """``RoleResult(content, meta, canonical=True)``, filled slot by slot (its frozen
-    ``__init__`` costs about twice as much, and a phase makes one for every event)."""
-    result = object.__new__(RoleResult)
-    set_content, set_meta, set_attachments, set_canonical = _RESULT_SET
-    set_content(result, content)
-    set_meta(result, meta)
-    set_attachments(result, _NO_ATTACHMENTS)  # read-only: one empty mapping for all
-    set_canonical(result, True)
-    return result
+    """``RoleResult(content, meta, canonical=True)``, filled slot by slot
+    (``records.fill_class``: its frozen ``__init__`` costs several times as much, and a
+    phase makes one for every event)."""
+    result: Any = object.__new__(_RESULT_FILL)
+    result.content = content
+    result.meta = meta
+    result.attachments = _NO_ATTACHMENTS  # read-only: one empty mapping for all
+    result.canonical = True
+    result.__class__ = RoleResult
+    return cast(RoleResult, result)
 
 
 def _offer(request: Request) -> tuple[str, str]:
