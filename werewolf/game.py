@@ -181,6 +181,8 @@ class _GameCache:
         if game is None:
             game = self._games[game_id] = _Game()
         folded = game.folded
+        if folded is not None and folded[0] == len(chain) and chain[-1].id == folded[1]:
+            return game, folded[2]  # the adapter's fold made it (the usual case): kept as is
         state: GameState | None
         if folded is not None and folded[0] <= len(chain) and chain[folded[0] - 1].id == folded[1]:
             start, state = folded[0], folded[2]
