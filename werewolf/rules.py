@@ -234,6 +234,9 @@ def next_speaker(state: GameState) -> int | None:
     if state.stage is not _PK and config.discussion is _BIDDING:
         return state.floor
     spoken = state.spoken  # a day's few speeches: counted in place, no Counter
+    done = len(spoken)
+    if done < len(order) and order[:done] == spoken:  # the first round so far, in order
+        return order[done]
     for round_no in range(1, config.speech_rounds + 1):
         for seat in order:
             if spoken.count(seat) < round_no:
