@@ -35,6 +35,11 @@ def decision_rng(game_seed: int, seat: int, key: str, salt: str = "") -> random.
 
 _C_SEED = super(random.Random, random.Random).seed  # the C seeding Random.seed ends in
 _sha256 = hashlib.sha256
+# the answers are frozen values, each made once and given again by every random seat (a
+# random seat answers nearly every event, and a frozen dataclass is slow to make)
+_CHOICES: dict[int | None, Choice] = {}
+_WITCH_CHOICES: dict[tuple[bool, int | None], WitchChoice] = {}
+_SPEECHES: dict[int, Speech] = {}
 
 
 class RandomPlayer:
@@ -50,10 +55,6 @@ class RandomPlayer:
         # the same Mersenne Twister seeding and the same draws as ``decision_rng(...).choice``
         # without a new generator each time (``tests/werewolf/test_random_player.py``)
         self._rng = random.Random(0)  # a seed of its own: every draw reseeds it anyway
-        # answers are frozen values: each one is made once and given again (a random seat
-        # answers nearly every event, and a frozen dataclass is slow to make)
-        self._choices: dict[int | None, Choice] = {}
-        self._speeches: dict[int, Speech] = {}
 
     async def decide(self, request: Request) -> Answer:
         if request.kind.speaks:  # a speech draws nothing: no generator to seed
@@ -61,9 +62,9 @@ class RandomPlayer:
                 blast = self._destruct(request)
                 if blast is not None:
                     return blast
-            speech = self._speeches.get(request.seat)
+            speech = _SPEECHES.get(request.seat)
             if speech is None:
-                speech = self._speeches[request.seat] = Speech(
+                speech = _SPEECHES[request.seat] = Speech(
                     f"Seat {request.seat} has nothing to add."
                 )
             return speech
@@ -73,17 +74,21 @@ class RandomPlayer:
         if request.kind is _WITCH:
             options = request.witch
             assert options is not None  # the witch phase always sends her options
-            answers = [WitchChoice()]
+            answers: list[tuple[bool, int | None]] = [(False, None)]  # (save, poison)
             if options.can_save:
-                answers.append(WitchChoice(save=True))
-            answers += [WitchChoice(poison=t) for t in options.poison_targets]
+                answers.append((True, None))
+            answers += [(False, t) for t in options.poison_targets]
             if options.can_save and options.both_allowed:
-                answers += [WitchChoice(save=True, poison=t) for t in options.poison_targets]
-            return pick(self._rng, answers)
+                answers += [(True, t) for t in options.poison_targets]
+            drawn = pick(self._rng, answers)  # only the drawn answer is made
+            witch = _WITCH_CHOICES.get(drawn)
+            if witch is None:
+                witch = _WITCH_CHOICES[drawn] = WitchChoice(save=drawn[0], poison=drawn[1])
+            return witch
         target = pick(self._rng, request.options)
-        choice = self._choices.get(target)
+        choice = _CHOICES.get(target)
         if choice is None:
-            choice = self._choices[target] = Choice(target)
+            choice = _CHOICES[target] = Choice(target)
         return choice
 
     def _destruct(self, request: Request) -> Choice | None:
