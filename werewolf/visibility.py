@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from pulse_core import START, Event
 from pulse_core.workflow import is_control
@@ -21,7 +21,7 @@ from .cast import Identity, Team, team_of
 from .config import GameConfig
 from .errors import GameStateError
 from .events import meaning_of
-from .records import slot_setters
+from .records import fill_class, slot_setters
 from .state import GameState, initial_state
 
 __all__ = ["Observation", "SeatView", "ViewCache", "can_see", "view"]
@@ -95,22 +95,19 @@ def _observe(event: Event) -> Observation:
 
 def _numbered(obs: Observation, index: int) -> Observation:
     """``obs`` as a seat's ``index``-th observation: made field by field, without the
-    dataclass ``__init__`` (a view gets one for each event it shows each seat)."""
-    numbered = object.__new__(Observation)
-    set_index, set_phase, set_day, set_diff, set_detail = _OBSERVATION_SET
-    set_index(numbered, index)
-    set_phase(numbered, obs.phase)
-    set_day(numbered, obs.day)
-    set_diff(numbered, obs.diff)
-    set_detail(numbered, obs.detail)
-    return numbered
+    dataclass ``__init__`` (a view gets one for each event it shows each seat), on a plain
+    class of the same slots (``records.fill_class``)."""
+    numbered: Any = object.__new__(_OBSERVATION_FILL)
+    numbered.index = index
+    numbered.phase = obs.phase
+    numbered.day = obs.day
+    numbered.diff = obs.diff
+    numbered.detail = obs.detail
+    numbered.__class__ = Observation
+    return cast(Observation, numbered)
 
 
-# each field's slot setter (the slot's own, not the frozen class's __setattr__); a field
-# added to Observation and not here leaves its slot unset, which the fast-path test sees
-_OBSERVATION_SET = tuple(
-    getattr(Observation, name).__set__ for name in ("index", "phase", "day", "diff", "detail")
-)
+_OBSERVATION_FILL = fill_class(Observation, ("index", "phase", "day", "diff", "detail"))
 
 
 _Seen = tuple[Event, Observation | None, frozenset[int] | None, tuple[int, ...]]
@@ -179,21 +176,20 @@ class ViewCache:
             record.alive = tuple(s for s in range(1, len(state.names) + 1) if s not in dead)
         # made slot by slot, as SeatView(...) would make it (the frozen __init__ is slow, and
         # the living seats are kept from the last view until someone dies)
-        built = object.__new__(SeatView)
+        built: Any = object.__new__(_VIEW_FILL)  # filled as a plain object, then made a view
         names = state.names
-        set_seat, set_name, set_identity, set_config, set_names, set_wolves, set_dead, set_seen, \
-            set_alive = _VIEW_SET  # fmt: skip
-        set_seat(built, seat)
-        set_name(built, names[seat - 1])
-        set_identity(built, identity)
-        set_config(built, state.config)
-        set_names(built, names)
-        set_wolves(built, state.wolves if seat in state.wolf_seats else ())
-        set_dead(built, record.dead_seen)
-        set_seen(built, tuple(observations))
-        set_alive(built, record.alive)
-        record.built = built
-        return built
+        built.seat = seat
+        built.name = names[seat - 1]
+        built.identity = identity
+        built.config = state.config
+        built.names = names
+        built.wolves = state.wolves if seat in state.wolf_seats else ()
+        built.dead = record.dead_seen
+        built.observations = tuple(observations)
+        built.alive = record.alive
+        built.__class__ = SeatView
+        record.built = made = cast(SeatView, built)
+        return made
 
     def _start_state(self, chain: Sequence[Event]) -> GameState:
         """The game's state at its start; forgets what it saw when ``chain`` is another
@@ -233,6 +229,7 @@ _VIEW_FIELDS = ("seat", "name", "identity", "config", "names", "wolves", "dead",
                 "alive")  # fmt: skip
 # each field's slot setter, in _VIEW_FIELDS order: how a view is filled without __init__
 _VIEW_SET = slot_setters(SeatView, _VIEW_FIELDS)
+_VIEW_FILL = fill_class(SeatView, _VIEW_FIELDS)
 
 
 class _LazySeatView(SeatView):
