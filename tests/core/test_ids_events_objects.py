@@ -285,6 +285,27 @@ def test_an_event_knows_its_workflow_and_role_and_its_draft() -> None:
         draft.kind = "werewolf.vote"  # type: ignore[misc]
 
 
+def test_a_trusted_draft_and_an_event_from_a_draft_equal_constructed_ones() -> None:
+    """``Draft.trusted`` and ``Event.from_draft`` fill a plain class of the same slots and
+    then give it the frozen class: what they make is that class, equal field by field to
+    the constructed one, and as frozen."""
+    plain = make_draft(kind="werewolf.day-speech", meta={"seat": 3, "words": ["a"]})
+    made = Draft.trusted(plain.id, plain.occurred_at, plain.kind, plain.key, plain.hash,
+                         {"words": ("a",), "seat": 3})  # fmt: skip
+    event = Event.from_draft(made, 2, 9, "c" * 64)
+    built = Event(plain.id, plain.occurred_at, plain.kind, plain.key, plain.hash, plain.meta,
+                  plain.code_rev, 2, 9, "c" * 64)  # fmt: skip
+    for fast, slow in ((made, plain), (event, built)):
+        assert type(fast) is type(slow)
+        assert fast == slow
+        for field in dataclasses.fields(slow):
+            assert getattr(fast, field.name) == getattr(slow, field.name), field.name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.seq = 3  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.meta = {}  # type: ignore[misc]
+
+
 # -- object stores ------------------------------------------------------------------------
 @pytest.fixture(params=["memory", "file", "file-not-durable"])
 def objects(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ObjectStore]:

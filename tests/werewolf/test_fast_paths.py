@@ -35,7 +35,7 @@ from werewolf.players import uniform_seating
 from werewolf.records import replace
 from werewolf.rules import next_speaker, speaking_order, speeches_left
 from werewolf.state import GameState, Stage
-from werewolf.visibility import SeatView, ViewCache, view
+from werewolf.visibility import Observation, SeatView, ViewCache, view
 
 
 def played(seed: int, config: GameConfig | None = None) -> list[Event]:
@@ -145,6 +145,7 @@ def test_a_made_request_equals_a_constructed_one() -> None:
         (DecisionKind.WITCH, 3, seat_view, "n1.witch.s3", (), witch, {}),
     ]:
         made, plain = make_request(*args), Request(*args)
+        assert type(made) is Request
         assert made == plain
         assert [getattr(made, f.name) for f in fields] == [getattr(plain, f.name) for f in fields]
         assert made.feedback is None
@@ -157,6 +158,24 @@ def test_slot_setters_refuse_a_field_list_that_is_not_the_class_s() -> None:
 
     with pytest.raises(TypeError, match="fields are not"):
         slot_setters(Request, ("kind", "seat", "view", "key", "options", "witch", "context"))
+
+
+def test_a_fill_class_refuses_a_field_list_that_is_not_the_class_s() -> None:
+    """A field added to a class and not to its fill class fails at import; a class filled
+    through one is the frozen class itself, frozen."""
+    from werewolf.decisions import Request
+    from werewolf.records import fill_class
+
+    with pytest.raises(TypeError, match="fields are not"):
+        fill_class(Request, ("kind", "seat", "view", "key", "options", "witch", "context"))
+    fill: Any = fill_class(Observation, ("index", "phase", "day", "diff", "detail"))
+    made: Any = object.__new__(fill)
+    made.index, made.phase, made.day, made.diff, made.detail = 1, "vote", 2, {}, {}
+    made.__class__ = Observation
+    assert type(made) is Observation
+    assert made == Observation(1, "vote", 2, {}, {})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.day = 3
 
 
 def _exactly(a: object, b: object) -> bool:
