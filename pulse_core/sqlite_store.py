@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from pathlib import Path
 
 from .chain import GENESIS, draft_chain
@@ -298,6 +298,26 @@ class SQLiteEventStore:
             if not unread:
                 return [row_to_event(r) for r in rows]
             return [unread.pop(r[0]) if r[0] in unread else row_to_event(r) for r in rows]
+
+    def read_topics_after(
+        self, seq: int, keys: Container[str], limit: int
+    ) -> tuple[list[Event], int | None]:
+        """``read_after(seq, limit)`` of the topics ``keys`` (``TopicReads``): the other
+        rows are read but never parsed, and an event this store appended is left for the
+        reader of its topic."""
+        check_limit(limit)
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {self._columns} FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+                (seq, limit),
+            ).fetchall()
+            unread = self._unread
+            found = [
+                unread.pop(r[0]) if r[0] in unread else row_to_event(r)
+                for r in rows
+                if r[4] in keys
+            ]
+        return found, (rows[-1][0] if len(rows) == limit and rows else None)
 
     def version(self, key: str) -> int:
         with self._lock:

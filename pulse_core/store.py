@@ -31,6 +31,7 @@ __all__ = [
     "BatchAppend",
     "EventStore",
     "MemoryEventStore",
+    "TopicReads",
     "append_each",
     "check_append",
     "check_limit",
@@ -84,6 +85,19 @@ class BatchAppend(Protocol):
         ``ConflictError`` of an item whose topic moved on (nothing written for it).
         ``digests``, when given, are the blobs' ``digest_of`` hashes, which the caller has
         already: a store may use them instead of hashing each blob again."""
+        ...
+
+
+@runtime_checkable
+class TopicReads(Protocol):
+    """A store that reads the events of some topics after a cursor without building the
+    others' events (a store that parses its rows: another process's games cost it nothing)."""
+
+    def read_topics_after(
+        self, seq: int, keys: Container[str], limit: int
+    ) -> tuple[list[Event], int | None]:
+        """Of the next ``limit`` events after ``seq``, those of topics in ``keys``, in
+        commit order; and the seq to read on from, None when no event follows them."""
         ...
 
 

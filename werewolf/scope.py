@@ -17,7 +17,7 @@ from typing import TypeVar, cast
 
 from pulse_core import ConflictError, Draft, Event, EventStore, WorkflowRule, WorkflowType
 from pulse_core.objects import ObjectStore
-from pulse_core.store import BatchAppend, append_each
+from pulse_core.store import BatchAppend, TopicReads, append_each
 
 __all__ = ["TopicScope", "floor_seq", "scoped_rule"]
 
@@ -37,6 +37,7 @@ class TopicScope:
     ) -> None:
         self._store = store
         self._batched = isinstance(store, BatchAppend)  # asked once: a protocol check is slow
+        self._filtered = isinstance(store, TopicReads)
         self._keys = frozenset(keys)
         self._batch = batch
         self._on_read = on_read
@@ -69,16 +70,24 @@ class TopicScope:
     def _scan(self, seq: int, limit: int | None) -> list[Event]:
         found: list[Event] = []
         while limit is None or len(found) < limit:
-            events = self._store.read_after(seq, self._batch)
+            events, more = self._page(seq)
             for event in events:
                 if event.key in self._keys:
                     found.append(event)
                     if limit is not None and len(found) == limit:
                         return found
-            if len(events) < self._batch:
+            if more is None:
                 break
-            seq = events[-1].seq
+            seq = more
         return found
+
+    def _page(self, seq: int) -> tuple[list[Event], int | None]:
+        """The next ``batch`` events after ``seq`` (only the scope's where the store can
+        leave the others unparsed), and the seq to read on from (None: none follow)."""
+        if self._filtered:
+            return cast(TopicReads, self._store).read_topics_after(seq, self._keys, self._batch)
+        events = self._store.read_after(seq, self._batch)
+        return events, (events[-1].seq if len(events) == self._batch and events else None)
 
     def version(self, key: str) -> int:
         return self._store.version(key)

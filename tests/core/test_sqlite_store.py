@@ -328,3 +328,30 @@ def test_meta_is_read_as_json_loads_reads_it(text: str) -> None:
             load_meta(text)
     else:
         assert load_meta(text) == expected
+
+
+def _damaged(store: SQLiteEventStore, key: str, version: int) -> None:
+    """An event row of ``key`` whose meta is not JSON (written around the store)."""
+    store.execute_raw(
+        "INSERT INTO events (id, occurred_at, kind, key, version, hash, meta, code_rev, chain)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (IDS.new(), IDS.now().isoformat(), KIND, key, version, "x", "{not json", "", "x"),
+    )
+
+
+def test_reading_some_topics_parses_no_other_topics_row_and_pages_on(db_path: Path) -> None:
+    ours, theirs = IDS.new(), IDS.new()
+    with SQLiteEventStore(db_path) as writer:
+        append(writer, ours, "one")
+        append(writer, theirs, "theirs")
+        append(writer, ours, "two")
+        _damaged(writer, theirs, 2)
+    with SQLiteEventStore(db_path) as store:  # rows it did not write: parsed when read
+        one, two = store.chain(ours)
+        with pytest.raises(json.JSONDecodeError):
+            store.read_after(0)
+        assert store.read_topics_after(0, {ours}, 10) == ([one, two], None)
+        assert store.read_topics_after(0, {ours}, 2) == ([one], 2)
+        assert store.read_topics_after(2, {ours}, 2) == ([two], 4)
+        assert store.read_topics_after(4, {ours}, 2) == ([], None)
+        assert store.read_topics_after(0, set(), 10) == ([], None)

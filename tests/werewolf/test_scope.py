@@ -42,6 +42,22 @@ def test_a_scope_reads_only_its_topics_and_passes_each_batch_on(tmp_path: Path) 
         assert floor_seq(store, ["no-such-game"]) == store.last_seq()
 
 
+def test_a_damaged_event_of_another_game_does_not_stop_a_scope(tmp_path: Path) -> None:
+    """A scope over a SQLite store never parses the other topics' rows (other processes'
+    games, in an arena run)."""
+    store, first, second = _two_games(tmp_path / "w.sqlite3")
+    with store:
+        store.execute_raw(
+            "INSERT INTO events (id, occurred_at, kind, key, version, hash, meta, code_rev,"
+            " chain) VALUES ('damaged', '2026-01-01T00:00:00+00:00', 'werewolf.vote', ?, 2,"
+            " 'x', '{not json', '', 'x')",
+            (first,),
+        )
+    with SQLiteEventStore(tmp_path / "w.sqlite3") as reader:
+        read = TopicScope(reader, [second], batch=1).read_after(0)
+        assert read == reader.chain(second)
+
+
 def test_playing_a_game_reads_no_whole_chain_per_tick(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
