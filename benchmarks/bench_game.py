@@ -167,7 +167,10 @@ def _play_share(path: str, seeds: list[int], kind: str) -> None:
 def process_games(path: Path, games: int, kind: str, workers: int) -> float:
     """Seconds to play ``games`` games into one durable SQLite file from ``workers`` forked
     processes (forks and joins included), each playing every ``workers``-th game; checks
-    that every game ended."""
+    that every game ended. As in ``werewolf arena run`` (``werewolf.arena.runner``), this
+    process opens the store once the workers are forked and keeps it open until they are
+    done: a worker is then never the file's last connection, which would checkpoint the
+    whole WAL into the file and delete it on its way out."""
     SQLiteEventStore(path, durable=True).close()  # made and migrated before the workers
     shares = [list(range(games))[w::workers] for w in range(workers)]
     context = multiprocessing.get_context("fork")
@@ -175,12 +178,12 @@ def process_games(path: Path, games: int, kind: str, workers: int) -> float:
     started = time.perf_counter()
     for process in processes:
         process.start()
-    for process in processes:
-        process.join()
-    seconds = time.perf_counter() - started
-    if any(process.exitcode != 0 for process in processes):
-        raise SystemExit(f"a worker failed: exit codes {[p.exitcode for p in processes]}")
-    with SQLiteEventStore(path, read_only=True) as store:
+    with SQLiteEventStore(path, durable=True) as store:  # after the forks: none inherits it
+        for process in processes:
+            process.join()
+        seconds = time.perf_counter() - started
+        if any(process.exitcode != 0 for process in processes):
+            raise SystemExit(f"a worker failed: exit codes {[p.exitcode for p in processes]}")
         ended = [k for k in store.topics() if store.chain(k)[-1].kind == f"{WORKFLOW}.game-end"]
     if len(ended) != games:
         raise SystemExit(f"{len(ended)} of {games} games ended in {path}")
