@@ -52,6 +52,7 @@ class MockPlayer:
         self._calm = replace(self.temper, noise=0.0)
         self._reader = TableReader()  # this seat's table, extended decision by decision
         self._guts: dict[tuple[int, int, float], Gut] = {}  # (day, seats, noise) -> drawn
+        self._duel: float | None = None  # seeds the impressions of seer claimers, once drawn
         self._last_minds: tuple[Table, tuple[Mind, Picture]] | None = None
         self._pack: tuple[tuple[object, ...], Mind] | None = None  # a wolf's last certainty
 
@@ -97,8 +98,11 @@ class MockPlayer:
             rng = seeded(decision_seed(self.game_seed, self.seat, f"gut.d{day}", "mock"))
             drawn = Gut.draw(rng, seats, noise)
             # the impressions of seer claimers hold from day to day: a seat changes its
-            # mind on a duel for what happened, never for a new day's mood
-            duel = seeded(decision_seed(self.game_seed, self.seat, "duel", "mock")).random()
+            # mind on a duel for what happened, never for a new day's mood (drawn once)
+            duel = self._duel
+            if duel is None:
+                seed = decision_seed(self.game_seed, self.seat, "duel", "mock")
+                duel = self._duel = seeded(seed).random()
             gut = self._guts[key] = Gut(duel, drawn.feelings)
         return gut
 
