@@ -31,7 +31,7 @@ __all__ = ["Evidence", "Mind", "Reason", "infer", "public_mind"]
 
 # public_mind's answers: (size of the record, its last pieces, temper) -> (record, mind)
 _PUBLIC: dict[tuple[object, ...], tuple[tuple[object, ...], Mind]] = {}
-_PUBLIC_KEPT = 1024
+_PUBLIC_KEPT = 64  # asked at once: a small store finds them (each kept mind holds its evidence)
 
 
 @dataclass

@@ -29,8 +29,10 @@ _CLOSE = 1e-7  # a Newton step this small leaves the root ~1e-14 away: well with
 def scaled(logit: dict[int, float], fixed: dict[int, float], wolves: float) -> dict[int, float]:
     """Probabilities from log-odds, shifted so the free seats hold ``wolves`` wolves. The
     same beliefs recur (a seat asked twice before anything new happened): the answer of
-    the same log-odds in the same order is remembered (a copy is handed out)."""
-    key = (*logit.items(), None, *fixed.items(), wolves)
+    the same log-odds in the same order is remembered (a copy is handed out). The key is
+    one flat tuple (a pair per seat would keep a dozen objects alive for the collector to
+    walk, per answer kept): the sizes first, so its parts cannot be read another way."""
+    key = (len(logit), len(fixed), *logit, *logit.values(), *fixed, *fixed.values(), wolves)
     known = _SCALED.get(key)
     if known is None:
         if len(_SCALED) >= _SCALED_KEPT:
