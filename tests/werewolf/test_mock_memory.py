@@ -114,6 +114,36 @@ def test_a_seats_words_kept_apart_are_its_utterances_in_order_and_the_killed_its
             assert table.night_killed == died  # derived once, with the table
 
 
+def test_the_seer_facts_kept_as_the_speeches_come_are_what_a_scan_of_them_finds() -> None:
+    checked = 0
+    for seed in (24, 26, 27, 31):
+        chain = chain_of(seed)
+        reader = TableReader()
+        for cut in range(20, len(chain), 5):
+            table = reader.read(view(chain[:cut], 3))
+            claims, said = table.seer_claims, table.utterances
+            assert table.claim_days == {
+                c: next(u.day for u in said if u.speaker == c and "seer" in u.said.roles)
+                for c in claims
+            }
+            assert table.backers == {
+                c: backers
+                for c in claims
+                if (
+                    backers := frozenset(
+                        u.speaker
+                        for u in said
+                        if c in u.said.trusts and u.order > claims[c] and u.speaker != c
+                    )
+                )
+            }
+            results = [(u.speaker, seat, wolf) for u in said for _, seat, wolf in u.said.reports]
+            twice = {s for s, seat, wolf in results if (s, seat, not wolf) in results}
+            assert table.contradicted == twice
+            checked += len(claims)
+    assert checked > 0
+
+
 def test_a_speech_or_ballot_seen_by_many_seats_is_one_object_as_each_would_make_it() -> None:
     chain = chain_of(25)
     reader._HEARD.clear()

@@ -180,19 +180,14 @@ class _Fold:
             said.reports or said.opinions or speaker not in self.reports
         ):  # a claimer's every word after the claim counts (an empty record to start)
             self._reported(speaker, said.reports, said.opinions)
-        if said.trusts:
-            self._backed(speaker, said.trusts)
+        claims = self.seer_claims
+        if claims and said.trusts:
+            for claimer in said.trusts:  # a seer claimer he spoke up for, after her claim
+                if claimer in claims and claimer != speaker:
+                    backers = self.backers.get(claimer, frozenset())
+                    self.backers = {**self.backers, claimer: backers | {speaker}}
         if said.reports:
             self._results(speaker, said.reports)
-
-    def _backed(self, speaker: int, trusts: tuple[int, ...]) -> None:
-        """The seer claimers ``speaker`` spoke up for, each having claimed before."""
-        claimed = [s for s in trusts if s != speaker and s in self.seer_claims]
-        if claimed:
-            backers = dict(self.backers)
-            for claimer in claimed:
-                backers[claimer] = backers.get(claimer, frozenset()) | {speaker}
-            self.backers = backers
 
     def _results(self, speaker: int, reports: tuple[tuple[int | None, int, bool], ...]) -> None:
         """Whether ``speaker`` now gave a seat a result other than the first he gave it."""
