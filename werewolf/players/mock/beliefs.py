@@ -31,6 +31,7 @@ __all__ = ["Evidence", "Mind", "Reason", "infer", "public_mind"]
 
 # public_mind's answers: (size of the record, its last pieces, temper) -> (record, mind)
 _PUBLIC: dict[tuple[object, ...], tuple[tuple[object, ...], Mind]] = {}
+_WEREWOLF = Identity.WEREWOLF  # read once: on Python 3.11 an enum member read passes a hook
 _PUBLIC_KEPT = 64  # asked at once: a small store finds them (each kept mind holds its evidence)
 
 
@@ -90,7 +91,7 @@ def infer(table: Table, temper: Temper, gut: Random | Gut, *, public: bool = Fal
     me = 0 if public else table.me
     others = _others(table.seat_count, me)
     w = Weigher(others)
-    if not public and table.identity is Identity.WEREWOLF:
+    if not public and table.identity is _WEREWOLF:
         for s in others:
             w.fix(s, 1.0 if s in table.wolves else 0.0, "pack")
         probs = {s: w.fixed[s] for s in others}

@@ -23,6 +23,7 @@ from .table import Table
 
 __all__ = ["SeerBelief", "claim_credibility", "seer_belief"]
 
+_WEREWOLF, _SEER = Identity.WEREWOLF, Identity.SEER  # read once (a hook on Python 3.11)
 # _died_before's answers: (id of the night deaths, id of the exiles) -> (both, the answer)
 _GONE: dict[tuple[int, int], tuple[object, object, dict[int, int]]] = {}
 _GONE_KEPT = 1024
@@ -62,7 +63,7 @@ class _Sight(NamedTuple):
 def _sight(table: Table, blind: bool) -> _Sight:
     if blind:  # a villager who knows nothing private
         return _Sight(-1, table.night_killed, {}, (), table.vouched)
-    mine = table.me if table.identity is not Identity.WEREWOLF else -1
+    mine = table.me if table.identity is not _WEREWOLF else -1
     framed = table.told.values()
     killed = table.night_killed  # the witch knows her own poison was no wolves' victim
     killed = killed.difference(table.poisoned) if table.poisoned else killed
@@ -190,7 +191,7 @@ def seer_belief(
     seat's own impression of each claimer (``gut``, of sd ``spread`` points): where the
     evidence is thin, a table splits over two seers. ``blind``: the belief of a villager
     who knows nothing private (as ``claim_credibility``)."""
-    if table.identity is Identity.SEER and not blind:
+    if table.identity is _SEER and not blind:
         others = tuple(s for s in table.seer_claims if s != table.me)
         mine: dict[int, tuple[str, int | None]] = {s: ("claims_my_role", None) for s in others}
         return SeerBelief(table.me, 1.0, others, mine)

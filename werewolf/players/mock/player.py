@@ -25,6 +25,8 @@ from .turn import Turn
 
 __all__ = ["MockPlayer"]
 
+_WEREWOLF = Identity.WEREWOLF  # read once: on Python 3.11 an enum member read passes a hook
+
 
 Picture = Mind | Callable[[], Mind] | None  # a wolf's picture of the table, or how to weigh it
 
@@ -75,7 +77,7 @@ class MockPlayer:
         return minds
 
     def _infer(self, table: Table) -> tuple[Mind, Picture]:
-        if table.identity is not Identity.WEREWOLF:  # every wolf reads as one (reader)
+        if table.identity is not _WEREWOLF:  # every wolf reads as one (reader)
             gut = self._gut(table.day, table.seat_count - 1, self.temper.noise)
             return infer(table, self.temper, gut), None
         # the table as a whole has no one gut: feelings of spread 0 are 0 whatever is drawn
