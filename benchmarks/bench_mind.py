@@ -104,7 +104,7 @@ class Collections:
 
     def __init__(self) -> None:
         self.runs = [0, 0, 0]
-        self.spent = 0
+        self.spent = [0, 0, 0]
         self._began = 0
 
     def __call__(self, phase: str, info: dict[str, int]) -> None:
@@ -112,7 +112,7 @@ class Collections:
             self._began = time.process_time_ns()
         else:
             self.runs[info["generation"]] += 1
-            self.spent += time.process_time_ns() - self._began
+            self.spent[info["generation"]] += time.process_time_ns() - self._began
 
     @property
     def count(self) -> int:
@@ -177,11 +177,11 @@ def print_kinds(title: str, kinds: dict[str, list[Timed]], seen: Collections, ru
             f"{percentile(times, 0.99) / 1e3:8.1f} {len(times) - len(free):9} "
             f"{percentile(free, 0.99) / 1e3:8.1f} {sum(times) / 1e6:9.1f}"
         )
-    young, middle, old = (n / runs for n in seen.runs)
-    print(
-        f"  collections a replay: {young:.1f} young, {middle:.1f} middle, {old:.1f} old; "
-        f"{seen.spent / runs / 1e6:.1f} ms CPU"
+    counts = ", ".join(
+        f"{n / runs:.1f} {name} ({spent / runs / 1e6:.1f} ms)"
+        for name, n, spent in zip(("young", "middle", "old"), seen.runs, seen.spent, strict=True)
     )
+    print(f"  collections a replay (their CPU): {counts}")
 
 
 def main() -> None:
