@@ -10,7 +10,7 @@ from random import Random
 from pulse_core import Event, MemoryEventStore, WorkflowRule
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import MockPlayer, Player, Seating
-from werewolf.players.mock import PERSONALITIES, parse_speech, read_table, reader
+from werewolf.players.mock import PERSONALITIES, claims, parse_speech, read_table, reader
 from werewolf.players.mock.beliefs import infer
 from werewolf.players.mock.gut import Gut
 from werewolf.players.mock.reader import TableReader
@@ -142,6 +142,30 @@ def test_the_seer_facts_kept_as_the_speeches_come_are_what_a_scan_of_them_finds(
             assert table.contradicted == twice
             checked += len(claims)
     assert checked > 0
+
+
+def test_the_nights_a_dead_seat_was_past_checking_kept_per_record_are_reckoned_afresh() -> None:
+    claims._GONE.clear()
+    for seed in (24, 27):
+        chain = chain_of(seed)
+        for seat in (3, 6):
+            reader = TableReader()
+            for cut in range(20, len(chain), 4):
+                table = reader.read(view(chain[:cut], seat))
+                kept = claims._died_before(table)
+                assert kept == claims._died_before_afresh(table)
+                assert claims._died_before(table) is kept  # the same record: found, not made
+    assert 0 < len(claims._GONE) <= claims._GONE_KEPT
+
+
+def test_the_gone_store_is_emptied_when_full() -> None:
+    claims._GONE.clear()
+    table = read_table(view(chain_of(24), 4))
+    for n in range(claims._GONE_KEPT + 5):  # records of their own, each a new container
+        dead = replace(table, night_deaths={**table.night_deaths, 90 + n: (n % 9 + 1,)})
+        assert claims._died_before(dead) == claims._died_before_afresh(dead)
+        assert len(claims._GONE) <= claims._GONE_KEPT
+    claims._GONE.clear()
 
 
 def test_a_speech_or_ballot_seen_by_many_seats_is_one_object_as_each_would_make_it() -> None:
