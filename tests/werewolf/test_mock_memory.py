@@ -10,7 +10,7 @@ from random import Random
 from pulse_core import Event, MemoryEventStore, WorkflowRule
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import MockPlayer, Player, Seating
-from werewolf.players.mock import PERSONALITIES, claims, parse_speech, read_table, reader
+from werewolf.players.mock import PERSONALITIES, claims, parse_speech, player, read_table, reader
 from werewolf.players.mock.beliefs import infer
 from werewolf.players.mock.gut import Gut
 from werewolf.players.mock.reader import TableReader
@@ -166,6 +166,16 @@ def test_the_gone_store_is_emptied_when_full() -> None:
         assert claims._died_before(dead) == claims._died_before_afresh(dead)
         assert len(claims._GONE) <= claims._GONE_KEPT
     claims._GONE.clear()
+
+
+def test_a_players_calm_temper_is_its_temper_at_noise_zero() -> None:
+    player._CALM.clear()
+    for name, temper in PERSONALITIES.items():
+        for seat in (1, 2):
+            calm = MockPlayer(3, seat, name)._calm
+            assert calm == replace(temper, noise=0.0)
+            assert calm is MockPlayer(4, seat, name)._calm  # made once a temper
+    assert len(player._CALM) == len(set(PERSONALITIES.values())) <= player._CALM_KEPT
 
 
 def test_a_speech_or_ballot_seen_by_many_seats_is_one_object_as_each_would_make_it() -> None:

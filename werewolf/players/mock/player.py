@@ -20,15 +20,28 @@ from .reader import TableReader
 from .strategy import handler_for
 from .strategy.self_destruct import destruct
 from .table import Table
-from .temper import PERSONALITIES, pick_personality
+from .temper import PERSONALITIES, Temper, pick_personality
 from .turn import Turn
 
 __all__ = ["MockPlayer"]
 
 _WEREWOLF = Identity.WEREWOLF  # read once: on Python 3.11 an enum member read passes a hook
+_CALM: dict[Temper, Temper] = {}  # a temper -> the same at noise 0 (a few: one a personality)
+_CALM_KEPT = 64
 
 
 Picture = Mind | Callable[[], Mind] | None  # a wolf's picture of the table, or how to weigh it
+
+
+def _calm(temper: Temper) -> Temper:
+    """``replace(temper, noise=0.0)``, made once a temper (a player is made per seat and
+    game, and ``replace`` is half of its making)."""
+    calm = _CALM.get(temper)
+    if calm is None:
+        if len(_CALM) >= _CALM_KEPT:
+            _CALM.clear()
+        calm = _CALM[temper] = replace(temper, noise=0.0)
+    return calm
 
 
 class MockPlayer:
@@ -51,7 +64,7 @@ class MockPlayer:
         self.personality = name
         self.temper = PERSONALITIES[name]
         self.lang = lang
-        self._calm = replace(self.temper, noise=0.0)
+        self._calm = _calm(self.temper)
         self._reader = TableReader()  # this seat's table, extended decision by decision
         self._guts: dict[tuple[int, int, float], Gut] = {}  # (day, seats, noise) -> drawn
         self._duel: float | None = None  # seeds the impressions of seer claimers, once drawn
