@@ -10,8 +10,16 @@ from random import Random
 from pulse_core import Event, MemoryEventStore, WorkflowRule
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import MockPlayer, Player, Seating
-from werewolf.players.mock import PERSONALITIES, claims, parse_speech, player, read_table, reader
-from werewolf.players.mock.beliefs import infer
+from werewolf.players.mock import (
+    PERSONALITIES,
+    beliefs,
+    claims,
+    parse_speech,
+    player,
+    read_table,
+    reader,
+)
+from werewolf.players.mock.beliefs import infer, public_mind
 from werewolf.players.mock.gut import Gut
 from werewolf.players.mock.reader import TableReader
 from werewolf.players.mock.table import Ballot, Utterance
@@ -166,6 +174,22 @@ def test_the_gone_store_is_emptied_when_full() -> None:
         assert claims._died_before(dead) == claims._died_before_afresh(dead)
         assert len(claims._GONE) <= claims._GONE_KEPT
     claims._GONE.clear()
+
+
+def test_the_public_minds_kept_are_the_latest_ones_each_as_infer_weighs_it() -> None:
+    beliefs._PUBLIC.clear()
+    table, calm = read_table(view(chain_of(24), 4)), replace(PERSONALITIES["steady"], noise=0.0)
+    kept = beliefs._PUBLIC_KEPT
+    minds = [public_mind(replace(table, day=100 + n), calm) for n in range(kept + 3)]
+    assert len(beliefs._PUBLIC) == kept  # the oldest dropped one at a time, not all at once
+    for n in (kept + 2, 3):  # the latest ones are found
+        assert public_mind(replace(table, day=100 + n), calm) is minds[n]
+    first = replace(table, day=100)
+    again = public_mind(first, calm)  # the oldest one was dropped: weighed afresh
+    assert again is not minds[0]
+    assert again == minds[0] == infer(first, calm, Gut.calm(first.seat_count), public=True)
+    assert len(beliefs._PUBLIC) == kept
+    beliefs._PUBLIC.clear()
 
 
 def test_a_players_calm_temper_is_its_temper_at_noise_zero() -> None:

@@ -32,7 +32,10 @@ __all__ = ["Evidence", "Mind", "Reason", "infer", "public_mind"]
 # public_mind's answers: (size of the record, its last pieces, temper) -> (record, mind)
 _PUBLIC: dict[tuple[object, ...], tuple[tuple[object, ...], Mind]] = {}
 _WEREWOLF = Identity.WEREWOLF  # read once: on Python 3.11 an enum member read passes a hook
-_PUBLIC_KEPT = 64  # asked at once: a small store finds them (each kept mind holds its evidence)
+# kept few (each mind holds its evidence: the fewer alive, the less the collector walks) and
+# the oldest dropped one at a time (emptying the store at once freed dozens of minds in one
+# decision); the wolves of a game ask together, so a few dozen find them all
+_PUBLIC_KEPT = 64
 
 
 @dataclass
@@ -130,7 +133,7 @@ def public_mind(table: Table, temper: Temper) -> Mind:
         return known[1]
     mind = infer(table, temper, Gut.calm(table.seat_count), public=True)
     if len(_PUBLIC) >= _PUBLIC_KEPT:
-        _PUBLIC.clear()
+        del _PUBLIC[next(iter(_PUBLIC))]
     _PUBLIC[slot] = record, mind
     return mind
 
