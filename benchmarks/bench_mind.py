@@ -12,7 +12,13 @@ percentile, each decision's fastest of the repeats (a busy machine slows some ru
 each replay the mock modules' stores of earlier answers are emptied (parsed speeches, shared
 utterances and ballots, the wolves' public minds, scalings, deaths read): the recording's
 play filled them with these very games' answers, which a game being played has to work out.
-E.g.
+
+The collector is set as the ``werewolf`` command and the arena's workers set it
+(``werewolf.heap.tune_for_play``); ``--default-gc`` leaves Python's defaults. A replay
+allocates the same objects in the same order each time, so a collection lands on the same
+decisions in every repeat (the fastest of the repeats keeps it): each table says on how many
+decisions a collection ran ('collected'), the 99th percentile of the others ('p99 free'),
+and the collections of a replay with their CPU. E.g.
 interleaved, each checkout with its own tree first on the path:
 
     .venv/bin/python benchmarks/bench_mind.py --games 60 --repeats 5
@@ -33,6 +39,7 @@ from types import ModuleType
 from pulse_core import MemoryEventStore, WorkflowRule
 from werewolf.decisions import Answer, Request
 from werewolf.game import start_game, werewolf_workflow
+from werewolf.heap import tune_for_play
 from werewolf.players import MockPlayer, Player, uniform_seating
 from werewolf.players.mock import beliefs, claims, grammar, reader, scaling
 from werewolf.state import GameState
@@ -91,16 +98,43 @@ def forget() -> None:
     grammar.parse_speech.cache_clear()
 
 
-def replay(asked: list[Asked], whole: bool = False) -> list[int]:
+class Collections:
+    """The collector's runs while it is watching (``gc.callbacks``): how many of each
+    generation, and their CPU nanoseconds."""
+
+    def __init__(self) -> None:
+        self.runs = [0, 0, 0]
+        self.spent = [0, 0, 0]
+        self._began = 0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.process_time_ns()
+        else:
+            self.runs[info["generation"]] += 1
+            self.spent[info["generation"]] += time.process_time_ns() - self._began
+
+    @property
+    def count(self) -> int:
+        return sum(self.runs)
+
+
+Timed = tuple[int, bool]  # a decision's CPU nanoseconds, and whether a collection ran in it
+
+
+def replay(asked: list[Asked], whole: bool = False, seen: Collections | None = None) -> list[Timed]:
     """CPU nanoseconds for fresh players to read and believe each view asked, in order (with
-    ``whole``, to answer each request)."""
+    ``whole``, to answer each request); the collections made meanwhile are added to ``seen``."""
     players = {who: MockPlayer(*who) for who, _ in asked}
     clock = time.process_time_ns
-    spent: list[int] = []
+    spent: list[Timed] = []
+    seen = Collections() if seen is None else seen
     forget()
     gc.collect()
+    gc.callbacks.append(seen)
     for who, request in asked:
         player = players[who]
+        collections = seen.count
         started = clock()
         if whole:
             player.answer(request)
@@ -108,13 +142,14 @@ def replay(asked: list[Asked], whole: bool = False) -> list[int]:
             _, picture = player._minds(player._reader.read(request.view))  # as answer() does
             if callable(picture):
                 picture()
-        spent.append(clock() - started)
+        spent.append((clock() - started, seen.count != collections))
+    gc.callbacks.remove(seen)
     return spent
 
 
-def by_kind(asked: list[Asked], runs: list[list[int]]) -> dict[str, list[int]]:
+def by_kind(asked: list[Asked], runs: list[list[Timed]]) -> dict[str, list[Timed]]:
     """Each decision's fastest run, grouped by the kind of decision."""
-    kinds: dict[str, list[int]] = defaultdict(list)
+    kinds: dict[str, list[Timed]] = defaultdict(list)
     for (_, request), times in zip(asked, zip(*runs, strict=True), strict=True):
         kinds[str(request.kind)].append(min(times))
     return dict(sorted(kinds.items()))
@@ -125,36 +160,56 @@ def percentile(values: list[int], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def print_kinds(title: str, kinds: dict[str, list[int]]) -> None:
+def print_kinds(title: str, kinds: dict[str, list[Timed]], seen: Collections, runs: int) -> None:
+    """The table of a replay's decisions; ``collected``: how many decisions had a collection
+    in their fastest run, and 'p99 free' the 99th percentile of the others."""
     print(f"{title}: us CPU a decision")
-    print(f"  {'kind':12} {'decisions':>9} {'median':>8} {'p99':>8} {'total ms':>9}")
-    every = [t for times in kinds.values() for t in times]
-    for kind, times in [*kinds.items(), ("all", every)]:
+    print(
+        f"  {'kind':12} {'decisions':>9} {'median':>8} {'p99':>8} {'collected':>9} "
+        f"{'p99 free':>8} {'total ms':>9}"
+    )
+    every = [t for timed in kinds.values() for t in timed]
+    for kind, timed in [*kinds.items(), ("all", every)]:
+        times = [t for t, _ in timed]
+        free = [t for t, collected in timed if not collected] or [0]
         print(
             f"  {kind:12} {len(times):9} {statistics.median(times) / 1e3:8.1f} "
-            f"{percentile(times, 0.99) / 1e3:8.1f} {sum(times) / 1e6:9.1f}"
+            f"{percentile(times, 0.99) / 1e3:8.1f} {len(times) - len(free):9} "
+            f"{percentile(free, 0.99) / 1e3:8.1f} {sum(times) / 1e6:9.1f}"
         )
+    counts = ", ".join(
+        f"{n / runs:.1f} {name} ({spent / runs / 1e6:.1f} ms)"
+        for name, n, spent in zip(("young", "middle", "old"), seen.runs, seen.spent, strict=True)
+    )
+    print(f"  collections a replay (their CPU): {counts}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument(
+        "--default-gc", action="store_true", help="leave the collector as Python sets it"
+    )
     args = parser.parse_args()
     if args.games < 1 or args.repeats < 1:
         parser.error("--games and --repeats must be at least 1")
+    if not args.default_gc:
+        tune_for_play()
     asked = played(args.games)
-    runs = [replay(asked) for _ in range(args.repeats)]
-    totals = [sum(run) / 1e9 for run in runs]
+    seen = Collections()
+    runs = [replay(asked, seen=seen) for _ in range(args.repeats)]
+    totals = [sum(t for t, _ in run) / 1e9 for run in runs]
     best = min(totals)
     print(
         f"{len(asked)} decisions of {args.games} mock games: best {best * 1000:.1f} ms CPU "
         f"of {args.repeats} ({best / len(asked) * 1e6:.1f} us a decision; "
         f"worst {max(totals) * 1000:.1f} ms)"
     )
-    print_kinds("reading and believing", by_kind(asked, runs))
-    whole = [replay(asked, whole=True) for _ in range(args.repeats)]
-    print_kinds("the whole answer", by_kind(asked, whole))
+    print_kinds("reading and believing", by_kind(asked, runs), seen, args.repeats)
+    seen = Collections()
+    whole = [replay(asked, whole=True, seen=seen) for _ in range(args.repeats)]
+    print_kinds("the whole answer", by_kind(asked, whole), seen, args.repeats)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,16 @@ from random import Random
 from pulse_core import Event, MemoryEventStore, WorkflowRule
 from werewolf.game import start_game, werewolf_workflow
 from werewolf.players import MockPlayer, Player, Seating
-from werewolf.players.mock import PERSONALITIES, parse_speech, read_table, reader
-from werewolf.players.mock.beliefs import infer
+from werewolf.players.mock import (
+    PERSONALITIES,
+    beliefs,
+    claims,
+    parse_speech,
+    player,
+    read_table,
+    reader,
+)
+from werewolf.players.mock.beliefs import infer, public_mind
 from werewolf.players.mock.gut import Gut
 from werewolf.players.mock.reader import TableReader
 from werewolf.players.mock.table import Ballot, Utterance
@@ -112,6 +120,86 @@ def test_a_seats_words_kept_apart_are_its_utterances_in_order_and_the_killed_its
             assert sum(len(words) for words in table.said_by.values()) == len(table.utterances)
             died = {s for seats in table.night_deaths.values() for s in seats}
             assert table.night_killed == died  # derived once, with the table
+
+
+def test_the_seer_facts_kept_as_the_speeches_come_are_what_a_scan_of_them_finds() -> None:
+    checked = 0
+    for seed in (24, 26, 27, 31):
+        chain = chain_of(seed)
+        reader = TableReader()
+        for cut in range(20, len(chain), 5):
+            table = reader.read(view(chain[:cut], 3))
+            claims, said = table.seer_claims, table.utterances
+            assert table.claim_days == {
+                c: next(u.day for u in said if u.speaker == c and "seer" in u.said.roles)
+                for c in claims
+            }
+            assert table.backers == {
+                c: backers
+                for c in claims
+                if (
+                    backers := frozenset(
+                        u.speaker
+                        for u in said
+                        if c in u.said.trusts and u.order > claims[c] and u.speaker != c
+                    )
+                )
+            }
+            results = [(u.speaker, seat, wolf) for u in said for _, seat, wolf in u.said.reports]
+            twice = {s for s, seat, wolf in results if (s, seat, not wolf) in results}
+            assert table.contradicted == twice
+            checked += len(claims)
+    assert checked > 0
+
+
+def test_the_nights_a_dead_seat_was_past_checking_kept_per_record_are_reckoned_afresh() -> None:
+    claims._GONE.clear()
+    for seed in (24, 27):
+        chain = chain_of(seed)
+        for seat in (3, 6):
+            reader = TableReader()
+            for cut in range(20, len(chain), 4):
+                table = reader.read(view(chain[:cut], seat))
+                kept = claims._died_before(table)
+                assert kept == claims._died_before_afresh(table)
+                assert claims._died_before(table) is kept  # the same record: found, not made
+    assert 0 < len(claims._GONE) <= claims._GONE_KEPT
+
+
+def test_the_gone_store_is_emptied_when_full() -> None:
+    claims._GONE.clear()
+    table = read_table(view(chain_of(24), 4))
+    for n in range(claims._GONE_KEPT + 5):  # records of their own, each a new container
+        dead = replace(table, night_deaths={**table.night_deaths, 90 + n: (n % 9 + 1,)})
+        assert claims._died_before(dead) == claims._died_before_afresh(dead)
+        assert len(claims._GONE) <= claims._GONE_KEPT
+    claims._GONE.clear()
+
+
+def test_the_public_minds_kept_are_the_latest_ones_each_as_infer_weighs_it() -> None:
+    beliefs._PUBLIC.clear()
+    table, calm = read_table(view(chain_of(24), 4)), replace(PERSONALITIES["steady"], noise=0.0)
+    kept = beliefs._PUBLIC_KEPT
+    minds = [public_mind(replace(table, day=100 + n), calm) for n in range(kept + 3)]
+    assert len(beliefs._PUBLIC) == kept  # the oldest dropped one at a time, not all at once
+    for n in (kept + 2, 3):  # the latest ones are found
+        assert public_mind(replace(table, day=100 + n), calm) is minds[n]
+    first = replace(table, day=100)
+    again = public_mind(first, calm)  # the oldest one was dropped: weighed afresh
+    assert again is not minds[0]
+    assert again == minds[0] == infer(first, calm, Gut.calm(first.seat_count), public=True)
+    assert len(beliefs._PUBLIC) == kept
+    beliefs._PUBLIC.clear()
+
+
+def test_a_players_calm_temper_is_its_temper_at_noise_zero() -> None:
+    player._CALM.clear()
+    for name, temper in PERSONALITIES.items():
+        for seat in (1, 2):
+            calm = MockPlayer(3, seat, name)._calm
+            assert calm == replace(temper, noise=0.0)
+            assert calm is MockPlayer(4, seat, name)._calm  # made once a temper
+    assert len(player._CALM) == len(set(PERSONALITIES.values())) <= player._CALM_KEPT
 
 
 def test_a_speech_or_ballot_seen_by_many_seats_is_one_object_as_each_would_make_it() -> None:

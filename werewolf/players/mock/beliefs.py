@@ -31,7 +31,11 @@ __all__ = ["Evidence", "Mind", "Reason", "infer", "public_mind"]
 
 # public_mind's answers: (size of the record, its last pieces, temper) -> (record, mind)
 _PUBLIC: dict[tuple[object, ...], tuple[tuple[object, ...], Mind]] = {}
-_PUBLIC_KEPT = 1024
+_WEREWOLF = Identity.WEREWOLF  # read once: on Python 3.11 an enum member read passes a hook
+# kept few (each mind holds its evidence: the fewer alive, the less the collector walks) and
+# the oldest dropped one at a time (emptying the store at once freed dozens of minds in one
+# decision); the wolves of a game ask together, so a few dozen find them all
+_PUBLIC_KEPT = 64
 
 
 @dataclass
@@ -90,7 +94,7 @@ def infer(table: Table, temper: Temper, gut: Random | Gut, *, public: bool = Fal
     me = 0 if public else table.me
     others = _others(table.seat_count, me)
     w = Weigher(others)
-    if not public and table.identity is Identity.WEREWOLF:
+    if not public and table.identity is _WEREWOLF:
         for s in others:
             w.fix(s, 1.0 if s in table.wolves else 0.0, "pack")
         probs = {s: w.fixed[s] for s in others}
@@ -129,7 +133,7 @@ def public_mind(table: Table, temper: Temper) -> Mind:
         return known[1]
     mind = infer(table, temper, Gut.calm(table.seat_count), public=True)
     if len(_PUBLIC) >= _PUBLIC_KEPT:
-        _PUBLIC.clear()
+        del _PUBLIC[next(iter(_PUBLIC))]
     _PUBLIC[slot] = record, mind
     return mind
 

@@ -23,6 +23,11 @@ from .table import Table
 
 __all__ = ["SeerBelief", "claim_credibility", "seer_belief"]
 
+_WEREWOLF, _SEER = Identity.WEREWOLF, Identity.SEER  # read once (a hook on Python 3.11)
+# _died_before's answers: (id of the night deaths, id of the exiles) -> (both, the answer)
+_GONE: dict[tuple[int, int], tuple[object, object, dict[int, int]]] = {}
+_GONE_KEPT = 1024
+
 
 class Gauss(Protocol):
     """A generator's ``gauss`` (a ``Random``, or ``gut.Impressions``)."""
@@ -45,16 +50,6 @@ class SeerBelief:
         return frozenset(c for c, (how, _) in self.caught.items() if how == "counter_claim")
 
 
-def _contradicts(table: Table, claimer: int) -> bool:
-    """True when the claimer gave two different results for one seat."""
-    seen: dict[int, bool] = {}
-    for u in table.said(claimer):
-        for _, seat, wolf in u.said.reports:
-            if seen.setdefault(seat, wolf) != wolf:
-                return True
-    return False
-
-
 class _Sight(NamedTuple):
     """What a seat judges seer claims by: found once for all the claimers of a belief."""
 
@@ -68,7 +63,7 @@ class _Sight(NamedTuple):
 def _sight(table: Table, blind: bool) -> _Sight:
     if blind:  # a villager who knows nothing private
         return _Sight(-1, table.night_killed, {}, (), table.vouched)
-    mine = table.me if table.identity is not Identity.WEREWOLF else -1
+    mine = table.me if table.identity is not _WEREWOLF else -1
     framed = table.told.values()
     killed = table.night_killed  # the witch knows her own poison was no wolves' victim
     killed = killed.difference(table.poisoned) if table.poisoned else killed
@@ -94,7 +89,7 @@ def _credibility(
         if table.revealed[claimer]:
             return -20.0, ("revealed", None)
         points += 20.0
-    if _contradicts(table, claimer):
+    if claimer in table.contradicted:  # two different results for one seat
         points -= 10.0
         caught = ("changed_report", None)
     if claimer in framed:  # the wolves' own victim was no wolf (the witch knows)
@@ -128,12 +123,26 @@ def _credibility(
 
 
 def _claim_day(table: Table, claimer: int) -> int:
-    return next((u.day for u in table.said(claimer) if "seer" in u.said.roles), table.day)
+    return table.claim_days.get(claimer, table.day)
 
 
 def _died_before(table: Table) -> dict[int, int]:
     """Seat -> the first night it could no longer be checked: the night after its exile, or
-    the night after the one it died in."""
+    the night after the one it died in. Found once for the deaths as they stand (the
+    reader's containers are never changed: news makes new ones, a few times a day)."""
+    deaths, exiled = table.night_deaths, table.exiled
+    key = (id(deaths), id(exiled))
+    known = _GONE.get(key)
+    if known is not None and known[0] is deaths and known[1] is exiled:
+        return known[2]
+    if len(_GONE) >= _GONE_KEPT:
+        _GONE.clear()
+    gone = _died_before_afresh(table)
+    _GONE[key] = deaths, exiled, gone  # kept with the containers: their ids stay theirs
+    return gone
+
+
+def _died_before_afresh(table: Table) -> dict[int, int]:
     gone: dict[int, int] = {}
     for night, died in table.night_deaths.items():
         for seat in died:
@@ -165,13 +174,7 @@ def _duel(
         for night, seat, _ in u.said.reports:
             if seat in claimed and night is not None and night > claimed[seat]:
                 points, caught = -2.0, ("checked_rival", seat)
-    since = table.seer_claims[claimer]
-    backers = {
-        u.speaker
-        for u in table.utterances
-        if claimer in u.said.trusts and u.order > since and u.speaker != claimer
-    }
-    for seat in backers:
+    for seat in table.backers.get(claimer, ()):  # (each weight is exact: any order sums alike)
         shown = table.revealed.get(seat)
         if shown is not None:
             points += -4.0 if shown else 1.0
@@ -188,7 +191,7 @@ def seer_belief(
     seat's own impression of each claimer (``gut``, of sd ``spread`` points): where the
     evidence is thin, a table splits over two seers. ``blind``: the belief of a villager
     who knows nothing private (as ``claim_credibility``)."""
-    if table.identity is Identity.SEER and not blind:
+    if table.identity is _SEER and not blind:
         others = tuple(s for s in table.seer_claims if s != table.me)
         mine: dict[int, tuple[str, int | None]] = {s: ("claims_my_role", None) for s in others}
         return SeerBelief(table.me, 1.0, others, mine)

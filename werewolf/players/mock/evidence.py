@@ -13,6 +13,7 @@ Reason kinds (rendered in words by the language modules):
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 from ...cast import Identity
 from .claims import SeerBelief
@@ -24,6 +25,10 @@ from .temper import Temper
 __all__ = ["weigh"]
 
 _NONE: dict[int, bool] = {}  # no reports (never written to)
+# read once: on Python 3.11 an enum member read (or its value) passes a hook, and a belief
+# reads them at every decision
+_WEREWOLF = Identity.WEREWOLF
+_ROLE_OF = {Identity.WITCH: "witch", Identity.HUNTER: "hunter"}  # the roles claimed below
 _NOBODY: frozenset[int] = frozenset()
 
 
@@ -31,14 +36,38 @@ def weigh(
     table: Table, belief: SeerBelief, w: Weigher, temper: Temper, gut: Gut, *, me: int
 ) -> frozenset[int]:
     """Add every piece of evidence to ``w``; return the seats believed cleared."""
-    cleared = _hard(table, belief, w, me)
-    _votes(table, belief, w, me)
-    _words(table, belief, w, temper, me, cleared)
+    seer = _seer_said(table, belief.trusted)
+    cleared = _hard(table, belief, w, me, seer)
+    _votes(table, belief, w, me, seer)
+    _words(table, belief, w, temper, me, cleared, seer)
     w.add_feelings(gut.feelings)
     return frozenset(cleared)
 
 
-def _hard(table: Table, belief: SeerBelief, w: Weigher, me: int) -> set[int]:
+class _SeerSaid(NamedTuple):
+    """What the believed seer said, read in one pass over her words for the whole belief."""
+
+    nights: dict[int, int]  # seat -> the night she first said she checked it (when named)
+    named: list[tuple[int, int]]  # (when, seat): her wolf reports, in order
+    cleared_at: dict[int, int]  # seat -> when she first cleared it in public
+
+
+def _seer_said(table: Table, trusted: int | None) -> _SeerSaid:
+    nights: dict[int, int] = {}
+    named: list[tuple[int, int]] = []
+    cleared_at: dict[int, int] = {}
+    for u in table.said(trusted):
+        for night, seat, wolf in u.said.reports:
+            if night is not None:
+                nights.setdefault(seat, night)
+            if wolf:
+                named.append((u.order, seat))
+            else:
+                cleared_at.setdefault(seat, u.order)
+    return _SeerSaid(nights, named, cleared_at)
+
+
+def _hard(table: Table, belief: SeerBelief, w: Weigher, me: int, seer: _SeerSaid) -> set[int]:
     cleared: set[int] = set()
     for night, (seat, wolf) in sorted(table.my_checks.items()):
         w.fix(seat, 1.0 if wolf else 0.0, "checked", night)
@@ -51,7 +80,7 @@ def _hard(table: Table, belief: SeerBelief, w: Weigher, me: int) -> set[int]:
     trusted = belief.trusted
     if trusted is not None and trusted != me:
         w.add(trusted, -3.0 * conf, "trusted_seer")
-        nights = _report_nights(table, trusted)
+        nights = seer.nights
         for seat, wolf in table.reports.get(trusted, {}).items():
             night = nights.get(seat, 0)
             if wolf:
@@ -64,7 +93,7 @@ def _hard(table: Table, belief: SeerBelief, w: Weigher, me: int) -> set[int]:
         for night, told in table.told.items():
             if told is not None and told != me:
                 w.add(told, -2.5, "wolves_target", None, night, public=False)
-    my_role = table.identity.value if me else ""
+    my_role = _ROLE_OF.get(table.identity, "") if me else ""
     for role in ("witch", "hunter"):
         claimers = table.role_claims.get(role, ())
         if role == my_role:
@@ -86,19 +115,9 @@ def _hard(table: Table, belief: SeerBelief, w: Weigher, me: int) -> set[int]:
     return cleared
 
 
-def _report_nights(table: Table, claimer: int) -> dict[int, int]:
-    """Seat -> the night the claimer first said she checked it (when she named one)."""
-    nights: dict[int, int] = {}
-    for u in table.said(claimer):
-        for night, seat, _ in u.said.reports:
-            if night is not None:
-                nights.setdefault(seat, night)
-    return nights
-
-
-def _votes(table: Table, belief: SeerBelief, w: Weigher, me: int) -> None:
+def _votes(table: Table, belief: SeerBelief, w: Weigher, me: int, seer: _SeerSaid) -> None:
     trusted, conf = belief.trusted, belief.confidence
-    good_me = me and table.identity is not Identity.WEREWOLF
+    good_me = me and table.identity is not _WEREWOLF
     add = w.add
     if trusted is None:  # no seer believed: of the ballots, only those against me weigh
         if good_me:
@@ -106,9 +125,7 @@ def _votes(table: Table, belief: SeerBelief, w: Weigher, me: int) -> None:
                 if b.target == me and b.voter != me:
                     add(b.voter, 0.4, "voted_me", None, b.day)
         return
-    named = [  # (when, seat): the believed seer's wolf reports
-        (u.order, seat) for u in table.said(trusted) for _, seat, wolf in u.said.reports if wolf
-    ]
+    named = seer.named  # (when, seat): the believed seer's wolf reports
     living: dict[int, frozenset[int]] = {}  # a vote's ballots (one order) -> its wolves
     for b in table.ballots:
         voter, target = b.voter, b.target
@@ -138,18 +155,20 @@ def _named_alive(
 
 
 def _words(
-    table: Table, belief: SeerBelief, w: Weigher, temper: Temper, me: int, cleared: set[int]
+    table: Table,
+    belief: SeerBelief,
+    w: Weigher,
+    temper: Temper,
+    me: int,
+    cleared: set[int],
+    seer: _SeerSaid,
 ) -> None:
     trusted, conf = belief.trusted, belief.confidence
     standing = dict(w.logit)  # the hard evidence: how far each speaker is trusted
     since = table.seer_claims.get(trusted) if trusted is not None else None
     victims = table.night_killed
-    cleared_at: dict[int, int] = {}  # seat -> when the believed seer cleared it in public
-    for u in table.said(trusted):
-        for _, seat, wolf in u.said.reports:
-            if not wolf:
-                cleared_at.setdefault(seat, u.order)
-    good_me = me and table.identity is not Identity.WEREWOLF
+    cleared_at = seer.cleared_at  # seat -> when the believed seer cleared it in public
+    good_me = me and table.identity is not _WEREWOLF
     revealed, reports, alive, liars = table.revealed, table.reports, table.alive, belief.liars
     follow, today, add = temper.follow, table.day, w.add
     creds: dict[int, float] = {}  # speaker -> how far he is trusted (standing is fixed)

@@ -20,13 +20,28 @@ from .reader import TableReader
 from .strategy import handler_for
 from .strategy.self_destruct import destruct
 from .table import Table
-from .temper import PERSONALITIES, pick_personality
+from .temper import PERSONALITIES, Temper, pick_personality
 from .turn import Turn
 
 __all__ = ["MockPlayer"]
 
+_WEREWOLF = Identity.WEREWOLF  # read once: on Python 3.11 an enum member read passes a hook
+_CALM: dict[Temper, Temper] = {}  # a temper -> the same at noise 0 (a few: one a personality)
+_CALM_KEPT = 64
+
 
 Picture = Mind | Callable[[], Mind] | None  # a wolf's picture of the table, or how to weigh it
+
+
+def _calm(temper: Temper) -> Temper:
+    """``replace(temper, noise=0.0)``, made once a temper (a player is made per seat and
+    game, and ``replace`` is half of its making)."""
+    calm = _CALM.get(temper)
+    if calm is None:
+        if len(_CALM) >= _CALM_KEPT:
+            _CALM.clear()
+        calm = _CALM[temper] = replace(temper, noise=0.0)
+    return calm
 
 
 class MockPlayer:
@@ -49,9 +64,10 @@ class MockPlayer:
         self.personality = name
         self.temper = PERSONALITIES[name]
         self.lang = lang
-        self._calm = replace(self.temper, noise=0.0)
+        self._calm = _calm(self.temper)
         self._reader = TableReader()  # this seat's table, extended decision by decision
         self._guts: dict[tuple[int, int, float], Gut] = {}  # (day, seats, noise) -> drawn
+        self._duel: float | None = None  # seeds the impressions of seer claimers, once drawn
         self._last_minds: tuple[Table, tuple[Mind, Picture]] | None = None
         self._pack: tuple[tuple[object, ...], Mind] | None = None  # a wolf's last certainty
 
@@ -74,7 +90,7 @@ class MockPlayer:
         return minds
 
     def _infer(self, table: Table) -> tuple[Mind, Picture]:
-        if table.identity is not Identity.WEREWOLF:  # every wolf reads as one (reader)
+        if table.identity is not _WEREWOLF:  # every wolf reads as one (reader)
             gut = self._gut(table.day, table.seat_count - 1, self.temper.noise)
             return infer(table, self.temper, gut), None
         # the table as a whole has no one gut: feelings of spread 0 are 0 whatever is drawn
@@ -97,8 +113,11 @@ class MockPlayer:
             rng = seeded(decision_seed(self.game_seed, self.seat, f"gut.d{day}", "mock"))
             drawn = Gut.draw(rng, seats, noise)
             # the impressions of seer claimers hold from day to day: a seat changes its
-            # mind on a duel for what happened, never for a new day's mood
-            duel = seeded(decision_seed(self.game_seed, self.seat, "duel", "mock")).random()
+            # mind on a duel for what happened, never for a new day's mood (drawn once)
+            duel = self._duel
+            if duel is None:
+                seed = decision_seed(self.game_seed, self.seat, "duel", "mock")
+                duel = self._duel = seeded(seed).random()
             gut = self._guts[key] = Gut(duel, drawn.feelings)
         return gut
 

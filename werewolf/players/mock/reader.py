@@ -82,6 +82,10 @@ class _Fold:
         self.revealed: dict[int, bool] = {}
         self.seer_dead = False
         self.seer_claims: dict[int, int] = {}
+        self.claim_days: dict[int, int] = {}
+        self.backers: dict[int, frozenset[int]] = {}
+        self.results: dict[int, dict[int, bool]] = {}  # speaker -> seat -> first result said
+        self.contradicted: frozenset[int] = frozenset()
         self.role_claims: dict[str, tuple[int, ...]] = {"witch": (), "hunter": ()}
         self.reports: dict[int, dict[int, bool]] = {}
         self.report_nights: dict[int, frozenset[int]] = {}
@@ -168,6 +172,7 @@ class _Fold:
             if role == "seer":
                 if speaker not in self.seer_claims:
                     self.seer_claims = {**self.seer_claims, speaker: u.order}
+                    self.claim_days = {**self.claim_days, speaker: u.day}
             elif speaker not in self.role_claims[role]:
                 claimers = (*self.role_claims[role], speaker)
                 self.role_claims = {**self.role_claims, role: claimers}
@@ -175,6 +180,21 @@ class _Fold:
             said.reports or said.opinions or speaker not in self.reports
         ):  # a claimer's every word after the claim counts (an empty record to start)
             self._reported(speaker, said.reports, said.opinions)
+        claims = self.seer_claims
+        if claims and said.trusts:
+            for claimer in said.trusts:  # a seer claimer he spoke up for, after her claim
+                if claimer in claims and claimer != speaker:
+                    backers = self.backers.get(claimer, frozenset())
+                    self.backers = {**self.backers, claimer: backers | {speaker}}
+        if said.reports:
+            self._results(speaker, said.reports)
+
+    def _results(self, speaker: int, reports: tuple[tuple[int | None, int, bool], ...]) -> None:
+        """Whether ``speaker`` now gave a seat a result other than the first he gave it."""
+        first = self.results.setdefault(speaker, {})  # the fold's own: never in a Table
+        for _, seat, wolf in reports:
+            if first.setdefault(seat, wolf) != wolf and speaker not in self.contradicted:
+                self.contradicted = self.contradicted | {speaker}
 
     def _reported(
         self,
@@ -237,6 +257,9 @@ class _Fold:
             self.idiot,  # idiot
             deck.election,  # election
             self.said_by,  # said_by
+            self.claim_days,  # claim_days
+            self.backers,  # backers
+            self.contradicted,  # contradicted
         )
 
 

@@ -23,14 +23,20 @@ _LOW, _HIGH, _STEPS = -20.0, 20.0, 40
 _STEP: float = (_HIGH - _LOW) / 2**_STEPS  # 5 * 2**-37: every grid point is exact
 _TOP: int = 2**_STEPS - 1  # the highest grid point the bisection can end on
 _WALK = 6  # grid points evaluated from Newton's root before bisecting instead
-_CLOSE = 1e-7  # a Newton step this small leaves the root ~1e-14 away: well within a grid step
+# a Newton step this small leaves the root about a grid step away at most: the error after a
+# step s is f''/(2f') s**2, and |f''| <= f' for a sum of logistic terms, so under s**2 / 2
+# (5e-11, 1.4 grid steps), which the walk covers (a guess is never trusted, only walked from)
+_CLOSE = 1e-5
+_NARROW = 1e-7  # a bracket this narrow holds the root (when Newton's steps were refused)
 
 
 def scaled(logit: dict[int, float], fixed: dict[int, float], wolves: float) -> dict[int, float]:
     """Probabilities from log-odds, shifted so the free seats hold ``wolves`` wolves. The
     same beliefs recur (a seat asked twice before anything new happened): the answer of
-    the same log-odds in the same order is remembered (a copy is handed out)."""
-    key = (*logit.items(), None, *fixed.items(), wolves)
+    the same log-odds in the same order is remembered (a copy is handed out). The key is
+    one flat tuple (a pair per seat would keep a dozen objects alive for the collector to
+    walk, per answer kept): the sizes first, so its parts cannot be read another way."""
+    key = (len(logit), len(fixed), *logit, *logit.values(), *fixed, *fixed.values(), wolves)
     known = _SCALED.get(key)
     if known is None:
         if len(_SCALED) >= _SCALED_KEPT:
@@ -109,11 +115,12 @@ def _newton(values: list[float], target: float) -> float:
         x = min(max(math.log(target / (n - target)) - sum(values) / n, _LOW), _HIGH)
     for _ in range(60):
         e = exp(-x)
-        mass = slope = 0.0
-        for o in odds:  # the mass and its slope in one pass
+        mass = squares = 0.0
+        for o in odds:  # the mass and its slope (the sum of p - p * p) in one pass
             p = 1 / (1 + o * e)
             mass += p
-            slope += p - p * p
+            squares += p * p
+        slope = mass - squares
         gap = mass - target
         if gap < 0:
             low = x
@@ -122,7 +129,7 @@ def _newton(values: list[float], target: float) -> float:
         step = gap / slope if slope > 1e-300 else math.inf
         if abs(step) < _CLOSE:
             return x - step
-        if high - low < _CLOSE:
+        if high - low < _NARROW:
             return x
         x = x - step if low < x - step < high else (low + high) / 2  # else: halve the bracket
     return x

@@ -76,6 +76,12 @@ class Table:
     election: bool = False  # the board elects a sheriff (seer claims made running for it)
     # speaker -> his utterances in order (decisions scan one seat's words, often)
     said_by: dict[int, tuple[Utterance, ...]] = field(default_factory=dict)
+    # what the reader found in the utterances as they came, so beliefs need not scan them
+    # again at every decision: seer claimer -> the day of the claim; -> the seats that spoke
+    # up for him after it; the seats that gave two results for one seat
+    claim_days: dict[int, int] = field(default_factory=dict)
+    backers: dict[int, frozenset[int]] = field(default_factory=dict)
+    contradicted: frozenset[int] = frozenset()
     # the seats found dead at any dawn: derived once (beliefs read it several times)
     night_killed: frozenset[int] = field(init=False, repr=False, compare=False)
     _vouched: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
