@@ -50,7 +50,8 @@ class WorkflowRule(Generic[S]):
     """Drives every topic of one workflow in one store.
 
     ``ids`` makes event and topic ids (inject one for reproducible ids), ``concurrency`` caps
-    the roles in flight at once (0: no cap), ``batch`` is how many events one read fetches.
+    the roles in flight at once (0: no cap; an eager topic's role, which does no I/O, takes
+    no slot), ``batch`` is how many events one read fetches.
     """
 
     def __init__(

@@ -23,16 +23,18 @@ async def run_roles(
 ) -> list[Prepared | BaseException]:
     """Each run's result (``run_role(run, limit)``, a ``Prepared``) or the exception it
     raised, as ``gather`` with ``return_exceptions`` gives them. Roles of topics ``eager``
-    names start inline: one that finishes without waiting needs no task; one that waits
-    carries on in a task."""
+    names start inline, outside ``limit``: one that finishes without waiting needs no task;
+    one that waits carries on in a task."""
     results: dict[int, Prepared | BaseException] = {}
     waiting: list[tuple[int, asyncio.Future[Prepared]]] = []
     try:
         for index, run in enumerate(runs):
-            coro = run_role(run, limit)
             if eager is None or not eager(run.key, run.topic.state):
-                waiting.append((index, asyncio.ensure_future(coro)))
+                waiting.append((index, asyncio.ensure_future(run_role(run, limit))))
                 continue
+            # an eager role does no I/O (WorkflowType.eager): it takes no slot of the cap,
+            # which bounds roles waiting at once, and finishes before the next one starts
+            coro = run_role(run, None)
             try:
                 awaited = coro.send(None)
             except StopIteration as stop:

@@ -766,6 +766,36 @@ def test_an_eager_role_that_waits_carries_on_in_a_task(store: EventStore) -> Non
     assert store.chain(topics[1])[-1].meta["role"] == "review"
 
 
+def test_an_eager_topics_role_takes_no_slot_of_the_concurrency_cap(store: EventStore) -> None:
+    """The cap bounds roles waiting at once; an eager topic's role does no I/O (it is
+    trusted to finish inline), so it is not made to take a slot: here, where it waits after
+    all, all three run at once under a cap of one, while the other topics keep to it."""
+    in_flight: Counter[bool] = Counter()
+    peak: Counter[bool] = Counter()
+
+    async def tracked(chain: Sequence[Event], topic_id: str, store: EventStore) -> RoleResult:
+        eager = chain[0].meta["eager"]
+        in_flight[eager] += 1
+        peak[eager] = max(peak[eager], in_flight[eager])
+        for _ in range(3):
+            await asyncio.sleep(0)
+        in_flight[eager] -= 1
+        return RoleResult("ok")
+
+    workflow = WorkflowType(
+        "pipe",
+        dict.fromkeys(STEPS, tracked),
+        next_step,
+        eager=lambda key, state: key in eager_topics,
+    )
+    rule = WorkflowRule(workflow, store, concurrency=1)
+    eager_topics = {rule.start(f"e{i}", {"eager": True}) for i in range(3)}
+    others = [rule.start(f"o{i}", {"eager": False}) for i in range(3)]
+    assert set(finish(rule).values()) == {"ended"}
+    assert peak == {True: 3, False: 1}
+    assert all(kinds(store, t) == full_run(*STEPS) for t in [*eager_topics, *others])
+
+
 def test_a_role_raising_one_of_the_workflows_raises_records_it_and_raises_it(
     store: EventStore,
 ) -> None:
