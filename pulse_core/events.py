@@ -29,6 +29,7 @@ __all__ = [
     "JSONValue",
     "Meta",
     "check_kind",
+    "fill_class",
     "meta_json",
     "split_kind",
 ]
@@ -262,13 +263,13 @@ class Event:
         )
 
 
-def _fill_class(cls: type, names: tuple[str, ...]) -> type:
-    """A plain class with the slots of the frozen slots dataclass ``cls``, whose fields are
-    ``names`` (raises TypeError otherwise): how ``trusted`` and ``from_draft`` fill a new
-    instance, by plain slot stores on one of these, then setting its ``__class__`` to
-    ``cls`` (Python allows it between classes of the same slots, and checks that here). A
-    frozen instance is written only through each slot's ``__set__``, called as a function,
-    several times slower, and one of each is made for every event."""
+def fill_class(cls: type, names: tuple[str, ...]) -> type:
+    """A plain class with the slots of the frozen slots dataclass ``cls``, whose fields must
+    be ``names``, in order (raises TypeError otherwise): an instance of it is filled by plain
+    slot stores, then made a ``cls`` by setting its ``__class__`` (Python allows that between
+    classes of the same slots, checked here once). A frozen instance is otherwise written
+    only through each slot's ``__set__`` called as a function, several times slower, and
+    ``trusted`` and ``from_draft`` make one for every event."""
     if names != tuple(f.name for f in fields(cls)):
         raise TypeError(f"{cls.__name__}'s fields are not {names}")  # kept in step
     fill = type(f"_{cls.__name__}Fill", (), {"__slots__": names})
@@ -277,10 +278,10 @@ def _fill_class(cls: type, names: tuple[str, ...]) -> type:
     return fill
 
 
-_DRAFT_FILL = _fill_class(
+_DRAFT_FILL = fill_class(
     Draft, ("id", "occurred_at", "kind", "key", "hash", "meta", "code_rev", "meta_text")
 )
-_EVENT_FILL = _fill_class(
+_EVENT_FILL = fill_class(
     Event,
     ("id", "occurred_at", "kind", "key", "hash", "meta", "code_rev", "version", "seq", "chain",
      "workflow", "role"),

@@ -13,13 +13,16 @@ copied with them.
 ``__init__``, which sets each field through ``object.__setattr__`` (several times slower).
 
 ``fill_class``: cheaper still, a plain class of the same slots, whose instance is filled by
-plain slot stores and then given the frozen class (``obj.__class__ = cls``).
+plain slot stores and then given the frozen class (``obj.__class__ = cls``); it is
+``pulse_core.events.fill_class``, which fills every event, here beside the others.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any, TypeVar
+
+from pulse_core.events import fill_class
 
 __all__ = ["fill_class", "replace", "slot_setters"]
 
@@ -66,17 +69,3 @@ def slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
     if names != tuple(f.name for f in dataclasses.fields(cls)):
         raise TypeError(f"{cls.__name__}'s fields are not {names}")
     return tuple(getattr(cls, name).__set__ for name in names)
-
-
-def fill_class(cls: type, names: tuple[str, ...]) -> type:
-    """A plain class with the slots of the frozen slots dataclass ``cls``, whose fields must
-    be ``names``, in order (raises TypeError otherwise): an instance of it is filled by plain
-    slot stores, then made a ``cls`` by setting its ``__class__`` (Python allows that between
-    classes of the same slots, checked here once), where each slot's ``__set__`` called as a
-    function costs several times as much."""
-    if names != tuple(f.name for f in dataclasses.fields(cls)):
-        raise TypeError(f"{cls.__name__}'s fields are not {names}")
-    fill = type(f"_{cls.__name__}Fill", (), {"__slots__": names})
-    probe: Any = object.__new__(fill)
-    probe.__class__ = cls  # raises TypeError now if the layouts differ
-    return fill
