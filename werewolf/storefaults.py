@@ -126,11 +126,13 @@ def open_store(
     durable: bool = True,
     lock_timeout: float | None = None,
     on_lock_wait: Callable[[str], None] | None = None,
+    then: str = "",
 ) -> SQLiteEventStore:
     """The store at ``path``; one that cannot be opened for a storage fault (a full disk,
-    a folder that cannot be written, a damaged file) is ``StoreFault``'s one line. A write
-    waits ``lock_timeout`` seconds for another process's write lock (None: as long as it
-    takes), telling ``on_lock_wait`` who holds it after a second."""
+    a folder that cannot be written, a damaged file) is ``StoreFault``'s one line (ending
+    with ``then``, how to go on, as ``explain`` writes it). A write waits ``lock_timeout``
+    seconds for another process's write lock (None: as long as it takes), telling
+    ``on_lock_wait`` who holds it after a second."""
     if lock_timeout is None:
         lock_timeout = math.inf
     _check_path(path)
@@ -144,7 +146,7 @@ def open_store(
         )
     except PulseError as exc:
         if isinstance(exc.__cause__, STORAGE_ERRORS):
-            raise StoreFault(explain(exc.__cause__, path)) from None
+            raise StoreFault(explain(exc.__cause__, path, then)) from None
         raise
 
 

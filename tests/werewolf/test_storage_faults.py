@@ -254,6 +254,48 @@ mount -o remount,size=30m {disk}
     assert "Run arena: 24 of 24 games ended" in done.stdout, done
 
 
+_WORKER = """
+import multiprocessing
+from werewolf.arena.runner import _play_share
+context = multiprocessing.get_context("fork")
+faults = context.SimpleQueue()
+args = ("s/arena/arena.json", "s/w.sqlite3", [0, 1], 2, faults, None)
+worker = context.Process(target=_play_share, args=args)
+worker.start()
+worker.join()
+print(f"exit={worker.exitcode}")
+while not faults.empty():
+    print("fault:", faults.get())
+"""
+
+
+@needs_namespaces
+def test_a_worker_that_finds_the_disk_full_when_it_opens_the_store_sends_one_line(
+    tmp_path: Path,
+) -> None:
+    """The other workers may fill the disk before one opens the store (a slow start on a
+    busy machine): its line reaches the parent with the command that continues the run."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    ww = _wrapper(tmp_path)
+    worker = tmp_path / "worker.py"
+    worker.write_text(_WORKER)
+    script = f"""
+mount -t tmpfs -o size=400k tmpfs {disk} && cd {disk} || exit 99
+{ww} arena run --players mock,random --games 2 -q --store s/w.sqlite3 2>/dev/null
+dd if=/dev/zero of=fill bs=1k 2>/dev/null
+{shlex.quote(sys.executable)} {worker} 2>{tmp_path}/err; cat {tmp_path}/err
+"""
+    done = _in_namespace(script, tmp_path)
+    lines = done.stdout.splitlines()
+    assert lines[0] == "exit=4", done  # EXIT_STORAGE: a storage fault, sent to the parent
+    assert len(lines) == 2, done  # its one line, and nothing on stderr
+    assert lines[1].startswith("fault: s/w.sqlite3: the disk is full"), done
+    assert lines[1].endswith(
+        "then continue with: werewolf arena run --name arena --store s/w.sqlite3"
+    ), done
+
+
 @needs_loop_mount
 @pytest.mark.parametrize("left", [4, 12, 48])
 def test_a_nearly_full_ext4_is_one_line_for_writers_and_readers(tmp_path: Path, left: int) -> None:

@@ -48,19 +48,21 @@ __all__ = [
 
 
 def open_run_store(
-    path: Path, *, read_only: bool = False, lock_timeout: float | None = None
+    path: Path, *, read_only: bool = False, lock_timeout: float | None = None, then: str = ""
 ) -> SQLiteEventStore:
     """The store a run plays into. Not fsynced per append: a killed process loses nothing,
     a power cut may lose the last moves, which a restart plays again. ``read_only`` for the
     commands that only read (report, list): they work on a read-only file system. A write
     waits for another process's write lock up to ``lock_timeout`` seconds (None: as long
-    as it takes), saying on stderr who holds it after a second."""
+    as it takes), saying on stderr who holds it after a second. ``then``: how to go on,
+    ending the line of a store that cannot be opened (``open_store``)."""
     return open_store(
         path,
         durable=False,
         read_only=read_only,
         lock_timeout=lock_timeout,
         on_lock_wait=lock_notice(path, _say),
+        then=then,
     )
 
 
@@ -163,14 +165,18 @@ def _play_share(
     _die_with_parent()
     spec = load_run(Path(run_file))
     tune_for_play()  # a worker is an entry point of its own (werewolf.heap)
+    then = shlex.join(["werewolf", "arena", "run", "--name", spec.name, "--store", store_path])
     try:
-        store = open_run_store(Path(store_path), lock_timeout=lock_timeout)
+        # the other workers may have filled the disk before this one opens the store
+        store = open_run_store(Path(store_path), lock_timeout=lock_timeout, then=then)
         try:
             asyncio.run(drive(spec, store, indices, concurrency=concurrency))
         finally:
             store.close()
+    except StoreFault as exc:  # the store could not be opened: its line is written
+        faults.put(str(exc))
+        os._exit(EXIT_STORAGE)
     except STORAGE_ERRORS as exc:
-        then = shlex.join(["werewolf", "arena", "run", "--name", spec.name, "--store", store_path])
         faults.put(explain(exc, Path(store_path), then))
         os._exit(EXIT_STORAGE)
 
